@@ -1,0 +1,157 @@
+import { Link, useLocation, useNavigate } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { useCart } from "~/components/cart/cart-context";
+import { CartForm } from "~/components/cart/cart-form";
+import { CartIcon, CloseIcon, MinusIcon, PlusIcon, TrashIcon } from "~/components/icons";
+import { SHIPPING_CENTS } from "~/lib/cart";
+import { formatCents } from "~/lib/money";
+import { withSearchParam } from "~/lib/url";
+
+/**
+ * The cart drawer (spec §2). Its open state is the URL (`?cart=open`), so it
+ * opens from a plain link without JavaScript and closes with the back button.
+ */
+export function CartDrawer() {
+  const { lines, totals, error } = useCart();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const closeHref = withSearchParam(location, "cart", null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const previouslyFocused = document.activeElement as HTMLElement | null;
+    panel.current?.focus();
+    document.body.classList.add("is-locked");
+    return () => {
+      document.body.classList.remove("is-locked");
+      previouslyFocused?.focus?.();
+    };
+  }, []);
+
+  useEffect(() => {
+    function handleKeyDown(event: KeyboardEvent) {
+      if (event.key === "Escape") {
+        navigate(closeHref, { preventScrollReset: true, replace: true });
+        return;
+      }
+      if (event.key !== "Tab" || !panel.current) return;
+      // Keep keyboard focus inside the open drawer.
+      const focusable = panel.current.querySelectorAll<HTMLElement>("a[href], button:not([disabled])");
+      const first = focusable[0];
+      const last = focusable[focusable.length - 1];
+      if (event.shiftKey && (document.activeElement === first || document.activeElement === panel.current)) {
+        event.preventDefault();
+        last?.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first?.focus();
+      }
+    }
+    document.addEventListener("keydown", handleKeyDown);
+    return () => document.removeEventListener("keydown", handleKeyDown);
+  }, [navigate, closeHref]);
+
+  return (
+    <div className="drawer">
+      <Link to={closeHref} className="drawer__backdrop" preventScrollReset replace aria-hidden="true" tabIndex={-1} />
+      <div
+        className="drawer__panel"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="cart-title"
+        ref={panel}
+        tabIndex={-1}
+      >
+        <header className="drawer__header">
+          <h2 id="cart-title">
+            <CartIcon /> Your Cart
+          </h2>
+          <Link to={closeHref} className="icon-button" preventScrollReset replace aria-label="Close cart">
+            <CloseIcon />
+          </Link>
+        </header>
+
+        {error ? (
+          <p className="notice notice--error" role="alert">
+            {error}
+          </p>
+        ) : null}
+
+        {lines.length === 0 ? (
+          <div className="drawer__empty">
+            <p>Your cart is empty.</p>
+            <Link to={closeHref} className="button button--primary" preventScrollReset replace>
+              Browse treats
+            </Link>
+          </div>
+        ) : (
+          <ul className="cart-lines" aria-label="Items in your cart">
+            {lines.map(({ product, quantity }) => (
+              <li key={product.id} className="cart-line">
+                <img src={product.image} alt={product.imageAlt} width={72} height={54} className="cart-line__image" />
+                <div className="cart-line__info">
+                  <p className="cart-line__name">{product.name}</p>
+                  <p className="cart-line__price">{formatCents(product.priceCents)}</p>
+                  <div className="stepper" role="group" aria-label={`Quantity of ${product.name}`}>
+                    <CartForm change={{ intent: "update", productId: product.id, quantity: quantity - 1 }} keepDrawerOpen>
+                      <button type="submit" className="stepper__button" aria-label={`Remove one ${product.name}`}>
+                        <MinusIcon />
+                      </button>
+                    </CartForm>
+                    <output className="stepper__value" aria-live="polite" aria-label={`${product.name} quantity`}>
+                      {quantity}
+                    </output>
+                    <CartForm change={{ intent: "update", productId: product.id, quantity: quantity + 1 }} keepDrawerOpen>
+                      <button
+                        type="submit"
+                        className="stepper__button"
+                        aria-label={`Add one more ${product.name}`}
+                        disabled={quantity >= 99}
+                      >
+                        <PlusIcon />
+                      </button>
+                    </CartForm>
+                  </div>
+                </div>
+                <CartForm change={{ intent: "remove", productId: product.id }} keepDrawerOpen className="cart-line__remove">
+                  <button type="submit" className="icon-button" aria-label={`Remove ${product.name} from cart`}>
+                    <TrashIcon />
+                  </button>
+                </CartForm>
+              </li>
+            ))}
+          </ul>
+        )}
+
+        {lines.length > 0 ? (
+          <footer className="drawer__footer">
+            <div className="drawer__total">
+              <span>Total</span>
+              <strong data-testid="cart-total">{formatCents(totals.subtotalCents)}</strong>
+            </div>
+            <p className="drawer__shipping">
+              {totals.shippingCents > 0 ? `+ ${formatCents(SHIPPING_CENTS)} shipping` : "Free shipping"}
+            </p>
+            {!totals.meetsMinimum ? (
+              <p className="notice notice--warning">Minimum order of $20.00 required</p>
+            ) : null}
+            {totals.meetsMinimum ? (
+              <Link to="/checkout" className="button button--primary button--block">
+                Checkout
+              </Link>
+            ) : (
+              <button type="button" className="button button--primary button--block" disabled>
+                Add {formatCents(totals.remainingCents)} more
+              </button>
+            )}
+            <CartForm change={{ intent: "clear" }} keepDrawerOpen className="drawer__clear">
+              <button type="submit" className="link-button">
+                Clear cart
+              </button>
+            </CartForm>
+          </footer>
+        ) : null}
+      </div>
+    </div>
+  );
+}

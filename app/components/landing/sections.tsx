@@ -1,0 +1,356 @@
+import { Link } from "@remix-run/react";
+import { brand } from "~/brand";
+import type { CartProduct } from "~/components/cart/cart-context";
+import {
+  ArrowRightIcon,
+  ClockIcon,
+  HeartIcon,
+  LeafIcon,
+  MuscleIcon,
+  PinIcon,
+  SmileIcon,
+  SnowflakeIcon,
+  SparkleIcon,
+  TruckIcon,
+} from "~/components/icons";
+import { Logo } from "~/components/logo";
+import { formatCents } from "~/lib/money";
+
+export function PromoBanner() {
+  return (
+    <p className="promo-banner">
+      <SparkleIcon /> First order? Take <strong>10% off</strong> with code <strong className="code">WELCOME10</strong>
+    </p>
+  );
+}
+
+export function LandingHeader() {
+  return (
+    <header className="landing-header">
+      <div className="container landing-header__inner">
+        <Logo />
+        <nav aria-label="Main" className="landing-nav">
+          <a href="#products">Products</a>
+          <a href="#nutrition">Nutrition</a>
+          <a href="#about">Our Story</a>
+          <a href="#locations">Find Us</a>
+        </nav>
+        <Link to="/shop" className="button button--primary button--small">
+          Shop Now
+        </Link>
+      </div>
+    </header>
+  );
+}
+
+const heroBadges = [
+  { label: "High Protein", icon: MuscleIcon },
+  { label: "100% Organic", icon: LeafIcon },
+  { label: "Clean Ingredients", icon: SparkleIcon },
+  { label: "Kid-Friendly", icon: SmileIcon },
+];
+
+export function Hero({ bar, bites }: { bar?: CartProduct; bites?: CartProduct }) {
+  return (
+    <section className="hero" aria-labelledby="hero-title">
+      <div className="container hero__inner">
+        <div className="hero__copy">
+          <p className="eyebrow">Made in Los Angeles</p>
+          <h1 id="hero-title">
+            The frozen treat that <span className="accent">loves you back</span>
+          </h1>
+          <p className="lead">
+            Creamy organic Greek yogurt and real peanut butter, dipped in fair-trade chocolate. 10g of protein, no
+            refined sugar, and gone in seconds.
+          </p>
+          <div className="hero__actions">
+            <Link to="/shop" className="button button--primary button--large">
+              Shop Now <ArrowRightIcon />
+            </Link>
+            <a href="#nutrition" className="button button--ghost button--large">
+              What&apos;s inside
+            </a>
+          </div>
+          <ul className="hero__badges" aria-label="Why you'll love it">
+            {heroBadges.map(({ label, icon: BadgeIcon }) => (
+              <li key={label} className="badge">
+                <BadgeIcon /> {label}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="hero__art">
+          {bar ? (
+            <img
+              className="hero__art-main"
+              src={bar.image}
+              alt={bar.imageAlt}
+              width={bar.imageWidth}
+              height={bar.imageHeight}
+              fetchPriority="high"
+            />
+          ) : null}
+          {bites ? (
+            <img
+              className="hero__art-side"
+              src={bites.image}
+              alt={bites.imageAlt}
+              width={bites.imageWidth}
+              height={bites.imageHeight}
+            />
+          ) : null}
+          <p className="hero__sticker" aria-hidden="true">
+            10g
+            <span>protein</span>
+          </p>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function ProductsSection({ products }: { products: CartProduct[] }) {
+  const bars = products.filter((product) => product.category === "bars");
+  const bites = products.filter((product) => product.category === "bites");
+  return (
+    <section className="section" id="products" aria-labelledby="products-title">
+      <div className="container">
+        <p className="eyebrow">Our products</p>
+        <h2 id="products-title">Bars &amp; bites for every kind of craving</h2>
+        <div className="range">
+          <RangeCard
+            title="100g Bars"
+            price={bars[0]?.priceCents}
+            facts={["Under 200 calories", "10g protein", "100g of creamy goodness"]}
+            products={bars}
+            category="bars"
+          />
+          <RangeCard
+            title="Mini Bites"
+            price={bites[0]?.priceCents}
+            facts={["2g protein each", "10 bites per carton", "20g protein per carton"]}
+            products={bites}
+            category="bites"
+          />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function RangeCard({
+  title,
+  price,
+  facts,
+  products,
+  category,
+}: {
+  title: string;
+  price?: number;
+  facts: string[];
+  products: CartProduct[];
+  category: string;
+}) {
+  return (
+    <article className="range-card">
+      <header>
+        <h3>{title}</h3>
+        {price !== undefined ? <p className="price">{formatCents(price)}</p> : null}
+      </header>
+      <ul className="range-card__facts">
+        {facts.map((fact) => (
+          <li key={fact}>{fact}</li>
+        ))}
+      </ul>
+      <ul className="range-card__products">
+        {products.map((product) => (
+          <li key={product.id}>
+            <img
+              src={product.image}
+              alt={product.imageAlt}
+              width={product.imageWidth}
+              height={product.imageHeight}
+              loading="lazy"
+              decoding="async"
+            />
+            <span>{product.name}</span>
+            <span className="range-card__flavor">{product.flavor}</span>
+          </li>
+        ))}
+      </ul>
+      <Link to={`/shop?category=${category}`} className="button button--ghost">
+        Shop {title} <ArrowRightIcon />
+      </Link>
+    </article>
+  );
+}
+
+const benefits = [
+  { title: "100% Organic", text: "Certified organic yogurt, peanuts, fruit and honey. Nothing artificial, ever.", icon: LeafIcon },
+  { title: "10g Protein", text: "Greek yogurt and peanut butter make every bar a snack that actually keeps you going.", icon: MuscleIcon },
+  { title: "Won't Melt", text: "Our recipe holds its shape longer, so little hands stay (mostly) clean.", icon: SnowflakeIcon },
+  { title: "Kid-Approved", text: "Tested by a very honest panel of LA kids. The verdict: more, please.", icon: SmileIcon },
+];
+
+export function WhySection() {
+  return (
+    <section className="section section--tinted" id="why" aria-labelledby="why-title">
+      <div className="container">
+        <p className="eyebrow">Why Chill PB</p>
+        <h2 id="why-title">A snack you can feel good about</h2>
+        <ul className="benefits">
+          {benefits.map(({ title, text, icon: BenefitIcon }) => (
+            <li key={title} className="benefit">
+              <span className="benefit__icon">
+                <BenefitIcon />
+              </span>
+              <h3>{title}</h3>
+              <p>{text}</p>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+const nutritionFacts = [
+  { label: "Protein", value: "10g" },
+  { label: "Fat", value: "8g" },
+  { label: "Refined sugars", value: "0g" },
+  { label: "Calories", value: "<200" },
+];
+
+const ingredients = [
+  "Greek yogurt",
+  "Peanut butter",
+  "Honey",
+  "Fruit",
+  "Fair-trade chocolate",
+  "Lemon juice",
+  "Sea salt",
+];
+
+export function NutritionSection() {
+  return (
+    <section className="section" id="nutrition" aria-labelledby="nutrition-title">
+      <div className="container nutrition">
+        <div>
+          <p className="eyebrow">Nutrition facts</p>
+          <h2 id="nutrition-title">Seven organic ingredients. That&apos;s it.</h2>
+          <p className="lead">Everything in a bar, and nothing that isn&apos;t.</p>
+          <ol className="ingredients">
+            {ingredients.map((ingredient) => (
+              <li key={ingredient}>
+                <LeafIcon /> {ingredient}
+              </li>
+            ))}
+          </ol>
+        </div>
+        <div className="nutrition-label" aria-labelledby="facts-title">
+          <h3 id="facts-title">Nutrition Facts</h3>
+          <p className="nutrition-label__serving">Per 100g bar</p>
+          <dl>
+            {nutritionFacts.map((fact) => (
+              <div key={fact.label}>
+                <dt>{fact.label}</dt>
+                <dd>{fact.value}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="nutrition-label__note">
+            Mini bites: 2g protein each, 10 bites and 20g protein per carton.
+          </p>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function StorySection() {
+  return (
+    <section className="section section--chocolate" id="about" aria-labelledby="about-title">
+      <div className="container story">
+        <div>
+          <p className="eyebrow">Our story</p>
+          <h2 id="about-title">Born in a Westside kitchen</h2>
+          <p>
+            {brand.name} started with a mom, a freezer and a problem: every after-school snack was either sugar or
+            cardboard. Our founder, Maya, teamed up with chef Luis, who spent a decade making desserts in LA
+            restaurants, to build a treat she would happily hand to her kids.
+          </p>
+          <p>
+            After more than forty test batches they landed on it: tangy Greek yogurt, roasted peanut butter, a little
+            honey and real fruit, dipped in fair-trade chocolate. Today we still make every bar and bite in small
+            batches in Los Angeles, and deliver them frozen to your door.
+          </p>
+          <p className="story__signoff">
+            <HeartIcon /> Maya &amp; Chef Luis
+          </p>
+        </div>
+        <ul className="story__stats">
+          <li>
+            <strong>40+</strong> test batches
+          </li>
+          <li>
+            <strong>7</strong> organic ingredients
+          </li>
+          <li>
+            <strong>24h</strong> from our kitchen to the road
+          </li>
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+const areas = [
+  { name: "West LA", places: "Santa Monica, Venice, Culver City, Brentwood, Westwood, Mar Vista, Palms" },
+  { name: "South Bay", places: "El Segundo, Manhattan Beach, Hermosa Beach, Redondo Beach, Torrance" },
+];
+
+export function LocationsSection() {
+  return (
+    <section className="section section--tinted" id="locations" aria-labelledby="locations-title">
+      <div className="container">
+        <p className="eyebrow">Find us</p>
+        <h2 id="locations-title">Delivered frozen across West LA &amp; the South Bay</h2>
+        <div className="locations">
+          <ul className="areas">
+            {areas.map((area) => (
+              <li key={area.name} className="area-card">
+                <h3>
+                  <PinIcon /> {area.name}
+                </h3>
+                <p>{area.places}</p>
+              </li>
+            ))}
+          </ul>
+          <ul className="info-tiles info-tiles--compact">
+            <li>
+              <ClockIcon />
+              <h3>2-3 business days</h3>
+              <p>We ship within 24 hours of your order.</p>
+            </li>
+            <li>
+              <SnowflakeIcon />
+              <h3>Insulated frozen packaging</h3>
+              <p>Packed with ice so your treats arrive frozen.</p>
+            </li>
+            <li>
+              <TruckIcon />
+              <h3>Up to 25 miles from our kitchen</h3>
+              <p>Free shipping on orders of $50 or more. Check your address at checkout.</p>
+            </li>
+          </ul>
+        </div>
+        <div className="cta-band">
+          <p>Ready for a chill snack?</p>
+          <Link to="/shop" className="button button--primary button--large">
+            Shop Now <ArrowRightIcon />
+          </Link>
+        </div>
+      </div>
+    </section>
+  );
+}

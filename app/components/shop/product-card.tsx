@@ -1,0 +1,45 @@
+import { CartForm } from "~/components/cart/cart-form";
+import type { CartProduct } from "~/components/cart/cart-context";
+import { CartIcon } from "~/components/icons";
+import { formatCents } from "~/lib/money";
+
+export function ProductCard({ product, eager = false }: { product: CartProduct; eager?: boolean }) {
+  return (
+    <article className="product-card" aria-labelledby={`product-${product.id}`}>
+      <div className="product-card__media">
+        <img
+          src={product.image}
+          alt={product.imageAlt}
+          width={product.imageWidth}
+          height={product.imageHeight}
+          loading={eager ? "eager" : "lazy"}
+          decoding="async"
+        />
+        <span className="chip product-card__flavor">{product.flavor}</span>
+      </div>
+      <div className="product-card__body">
+        <h3 id={`product-${product.id}`}>{product.name}</h3>
+        <p className="product-card__description">{product.description}</p>
+        <div className="product-card__footer">
+          <span className="price">{formatCents(product.priceCents)}</span>
+          <CartForm change={{ intent: "add", productId: product.id, quantity: 1 }} product={product}>
+            <button
+              type="submit"
+              className="button button--primary"
+              disabled={!product.inStock}
+              aria-label={product.inStock ? `Add ${product.name} to cart` : `${product.name} is out of stock`}
+            >
+              {product.inStock ? (
+                <>
+                  <CartIcon /> Add to cart
+                </>
+              ) : (
+                "Out of stock"
+              )}
+            </button>
+          </CartForm>
+        </div>
+      </div>
+    </article>
+  );
+}

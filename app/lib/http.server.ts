@@ -1,0 +1,19 @@
+/**
+ * Small request helpers shared by resource routes and actions.
+ */
+
+/** A plain form post (a browser navigation) wants a redirect; fetchers and API clients want JSON. */
+export function wantsHtml(request: Request) {
+  return (request.headers.get("Accept") ?? "").includes("text/html");
+}
+
+/**
+ * Where to send a visitor back to after a plain form post: a path on this
+ * site only, never another origin (no open redirects).
+ */
+export function safeRedirectPath(value: FormDataEntryValue | null | undefined, fallback = "/") {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) {
+    return fallback;
+  }
+  return value;
+}

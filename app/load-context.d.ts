@@ -1,0 +1,8 @@
+import "@remix-run/node";
+
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    /** The visitor's address: the socket's, or X-Forwarded-For's when TRUST_PROXY=true. */
+    clientAddress: string;
+  }
+}

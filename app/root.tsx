@@ -1,0 +1,97 @@
+import {
+  json,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteError,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { brand } from "~/brand";
+import { commitCartSession, getCartSession, loadCartLines } from "~/cart.server";
+import { CartProvider } from "~/components/cart/cart-context";
+import { NotFound, UnexpectedError } from "~/components/error-pages";
+import { useNonce } from "~/lib/nonce";
+import stylesheet from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "preload", href: "/fonts/fredoka-latin-wght.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "preload", href: "/fonts/nunito-latin-wght.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: `${brand.name} | Organic Frozen Peanut-Butter Yogurt Bars & Bites` },
+  { name: "description", content: brand.tagline },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { session, items, known } = await getCartSession(request);
+  const flash = session.get("flash") ?? null;
+  return json(
+    { cart: { lines: await loadCartLines(items), known }, cartFlash: flash },
+    // Reading a flash message consumes it, so the cookie must be written back.
+    flash ? { headers: { "Set-Cookie": await commitCartSession(session) } } : undefined,
+  );
+}
+
+export type RootLoader = typeof loader;
+
+/** Opening the drawer or a dialog changes only the URL's UI state: no need to reload the cart. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => {
+  if (formMethod && formMethod !== "GET") return defaultShouldRevalidate;
+  if (currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
+  const uiOnly = new Set(["cart", "partner"]);
+  const strip = (url: URL) =>
+    [...url.searchParams].filter(([key]) => !uiOnly.has(key)).map(([key, value]) => `${key}=${value}`).join("&");
+  return strip(currentUrl) === strip(nextUrl) ? false : defaultShouldRevalidate;
+};
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#3f2417" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return (
+    <CartProvider>
+      <Outlet />
+    </CartProvider>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return <UnexpectedError />;
+}

@@ -1,0 +1,64 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { brand } from "~/brand";
+import {
+  Hero,
+  LandingHeader,
+  LocationsSection,
+  NutritionSection,
+  ProductsSection,
+  PromoBanner,
+  StorySection,
+  WhySection,
+} from "~/components/landing/sections";
+import { SiteFooter } from "~/components/site-footer";
+import { listProducts } from "~/catalog.server";
+import { publicOrigin } from "~/lib/origin.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return json({ products: await listProducts(), origin: publicOrigin(request) });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const title = `${brand.name} | Organic Frozen Peanut-Butter Yogurt Bars & Bites in Los Angeles`;
+  const description =
+    "High-protein, organic frozen peanut-butter yogurt bars and chocolate-dipped mini bites. 10g protein, no refined sugar, delivered frozen across West LA and the South Bay.";
+  const image = `${data?.origin ?? ""}/images/og-shop.png`;
+  return [
+    { title },
+    { name: "description", content: description },
+    { tagName: "link", rel: "canonical", href: `${data?.origin ?? ""}/` },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: brand.name },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:image", content: image },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:image", content: image },
+  ];
+};
+
+export default function Landing() {
+  const { products } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <PromoBanner />
+      <LandingHeader />
+      <main id="main">
+        <Hero
+          bar={products.find((product) => product.category === "bars")}
+          bites={products.find((product) => product.category === "bites")}
+        />
+        <ProductsSection products={products} />
+        <WhySection />
+        <NutritionSection />
+        <StorySection />
+        <LocationsSection />
+      </main>
+      <SiteFooter onLanding />
+    </>
+  );
+}

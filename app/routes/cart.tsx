@@ -1,0 +1,37 @@
+import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { cartFormSchema, commitCartSession, getCartSession, loadCartLines, updateCart } from "~/cart.server";
+import { safeRedirectPath, wantsHtml } from "~/lib/http.server";
+
+/**
+ * The cart's one action route (intents add, update, remove, clear, restore).
+ * Plain form posts are redirected back to the page they came from; fetchers
+ * get JSON. On any error the cart is left exactly as it was.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData().catch(() => new FormData());
+  const backTo = safeRedirectPath(formData.get("redirectTo"), "/shop");
+  const { session, items } = await getCartSession(request);
+
+  const parsed = cartFormSchema.safeParse(Object.fromEntries(formData));
+  const result = parsed.success
+    ? await updateCart(items, parsed.data)
+    : ({ ok: false, error: parsed.error.issues[0]?.message ?? "Invalid cart request." } as const);
+
+  if (result.ok) session.set("items", result.items);
+
+  if (wantsHtml(request)) {
+    if (!result.ok) session.flash("flash", { kind: "error", message: result.error });
+    else if (result.added) session.flash("flash", result.added);
+    return redirect(backTo, { headers: { "Set-Cookie": await commitCartSession(session) } });
+  }
+
+  if (!result.ok) return json({ ok: false as const, error: result.error }, { status: 400 });
+  return json(
+    { ok: true as const, lines: await loadCartLines(result.items) },
+    { headers: { "Set-Cookie": await commitCartSession(session) } },
+  );
+}
+
+export function loader() {
+  return redirect("/shop?cart=open");
+}

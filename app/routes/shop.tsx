@@ -1,0 +1,182 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { brand } from "~/brand";
+import { AddedToCartPopup } from "~/components/cart/added-popup";
+import { CartDrawer } from "~/components/cart/cart-drawer";
+import { BoxIcon, ClockIcon, SnowflakeIcon, TruckIcon } from "~/components/icons";
+import { ProductCard } from "~/components/shop/product-card";
+import { ShopHeader } from "~/components/shop/shop-header";
+import { SiteFooter } from "~/components/site-footer";
+import { listProducts, parseCategory, type Category } from "~/catalog.server";
+import { publicOrigin } from "~/lib/origin.server";
+import type { RootLoader } from "~/root";
+
+const filters: { category: Category | null; label: string }[] = [
+  { category: null, label: "All Products" },
+  { category: "bars", label: "100g Bars" },
+  { category: "bites", label: "Mini Bites" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const category = parseCategory(url.searchParams.get("category"));
+  const products = await listProducts(category);
+  return json({ products, category, origin: publicOrigin(request) });
+}
+
+/** The catalogue does not change when the cart does, nor when the drawer opens. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, currentUrl, nextUrl, defaultShouldRevalidate }) => {
+  if (formAction === "/cart") return false;
+  if (currentUrl.searchParams.get("category") === nextUrl.searchParams.get("category")) return false;
+  return defaultShouldRevalidate;
+};
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const title = `Shop Frozen PB Yogurt Bars & Mini Bites | ${brand.name}`;
+  const description =
+    "Order organic, high-protein frozen peanut-butter yogurt bars ($6) and chocolate-dipped mini bites ($10 a carton of ten), delivered frozen across West LA and the South Bay.";
+  const url = `${data?.origin ?? ""}/shop`;
+  const image = `${data?.origin ?? ""}/images/og-shop.png`;
+  return [
+    { title },
+    { name: "description", content: description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: brand.name },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: url },
+    { property: "og:image", content: image },
+    { property: "og:image:alt", content: "Chill PB frozen peanut-butter yogurt bars and bites" },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
+    { name: "twitter:image", content: image },
+  ];
+};
+
+export default function Shop() {
+  const { products, category, origin } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  const root = useRouteLoaderData<RootLoader>("root");
+  const flash = root?.cartFlash;
+
+  return (
+    <>
+      <a href="#products" className="skip-link">
+        Skip to products
+      </a>
+      <ShopHeader />
+      <main id="main">
+        <section className="shop-hero">
+          <div className="container">
+            <p className="eyebrow">Frozen fresh in Los Angeles</p>
+            <h1>Shop bars &amp; bites</h1>
+            <p className="lead">
+              Organic Greek yogurt, real peanut butter and fruit, frozen into snacks with 10g of protein per bar.
+            </p>
+          </div>
+        </section>
+
+        <section className="container shop-products" id="products" aria-labelledby="products-title">
+          <h2 id="products-title" className="visually-hidden">
+            Products
+          </h2>
+          <nav className="filters" aria-label="Filter products">
+            {filters.map((filter) => {
+              const active = filter.category === category;
+              return (
+                <Link
+                  key={filter.label}
+                  to={filter.category ? `/shop?category=${filter.category}` : "/shop"}
+                  className={`filter ${active ? "filter--active" : ""}`}
+                  aria-current={active ? "page" : undefined}
+                  preventScrollReset
+                >
+                  {filter.label}
+                </Link>
+              );
+            })}
+          </nav>
+
+          {flash?.kind === "error" ? (
+            <p className="notice notice--error" role="alert">
+              {flash.message}
+            </p>
+          ) : null}
+
+          <div className="product-grid">
+            {products.map((product, index) => (
+              <ProductCard key={product.id} product={product} eager={index < 3} />
+            ))}
+          </div>
+        </section>
+
+        <section className="delivery-info" aria-labelledby="delivery-title">
+          <div className="container">
+            <h2 id="delivery-title">Delivery information</h2>
+            <ul className="info-tiles">
+              <li>
+                <ClockIcon />
+                <h3>2-3 business days</h3>
+                <p>Delivered across West LA and the South Bay, shipped within 24 hours of your order.</p>
+              </li>
+              <li>
+                <SnowflakeIcon />
+                <h3>Insulated frozen packaging</h3>
+                <p>Every order travels in an insulated box with ice packs, so it arrives frozen solid.</p>
+              </li>
+              <li>
+                <TruckIcon />
+                <h3>Free shipping over $50</h3>
+                <p>A flat $10.00 below that. Orders start at $20.00.</p>
+              </li>
+              <li>
+                <BoxIcon />
+                <h3>Store in the freezer</h3>
+                <p>Keep frozen and enjoy straight from the freezer: they won&apos;t melt in your hand.</p>
+              </li>
+            </ul>
+          </div>
+        </section>
+      </main>
+      <SiteFooter />
+
+      {searchParams.get("cart") === "open" ? <CartDrawer /> : null}
+      <AddedToCartPopup />
+      <script
+        type="application/ld+json"
+        // JSON-LD is data, not script; "<" is escaped so no text can close the tag.
+        dangerouslySetInnerHTML={{ __html: productJsonLd(products, origin) }}
+      />
+    </>
+  );
+}
+
+function productJsonLd(products: ReturnType<typeof useLoaderData<typeof loader>>["products"], origin: string) {
+  const data = {
+    "@context": "https://schema.org",
+    "@type": "ItemList",
+    itemListElement: products.map((product, index) => ({
+      "@type": "ListItem",
+      position: index + 1,
+      item: {
+        "@type": "Product",
+        sku: product.id,
+        name: product.name,
+        description: product.description,
+        image: `${origin}${product.image}`,
+        category: product.category === "bars" ? "Frozen yogurt bars" : "Frozen yogurt bites",
+        brand: { "@type": "Brand", name: brand.name },
+        offers: {
+          "@type": "Offer",
+          price: (product.priceCents / 100).toFixed(2),
+          priceCurrency: "USD",
+          availability: product.inStock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+          url: `${origin}/shop`,
+        },
+      },
+    })),
+  };
+  return JSON.stringify(data).replace(/</g, "\\u003c");
+}

@@ -1,0 +1,57 @@
+// The shop's HTTP server: Remix behind Express, so that we control static
+// caching, compression and the client address (see docs/decisions/002).
+import { statSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+
+const development = process.env.NODE_ENV === "development";
+// `npm start` on a fresh clone is the demo: mocks instead of Stripe, a printed
+// demo admin. A real deployment sets NODE_ENV=production and is never a demo.
+if (!process.env.NODE_ENV) {
+  process.env.DEMO ??= "true";
+  process.env.NODE_ENV = "production";
+}
+
+const BUILD_PATH = path.resolve("build/index.js");
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? "0.0.0.0";
+
+async function importBuild() {
+  const url = pathToFileURL(BUILD_PATH);
+  // In development each rebuild gets a fresh module instance.
+  if (development) url.searchParams.set("t", String(statSync(BUILD_PATH).mtimeMs));
+  return import(url.href);
+}
+
+const initialBuild = await importBuild();
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", process.env.TRUST_PROXY === "true");
+app.use(compression());
+// Fingerprinted assets never change; everything else in public/ may.
+app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+app.use("/fonts", express.static("public/fonts", { immutable: true, maxAge: "1y" }));
+app.use(express.static("public", { maxAge: "1h" }));
+
+app.all(
+  "*",
+  createRequestHandler({
+    build: development ? importBuild : initialBuild,
+    mode: initialBuild.mode,
+    getLoadContext: (req) => ({ clientAddress: req.ip ?? "unknown" }),
+  }),
+);
+
+const server = app.listen(port, host, () => {
+  console.log(`Chill PB is ready at http://localhost:${port}`);
+  if (development) broadcastDevReady(initialBuild);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => server.close(() => process.exit(0)));
+}
