@@ -43,3 +43,14 @@ export function cartClient() {
 
   return { post, page, items, setCookie: (value: string) => (cookie = value) };
 }
+
+/** The JSON a fetcher receives from /cart, loosely typed for assertions. */
+export type CartJson = {
+  ok: boolean;
+  error?: string;
+  lines: { quantity: number; product: { id: string; priceCents: number } }[];
+};
+
+export async function readCartJson(response: Response) {
+  return (await response.json()) as CartJson;
+}
