@@ -1,5 +1,5 @@
 // The shop's HTTP server: Remix behind Express, so that we control static
-// caching, compression and the client address (see docs/decisions/002).
+// caching, compression and the client address (see docs/decisions/001).
 import { statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

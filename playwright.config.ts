@@ -1,0 +1,39 @@
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${port}`;
+
+/**
+ * End-to-end tests in the system Chromium (never a downloaded browser),
+ * against the built shop on its own SQLite file.
+ */
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results",
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+    },
+  },
+  projects: [
+    { name: "chromium", testIgnore: /no-js\.spec\.ts/ },
+    { name: "chromium-no-js", testMatch: /no-js\.spec\.ts/, use: { javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: "node scripts/prepare.mjs && node server.mjs",
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 180_000,
+    env: { PORT: String(port), DATABASE_URL: "file:./var/e2e.db" },
+    stdout: "pipe",
+  },
+});
