@@ -25,15 +25,16 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "chromium", testIgnore: /no-js\.spec\.ts/ },
-    { name: "chromium-no-js", testMatch: /no-js\.spec\.ts/, use: { javaScriptEnabled: false } },
+    { name: "chromium", testIgnore: /\.no-js\.spec\.ts$/ },
+    { name: "chromium-no-js", testMatch: /\.no-js\.spec\.ts$/, use: { javaScriptEnabled: false } },
   ],
   webServer: {
-    command: "node scripts/prepare.mjs && node server.mjs",
+    // A fresh database every run, so tests never see an earlier run's orders.
+    command: "rm -f var/e2e.db && node scripts/prepare.mjs && node server.mjs",
     url: `${baseURL}/healthz`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
-    env: { PORT: String(port), DATABASE_URL: "file:./var/e2e.db" },
+    env: { PORT: String(port), DATABASE_URL: "file:./var/e2e.db", MOCKS: "true", TEST_CHECKOUT_EMAIL: "admin-test@chillpb.example" },
     stdout: "pipe",
   },
 });

@@ -4,9 +4,12 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/lib/nonce";
+import { startMocks } from "~/mocks.server";
 import { applySecurityHeaders, createNonce } from "~/security.server";
 
 const ABORT_DELAY = 5_000;
+
+startMocks();
 
 export default function handleRequest(
   request: Request,

@@ -4,6 +4,11 @@ import { z } from "zod";
  * The environment, parsed once at start. A value the shop cannot run without
  * in production stops the server with a message that names it.
  */
+const flag = z
+  .enum(["true", "false"])
+  .optional()
+  .transform((value) => value === "true");
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -11,18 +16,40 @@ const schema = z
     SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
     PUBLIC_URL: z.string().url().optional(),
     /** Set by `npm start` when NODE_ENV is not production: a shop that runs on a fresh clone. */
-    DEMO: z
-      .enum(["true", "false"])
-      .default("false")
-      .transform((value) => value === "true"),
+    DEMO: flag,
+    /** Start the MSW stand-ins for Stripe and the geocoder in this process. */
+    MOCKS: z.enum(["true", "false"]).optional(),
+    STRIPE_SECRET_KEY: z.string().min(1).optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    /** Another Stripe-compatible server, e.g. http://localhost:12111 for stripe-mock. */
+    STRIPE_API_URL: z.string().url().optional(),
+    STRIPE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    GEOCODER_URL: z.string().url().default("https://nominatim.openstreetmap.org/search"),
+    GEOCODER_USER_AGENT: z.string().min(1).default("ChillPB-Shop/1.0 (hello@chillpb.example)"),
+    GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
+    /** The kitchen: "lat,lon". */
+    DELIVERY_ORIGIN: z
+      .string()
+      .regex(/^-?\d+(\.\d+)?,\s*-?\d+(\.\d+)?$/, 'DELIVERY_ORIGIN must look like "34.0443,-118.4509"')
+      .default("34.0443,-118.4509"),
+    TEST_CHECKOUT_EMAIL: z.string().email().optional(),
+    SMTP_URL: z.string().url().optional(),
+    MAIL_FROM: z.string().min(3).default("Chill PB <hello@chillpb.example>"),
+    FULFILMENT_EMAIL: z.string().email().default("kitchen@chillpb.example"),
   })
+  .transform((env) => ({
+    ...env,
+    // Without a Stripe key the demo runs against the stand-ins, never real money.
+    MOCKS: env.MOCKS ? env.MOCKS === "true" : env.DEMO && !env.STRIPE_SECRET_KEY,
+  }))
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV === "production" && !env.SESSION_SECRET && !env.DEMO) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ["SESSION_SECRET"],
-        message: "SESSION_SECRET is required in production (a long random string)",
-      });
+    if (env.NODE_ENV !== "production" || env.DEMO) return;
+    const required = ["SESSION_SECRET", "PUBLIC_URL"] as const;
+    const stripe = ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
+    for (const name of env.MOCKS ? required : [...required, ...stripe]) {
+      if (!env[name]) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [name], message: `${name} is required in production` });
+      }
     }
   });
 

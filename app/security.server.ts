@@ -20,7 +20,8 @@ export function applySecurityHeaders(headers: Headers, nonce: string) {
       "img-src 'self' data:",
       "font-src 'self'",
       "connect-src 'self'",
-      "form-action 'self'",
+      // A no-JavaScript checkout is redirected to Stripe's hosted page.
+      "form-action 'self' https://checkout.stripe.com",
       "frame-ancestors 'none'",
       "base-uri 'self'",
       "object-src 'none'",

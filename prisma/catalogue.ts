@@ -103,3 +103,13 @@ export const catalogue: CatalogueProduct[] = [
     position: 6,
   },
 ];
+
+/** Discount codes (spec §9): WELCOME10 is 10% off for an email with no paid order yet. */
+export const discountCodes = [
+  {
+    code: "WELCOME10",
+    basisPoints: 1000,
+    description: "10% off your first order",
+    firstOrderOnly: true,
+  },
+];

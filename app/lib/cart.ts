@@ -99,3 +99,8 @@ export function cartTotals(lines: readonly PricedLine[]): CartTotals {
 export function shippingFor(subtotalCents: number): number {
   return subtotalCents >= FREE_SHIPPING_THRESHOLD_CENTS ? 0 : SHIPPING_CENTS;
 }
+
+/** A discount of `basisPoints` (1000 = 10%) on the subtotal: round to the cent, half up, in integers. */
+export function discountCentsFor(subtotalCents: number, basisPoints: number) {
+  return Math.floor((subtotalCents * basisPoints + 5000) / 10000);
+}

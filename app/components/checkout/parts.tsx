@@ -1,0 +1,175 @@
+import { brand } from "~/brand";
+import { CheckIcon, MailIcon, PinIcon, TruckIcon } from "~/components/icons";
+import type { FieldErrors, ShippingField } from "~/lib/checkout-form";
+import { formatCents } from "~/lib/money";
+import type { Message } from "~/lib/messages";
+
+export function MessageBanner({ message }: { message: Message | null }) {
+  if (!message) return null;
+  return (
+    <div
+      className={`message ${message.destructive ? "message--destructive" : "message--success"}`}
+      role={message.destructive ? "alert" : "status"}
+    >
+      <p className="message__title">{message.title}</p>
+      <p>{message.description}</p>
+    </div>
+  );
+}
+
+export function Field({
+  name,
+  label,
+  defaultValue,
+  errors,
+  optional = false,
+  type = "text",
+  autoComplete,
+  inputMode,
+}: {
+  name: ShippingField;
+  label: string;
+  defaultValue: string;
+  errors: FieldErrors;
+  optional?: boolean;
+  type?: string;
+  autoComplete?: string;
+  inputMode?: "email" | "tel" | "numeric" | "text";
+}) {
+  const error = errors[name];
+  return (
+    <div className={`field field--${name}`}>
+      <label htmlFor={name}>
+        {label}
+        {optional ? <span className="field__optional"> (optional)</span> : <span aria-hidden="true"> *</span>}
+      </label>
+      <input
+        id={name}
+        name={name}
+        type={type}
+        defaultValue={defaultValue}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        aria-required={!optional}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${name}-error` : undefined}
+        maxLength={name === "address" ? 120 : 60}
+      />
+      {error ? (
+        <p className="field__error" id={`${name}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export type DeliveryView = {
+  isWithinRange: boolean;
+  distance: number | null;
+  deliveryZone: string;
+  minimumOrder: number;
+  error?: string;
+};
+
+export function DeliveryResult({ delivery, address }: { delivery: DeliveryView; address: string }) {
+  if (delivery.isWithinRange) {
+    return (
+      <div className="delivery-result delivery-result--ok" data-testid="delivery-result">
+        <CheckIcon />
+        <div>
+          <p className="delivery-result__title">We deliver to you!</p>
+          <p>
+            {delivery.distance?.toFixed(1)} miles away · <span className="capitalize">{delivery.deliveryZone}</span> zone
+            {delivery.minimumOrder > 0 ? ` · minimum order $${delivery.minimumOrder}` : ""}
+          </p>
+        </div>
+      </div>
+    );
+  }
+  const subject = encodeURIComponent("Delivery request");
+  const body = encodeURIComponent(
+    `Hi ${brand.name}!\n\nI'd love to order, but my address is outside your delivery area:\n${address}\n\nCould we arrange a delivery?\n\nThanks!`,
+  );
+  return (
+    <div className="contact-card" data-testid="delivery-result">
+      <p className="contact-card__title">
+        <PinIcon /> Outside Delivery Area
+      </p>
+      <p>
+        {delivery.error ? `${delivery.error}. ` : ""}
+        {delivery.distance !== null ? `You're ${delivery.distance.toFixed(1)} miles away, outside our 25-mile area. ` : ""}
+        Contact us and we&apos;ll try to arrange a delivery.
+      </p>
+      <ul>
+        <li>
+          <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a>
+        </li>
+        <li>
+          <a href={`tel:${brand.phone.replace(/[^\d+]/g, "")}`}>{brand.phone}</a>
+        </li>
+      </ul>
+      <a className="button button--primary" href={`mailto:${brand.contactEmail}?subject=${subject}&body=${body}`}>
+        <MailIcon /> Send Email
+      </a>
+    </div>
+  );
+}
+
+export type SummaryLine = { id: string; name: string; image: string; priceCents: number; quantity: number };
+
+export function OrderSummary({
+  lines,
+  subtotalCents,
+  discountCents,
+  discountCode,
+  shippingCents,
+}: {
+  lines: SummaryLine[];
+  subtotalCents: number;
+  discountCents: number;
+  discountCode: string | null;
+  shippingCents: number;
+}) {
+  return (
+    <div className="summary">
+      <h2>Order Summary</h2>
+      <ul className="summary__lines">
+        {lines.map((line) => (
+          <li key={line.id}>
+            <img src={line.image} alt="" width={56} height={42} />
+            <span className="summary__name">
+              {line.name}
+              <span className="summary__qty">
+                {line.quantity} × {formatCents(line.priceCents)}
+              </span>
+            </span>
+            <span>{formatCents(line.priceCents * line.quantity)}</span>
+          </li>
+        ))}
+      </ul>
+      <dl className="summary__totals">
+        <div>
+          <dt>Subtotal</dt>
+          <dd>{formatCents(subtotalCents)}</dd>
+        </div>
+        {discountCents > 0 ? (
+          <div className="summary__discount">
+            <dt>Discount ({discountCode})</dt>
+            <dd>-{formatCents(discountCents)}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>
+            <TruckIcon /> Shipping
+          </dt>
+          <dd>{shippingCents > 0 ? formatCents(shippingCents) : "Free"}</dd>
+        </div>
+        <div className="summary__total">
+          <dt>Total</dt>
+          <dd data-testid="order-total">{formatCents(subtotalCents - discountCents + shippingCents)}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}

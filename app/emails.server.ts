@@ -1,0 +1,129 @@
+import { brand } from "~/brand";
+import { env } from "~/env.server";
+import { formatCents } from "~/lib/money";
+
+/**
+ * The shop's emails as plain text and HTML. Every value from a customer is
+ * escaped for HTML; none reaches a header (subjects are ours, recipients are
+ * validated addresses).
+ */
+
+export type EmailContent = { kind: string; to: string; subject: string; text: string; html: string; orderId?: string };
+
+type OrderForEmail = {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+  address: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  subtotalCents: number;
+  discountCents: number;
+  discountCode: string | null;
+  shippingCents: number;
+  totalCents: number;
+  deliveryZone: string;
+  distanceTenths: number;
+  createdAt: Date;
+  items: { name: string; unitPriceCents: number; quantity: number }[];
+};
+
+export const shortOrderId = (id: string) => id.slice(0, 8);
+
+function escapeHtml(value: string) {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function layout(title: string, body: string) {
+  return `<!doctype html><html><body style="margin:0;background:#fff8ef;font-family:Nunito,Segoe UI,Arial,sans-serif;color:#2a1a12">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:16px;overflow:hidden">
+<tr><td style="background:#3f2417;color:#fff8ef;padding:20px 28px;font-size:22px;font-weight:700">Chill<span style="color:#f6d36b">PB</span></td></tr>
+<tr><td style="padding:28px"><h1 style="margin:0 0 16px;font-size:24px;color:#3f2417">${escapeHtml(title)}</h1>${body}</td></tr>
+<tr><td style="padding:18px 28px;background:#fbeedd;font-size:13px;color:#6b5143">${escapeHtml(brand.name)} · ${escapeHtml(brand.city)} · <a href="mailto:${brand.contactEmail}" style="color:#5b3421">${brand.contactEmail}</a></td></tr>
+</table></td></tr></table></body></html>`;
+}
+
+function itemsTable(order: OrderForEmail) {
+  const rows = order.items
+    .map(
+      (item) =>
+        `<tr><td style="padding:6px 0">${escapeHtml(item.name)} × ${item.quantity}</td><td align="right">${formatCents(item.unitPriceCents * item.quantity)}</td></tr>`,
+    )
+    .join("");
+  const discount = order.discountCents
+    ? `<tr><td style="padding:6px 0">Discount${order.discountCode ? ` (${escapeHtml(order.discountCode)})` : ""}</td><td align="right">-${formatCents(order.discountCents)}</td></tr>`
+    : "";
+  return `<table role="presentation" width="100%" style="border-collapse:collapse;font-size:15px">${rows}
+<tr><td colspan="2" style="border-top:1px solid #eddcc8"></td></tr>
+<tr><td style="padding:6px 0">Subtotal</td><td align="right">${formatCents(order.subtotalCents)}</td></tr>${discount}
+<tr><td style="padding:6px 0">Shipping</td><td align="right">${order.shippingCents ? formatCents(order.shippingCents) : "Free"}</td></tr>
+<tr><td style="padding:6px 0;font-weight:700">Total</td><td align="right" style="font-weight:700">${formatCents(order.totalCents)}</td></tr></table>`;
+}
+
+function itemsText(order: OrderForEmail) {
+  return [
+    ...order.items.map((item) => `  ${item.quantity} × ${item.name}  ${formatCents(item.unitPriceCents * item.quantity)}`),
+    `  Subtotal  ${formatCents(order.subtotalCents)}`,
+    ...(order.discountCents ? [`  Discount${order.discountCode ? ` (${order.discountCode})` : ""}  -${formatCents(order.discountCents)}`] : []),
+    `  Shipping  ${order.shippingCents ? formatCents(order.shippingCents) : "Free"}`,
+    `  Total     ${formatCents(order.totalCents)}`,
+  ].join("\n");
+}
+
+export function orderConfirmationEmail(order: OrderForEmail): EmailContent {
+  const id = shortOrderId(order.id);
+  const text = `Hi ${order.firstName},
+
+Thank you for your order! We have your payment and our kitchen is on it.
+
+Order ${id}
+${itemsText(order)}
+
+What's next: your treats ship within 24 hours, packed frozen, and you'll get
+tracking details by email. Delivery takes 2-3 business days to:
+  ${order.address}, ${order.city}, ${order.state} ${order.zipCode}
+
+Questions? Just reply, or write to ${brand.contactEmail}.
+
+Stay chill,
+The ${brand.name} team`;
+  const html = layout(
+    "Thanks for your order!",
+    `<p>Hi ${escapeHtml(order.firstName)}, we have your payment and our kitchen is on it.</p>
+<p style="font-weight:700">Order ${id}</p>${itemsTable(order)}
+<h2 style="font-size:18px;color:#3f2417;margin:24px 0 8px">What's next</h2>
+<p>Your treats ship within 24 hours, packed frozen, and you'll get tracking details by email. Delivery takes 2-3 business days to ${escapeHtml(`${order.address}, ${order.city}, ${order.state} ${order.zipCode}`)}.</p>`,
+  );
+  return { kind: "order-confirmation", to: order.email, subject: `Your ${brand.name} order ${id} is confirmed`, text, html, orderId: order.id };
+}
+
+/** Everything the kitchen needs, unmasked: this goes only to FULFILMENT_EMAIL. */
+export function fulfilmentEmail(order: OrderForEmail): EmailContent {
+  const id = shortOrderId(order.id);
+  const customer = [
+    `${order.firstName} ${order.lastName}`,
+    order.email,
+    order.phone ?? "(no phone given)",
+    `${order.address}, ${order.city}, ${order.state} ${order.zipCode}`,
+    `Zone: ${order.deliveryZone}, ${(order.distanceTenths / 10).toFixed(1)} miles`,
+  ];
+  const text = `New paid order ${id} (${order.id})
+Placed ${order.createdAt.toISOString()}
+
+Customer:
+${customer.map((line) => `  ${line}`).join("\n")}
+
+Items:
+${itemsText(order)}`;
+  const html = layout(
+    `New paid order ${id}`,
+    `<p style="margin:0 0 4px;font-weight:700">Customer</p>
+<p>${customer.map(escapeHtml).join("<br>")}</p>
+<p style="margin:16px 0 4px;font-weight:700">Items</p>${itemsTable(order)}`,
+  );
+  return { kind: "order-fulfilment", to: env.FULFILMENT_EMAIL, subject: `New order ${id}: ship within 24 hours`, text, html, orderId: order.id };
+}

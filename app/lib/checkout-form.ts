@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { messages, type Message } from "~/lib/messages";
+
+/** Spec §5: some text, an at sign, some text, a dot, some text, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const required = (max: number) => z.string({ required_error: "Required" }).trim().min(1, "Required").max(max, `At most ${max} characters`);
+
+export const emailSchema = z
+  .string({ required_error: "Required" })
+  .trim()
+  .min(1, "Required")
+  .max(254, "At most 254 characters")
+  .regex(EMAIL_PATTERN, "Enter a valid email address");
+
+/** The shipping/customer form of spec §3, shared by the checkout page and simple-checkout. */
+export const shippingSchema = z.object({
+  firstName: required(60),
+  lastName: required(60),
+  email: emailSchema,
+  phone: z
+    .string()
+    .trim()
+    .max(30, "At most 30 characters")
+    .regex(/^[0-9+()\-.\s]*$/, "Enter a valid phone number")
+    .optional()
+    .transform((value) => value || undefined),
+  address: required(120),
+  city: required(60),
+  state: required(40),
+  zipCode: z
+    .string({ required_error: "Required" })
+    .trim()
+    .min(1, "Required")
+    .regex(/^\d{5}(-\d{4})?$/, "Enter a 5-digit ZIP code"),
+});
+
+export type Shipping = z.infer<typeof shippingSchema>;
+export type ShippingField = keyof z.input<typeof shippingSchema>;
+export type FieldErrors = Partial<Record<ShippingField | "code", string>>;
+
+export const addressFields = ["address", "city", "state", "zipCode"] as const;
+
+/** The field errors of a failed parse, and the one message the spec shows for them. */
+export function describeShippingErrors(error: z.ZodError): { fieldErrors: FieldErrors; message: Message } {
+  const fieldErrors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const field = issue.path[0] as ShippingField;
+    fieldErrors[field] ??= issue.message;
+  }
+  const message = Object.values(fieldErrors).includes("Required")
+    ? messages.missingInformation
+    : fieldErrors.email
+      ? messages.invalidEmail
+      : messages.checkDetails;
+  return { fieldErrors, message };
+}

@@ -1,0 +1,123 @@
+import Stripe from "stripe";
+import { env } from "~/env.server";
+
+/**
+ * Stripe Checkout: the hosted payment page and its signed webhook. In the demo
+ * (MOCKS) the SDK talks to the MSW stand-in in mocks/stripe.ts; with
+ * STRIPE_API_URL it talks to any Stripe-compatible server.
+ */
+
+/** The stand-in's secret; only ever used when MOCKS is on. */
+export const MOCK_WEBHOOK_SECRET = "whsec_chillpb_mock_secret";
+
+let client: Stripe | undefined;
+
+export function stripeConfigured() {
+  return Boolean(env.STRIPE_SECRET_KEY) || env.MOCKS;
+}
+
+export function webhookSecret() {
+  return env.STRIPE_WEBHOOK_SECRET ?? (env.MOCKS ? MOCK_WEBHOOK_SECRET : undefined);
+}
+
+export function stripe(): Stripe {
+  if (client) return client;
+  const key = env.STRIPE_SECRET_KEY ?? (env.MOCKS ? "sk_test_chillpb_mock" : undefined);
+  if (!key) throw new Error("STRIPE_SECRET_KEY is not set");
+  const override = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : null;
+  client = new Stripe(key, {
+    // fetch, so the MSW stand-in and tests see every request.
+    httpClient: Stripe.createFetchHttpClient(),
+    timeout: env.STRIPE_TIMEOUT_MS,
+    maxNetworkRetries: 1,
+    appInfo: { name: "chillpb-shop" },
+    ...(override && {
+      host: override.hostname,
+      port: override.port || (override.protocol === "https:" ? 443 : 80),
+      protocol: override.protocol === "http:" ? "http" : "https",
+    }),
+  });
+  return client;
+}
+
+export type SessionOrder = {
+  id: string;
+  email: string;
+  discountCode: string | null;
+  discountCents: number;
+  shippingCents: number;
+  items: { name: string; unitPriceCents: number; quantity: number }[];
+};
+
+export async function createCheckoutSession(order: SessionOrder, origin: string) {
+  const api = stripe();
+  // One coupon per order, for exactly our discount: Stripe applies coupons to
+  // the items only, so the session's total is subtotal - discount + shipping.
+  const coupon =
+    order.discountCents > 0
+      ? await api.coupons.create(
+          {
+            amount_off: order.discountCents,
+            currency: "usd",
+            duration: "once",
+            max_redemptions: 1,
+            name: order.discountCode ?? "Discount",
+          },
+          { idempotencyKey: `coupon-${order.id}` },
+        )
+      : null;
+
+  return api.checkout.sessions.create(
+    {
+      mode: "payment",
+      customer_email: order.email,
+      client_reference_id: order.id,
+      metadata: { orderId: order.id },
+      payment_intent_data: { metadata: { orderId: order.id } },
+      line_items: order.items.map((item) => ({
+        quantity: item.quantity,
+        price_data: { currency: "usd", unit_amount: item.unitPriceCents, product_data: { name: item.name } },
+      })),
+      shipping_options: [
+        {
+          shipping_rate_data: {
+            type: "fixed_amount",
+            display_name: order.shippingCents > 0 ? "Frozen local delivery" : "Free frozen local delivery",
+            fixed_amount: { amount: order.shippingCents, currency: "usd" },
+          },
+        },
+      ],
+      ...(coupon && { discounts: [{ coupon: coupon.id }] }),
+      success_url: `${origin}/order-success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${origin}/checkout?cancelled=true&order=${order.id}`,
+    },
+    { idempotencyKey: `checkout-${order.id}` },
+  );
+}
+
+export function retrieveCheckoutSession(sessionId: string) {
+  return stripe().checkout.sessions.retrieve(sessionId);
+}
+
+/** Best effort: a session whose total does not match ours must not be payable. */
+export async function expireCheckoutSession(sessionId: string) {
+  try {
+    await stripe().checkout.sessions.expire(sessionId);
+  } catch (error) {
+    console.error(`Could not expire Checkout Session ${sessionId}`, describeStripeError(error));
+  }
+}
+
+/** Verifies the webhook's signature over the raw body; throws when it does not match. */
+export function verifyWebhookEvent(rawBody: string, signature: string | null) {
+  const secret = webhookSecret();
+  if (!secret) throw new Error("STRIPE_WEBHOOK_SECRET is not set");
+  if (!signature) throw new Error("No Stripe-Signature header");
+  return stripe().webhooks.constructEvent(rawBody, signature, secret);
+}
+
+/** For logs: the kind of failure, never card data or secrets. */
+export function describeStripeError(error: unknown) {
+  if (error instanceof Stripe.errors.StripeError) return `${error.type}${error.statusCode ? ` (${error.statusCode})` : ""}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

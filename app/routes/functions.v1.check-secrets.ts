@@ -1,0 +1,20 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { env } from "~/env.server";
+import { handleFunction } from "~/lib/api.server";
+import { stripeConfigured, webhookSecret } from "~/payments.server";
+
+/** Which integrations are configured, as booleans: never a value (spec §7). */
+export function action({ request }: ActionFunctionArgs) {
+  return handleFunction("check-secrets", async () => {
+    if (request.method !== "POST") return json({ error: "Use POST." }, { status: 405 });
+    return json({
+      stripe: stripeConfigured(),
+      stripeWebhook: Boolean(webhookSecret()),
+      email: Boolean(env.SMTP_URL),
+      geocoder: Boolean(env.GEOCODER_URL),
+      mocks: env.MOCKS,
+    });
+  });
+}
+
+export const loader = () => json({ error: "Use POST." }, { status: 405 });

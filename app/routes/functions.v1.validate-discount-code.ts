@@ -1,0 +1,23 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { EMAIL_PATTERN } from "~/lib/checkout-form";
+import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
+import { checkDiscountCode } from "~/pricing.server";
+
+const bodySchema = z.object({
+  code: z.string({ required_error: "is required" }).max(64, "is too long"),
+  email: z.string({ required_error: "is required" }).max(254, "is too long"),
+});
+
+/** { code, email } → { valid, discount (a fraction), description, error } (spec §7). */
+export function action({ request }: ActionFunctionArgs) {
+  return handleFunction("validate-discount-code", async () => {
+    const { code, email } = await readJsonBody(request, bodySchema);
+    if (!EMAIL_PATTERN.test(email.trim())) return apiError(400, "email: Enter a valid email address");
+    const result = await checkDiscountCode(code, email);
+    if (!result.valid) return json({ valid: false, discount: 0, description: null, error: result.error });
+    return json({ valid: true, code: result.code, discount: result.basisPoints / 10000, description: result.description, error: null });
+  });
+}
+
+export const loader = () => apiError(405, "Use POST.");

@@ -1,0 +1,132 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import Stripe from "stripe";
+import { env } from "~/env.server";
+import { formatCents } from "~/lib/money";
+import { publicOrigin } from "~/lib/origin.server";
+import { MOCK_WEBHOOK_SECRET } from "~/payments.server";
+import { stripeMock } from "../../mocks/stripe";
+
+/**
+ * The demo's stand-in for Stripe's hosted payment page (MOCKS=true only).
+ * 4242 4242 4242 4242 pays and sends Stripe's signed webhook to this shop;
+ * 4000 0000 0000 0002 is declined; Cancel returns to the shop's cancel URL.
+ */
+
+export const meta: MetaFunction = () => [{ title: "Test payment | Chill PB" }, { name: "robots", content: "noindex" }];
+
+function findSession(sessionId: string | undefined) {
+  if (!env.MOCKS) throw new Response("Not Found", { status: 404 });
+  const session = sessionId ? stripeMock.sessions.get(sessionId) : undefined;
+  if (!session) throw new Response("Not Found", { status: 404 });
+  return session;
+}
+
+export function loader({ params }: LoaderFunctionArgs) {
+  const session = findSession(params.sessionId);
+  return json({
+    email: session.customer_email,
+    lines: session.line_items,
+    discount: session.total_details.amount_discount,
+    shipping: session.total_details.amount_shipping,
+    total: session.amount_total,
+    cancelUrl: session.cancel_url,
+    open: session.status === "open",
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const session = findSession(params.sessionId);
+  if (session.status !== "open") return json({ error: "This payment page has expired." }, { status: 400 });
+  const card = String((await request.formData()).get("card") ?? "").replace(/\D/g, "");
+  if (card === "4000000000000002") return json({ error: "Your card was declined." }, { status: 402 });
+  if (card !== "4242424242424242") {
+    return json({ error: "Use the test card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)." }, { status: 400 });
+  }
+
+  const paid = stripeMock.pay(session.id)!;
+  const payload = JSON.stringify({
+    id: `evt_test_${session.id.slice(-16)}`,
+    object: "event",
+    type: "checkout.session.completed",
+    created: Math.floor(Date.now() / 1000),
+    data: { object: paid },
+  });
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: env.STRIPE_WEBHOOK_SECRET ?? MOCK_WEBHOOK_SECRET });
+  try {
+    await fetch(`${publicOrigin(request)}/webhooks/stripe`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+      body: payload,
+    });
+  } catch (error) {
+    // As with real Stripe, a missed webhook is covered by verify-payment on the success page.
+    console.warn("The payment stand-in could not deliver its webhook", error);
+  }
+  return redirect(paid.success_url.replace("{CHECKOUT_SESSION_ID}", paid.id));
+}
+
+export default function MockPaymentPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <main className="mock-pay" id="main">
+      <div className="mock-pay__card">
+        <p className="mock-pay__badge">Test mode: no real payment is taken</p>
+        <h1>Pay Chill PB</h1>
+        <p className="mock-pay__total">{formatCents(data.total)}</p>
+        <ul className="mock-pay__lines">
+          {data.lines.map((line) => (
+            <li key={line.name}>
+              <span>
+                {line.quantity} × {line.name}
+              </span>
+              <span>{formatCents(line.unit_amount * line.quantity)}</span>
+            </li>
+          ))}
+          {data.discount ? (
+            <li>
+              <span>Discount</span>
+              <span>-{formatCents(data.discount)}</span>
+            </li>
+          ) : null}
+          <li>
+            <span>Shipping</span>
+            <span>{data.shipping ? formatCents(data.shipping) : "Free"}</span>
+          </li>
+        </ul>
+        {data.open ? (
+          <Form method="post" className="mock-pay__form">
+            <p>Paying as {data.email}</p>
+            <label htmlFor="card">Card number</label>
+            <input id="card" name="card" inputMode="numeric" autoComplete="off" placeholder="4242 4242 4242 4242" required />
+            <div className="mock-pay__row">
+              <div>
+                <label htmlFor="expiry">Expiry</label>
+                <input id="expiry" name="expiry" placeholder="12 / 34" autoComplete="off" />
+              </div>
+              <div>
+                <label htmlFor="cvc">CVC</label>
+                <input id="cvc" name="cvc" placeholder="123" autoComplete="off" />
+              </div>
+            </div>
+            {actionData?.error ? (
+              <p className="notice notice--error" role="alert">
+                {actionData.error}
+              </p>
+            ) : null}
+            <button type="submit" className="button button--primary button--block" disabled={busy}>
+              {busy ? "Paying…" : `Pay ${formatCents(data.total)}`}
+            </button>
+          </Form>
+        ) : (
+          <p className="notice notice--warning">This payment page is no longer open.</p>
+        )}
+        <a href={data.cancelUrl} className="button button--ghost button--block">
+          Cancel and return to Chill PB
+        </a>
+      </div>
+    </main>
+  );
+}

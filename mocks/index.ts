@@ -1,0 +1,5 @@
+import { geocoderHandlers } from "./geocoder";
+import { stripeHandlers } from "./stripe";
+
+/** Every outside service the shop talks to, one file each. */
+export const handlers = [...stripeHandlers, ...geocoderHandlers];

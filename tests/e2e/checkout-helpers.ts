@@ -1,0 +1,38 @@
+import { expect, type Page } from "@playwright/test";
+
+/** Puts products in the cart with plain form posts (works with and without JavaScript). */
+export async function fillCart(page: Page, items: { productId: string; quantity: number }[]) {
+  for (const item of items) {
+    const response = await page.request.post("/cart", {
+      form: { intent: "add", productId: item.productId, quantity: String(item.quantity) },
+      headers: { Accept: "application/json" },
+    });
+    expect(response.ok()).toBe(true);
+  }
+}
+
+export const westLa = {
+  firstName: "Maya",
+  lastName: "Rivera",
+  email: "maya.rivera@example.com",
+  address: "11500 W Olympic Blvd",
+  city: "Los Angeles",
+  state: "CA",
+  zipCode: "90025",
+};
+
+export async function fillShipping(page: Page, shipping: Record<string, string>) {
+  const labels: Record<string, RegExp> = {
+    firstName: /First name/,
+    lastName: /Last name/,
+    email: /^Email/,
+    phone: /Phone/,
+    address: /Street address/,
+    city: /City/,
+    state: /State/,
+    zipCode: /ZIP code/,
+  };
+  for (const [field, value] of Object.entries(shipping)) {
+    await page.getByLabel(labels[field]!).fill(value);
+  }
+}

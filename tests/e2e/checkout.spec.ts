@@ -1,0 +1,125 @@
+import { expect, test } from "@playwright/test";
+import { fillCart, fillShipping, westLa } from "./checkout-helpers";
+
+test("a full purchase: checkout, delivery check, WELCOME10, payment in a new tab, Order Confirmed", async ({ page, context }) => {
+  await fillCart(page, [{ productId: "bites-variety", quantity: 3 }]);
+  await page.goto("/checkout");
+  await expect(page.getByRole("heading", { name: "Checkout" })).toBeVisible();
+  await expect(page.getByTestId("order-total")).toHaveText("$40.00");
+
+  await fillShipping(page, { ...westLa, email: `first-${Date.now()}@example.com` });
+  await page.getByRole("button", { name: "Check Delivery", exact: true }).click();
+  await expect(page.getByTestId("delivery-result")).toContainText("We deliver to you!");
+  await expect(page.getByTestId("delivery-result")).toContainText(/\d+\.\d miles away · Standard zone/i);
+
+  await page.getByRole("textbox", { name: "Discount code" }).fill("  welcome10 ");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Discount Applied!" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Discount code" })).toBeDisabled();
+  await expect(page.getByRole("textbox", { name: "Discount code" })).toHaveValue("WELCOME10");
+  await expect(page.getByTestId("order-total")).toHaveText("$37.00");
+
+  const paymentTabPromise = context.waitForEvent("page");
+  await page.getByRole("button", { name: "Place Order" }).click();
+  const paymentTab = await paymentTabPromise;
+
+  // This tab goes back to the shop with an empty cart.
+  await expect(page).toHaveURL(/\/shop$/);
+  await expect(page.getByTestId("cart-count")).toHaveText("0");
+
+  await expect(paymentTab.getByRole("heading", { name: "Pay Chill PB" })).toBeVisible();
+  await expect(paymentTab.getByText("$37.00").first()).toBeVisible();
+  await paymentTab.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await paymentTab.getByRole("button", { name: /Pay \$37\.00/ }).click();
+
+  await expect(paymentTab.getByRole("heading", { name: "Order Confirmed" })).toBeVisible();
+  await expect(paymentTab.getByText("Payment Confirmed!")).toBeVisible();
+  await expect(paymentTab.getByText(/^first-\d+@example\.com$/)).toBeVisible();
+  await expect(paymentTab.getByText("$37.00").first()).toBeVisible();
+  await expect(paymentTab.getByText("3 × Chocolate Mini Bites")).toBeVisible();
+  await paymentTab.screenshot({ path: "test-results/screenshots/order-confirmed-desktop.png", fullPage: true });
+});
+
+test("submitting before the delivery check performs the check instead of placing the order", async ({ page, context }) => {
+  await fillCart(page, [{ productId: "bar-banana-pb", quantity: 4 }]);
+  await page.goto("/checkout");
+  await fillShipping(page, westLa);
+  let opened = false;
+  context.on("page", () => (opened = true));
+  await page.getByRole("button", { name: "Check Delivery & Continue" }).click();
+  await expect(page.getByTestId("delivery-result")).toContainText("We deliver to you!");
+  await expect(page.getByRole("button", { name: "Place Order" })).toBeVisible();
+  expect(opened).toBe(false);
+  await expect(page).toHaveURL(/\/checkout$/);
+});
+
+test("form errors keep the values and name the fields", async ({ page }) => {
+  await fillCart(page, [{ productId: "bar-banana-pb", quantity: 4 }]);
+  await page.goto("/checkout");
+  await fillShipping(page, { firstName: "Maya", email: "not-an-email", city: "Los Angeles" });
+  await page.getByRole("button", { name: "Check Delivery & Continue" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Missing Information" })).toContainText(
+    "Please fill in all required fields.",
+  );
+  await expect(page.getByLabel(/First name/)).toHaveValue("Maya");
+  await expect(page.getByLabel(/^Email/)).toHaveValue("not-an-email");
+  await expect(page.getByLabel(/Last name/)).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel(/Last name/)).toBeFocused();
+
+  await page.getByRole("button", { name: "Check Delivery", exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Complete Address Required" })).toBeVisible();
+});
+
+test("an address outside the area shows the contact card with a prefilled email", async ({ page }) => {
+  await fillCart(page, [{ productId: "bites-banana", quantity: 2 }]);
+  await page.goto("/checkout");
+  await fillShipping(page, { ...westLa, address: "1 Truxtun Ave", city: "Bakersfield", zipCode: "93301" });
+  await page.getByRole("button", { name: "Check Delivery", exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Outside Delivery Area" })).toContainText(
+    "You're outside our 25-mile delivery area.",
+  );
+  const card = page.getByTestId("delivery-result");
+  await expect(card).toContainText("hello@chillpb.example");
+  await expect(card).toContainText("(310) 555-0142");
+  const sendEmail = card.getByRole("link", { name: "Send Email" });
+  await expect(sendEmail).toHaveAttribute("href", /^mailto:hello@chillpb\.example\?subject=Delivery%20request&body=.*Bakersfield/);
+  await page.screenshot({ path: "test-results/screenshots/checkout-outside-desktop.png", fullPage: true });
+
+  // Placing the order anyway is refused on the server.
+  await page.getByRole("button", { name: "Place Order" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Outside Delivery Area" })).toBeVisible();
+});
+
+test("the test address shows the test-card hint; a declined card and a cancel keep the cart", async ({ page, context }) => {
+  await fillCart(page, [{ productId: "bar-chocolate-pb", quantity: 4 }]);
+  await page.goto("/checkout");
+  await fillShipping(page, { ...westLa, email: "admin-test@chillpb.example" });
+  await page.getByRole("button", { name: "Check Delivery", exact: true }).click();
+  await expect(page.getByTestId("test-card-hint")).toContainText("4242 4242 4242 4242");
+
+  const paymentTabPromise = context.waitForEvent("page");
+  await page.getByRole("button", { name: "Place Order" }).click();
+  const paymentTab = await paymentTabPromise;
+  await paymentTab.getByLabel("Card number").fill("4000 0000 0000 0002");
+  await paymentTab.getByRole("button", { name: /Pay/ }).click();
+  await expect(paymentTab.getByRole("alert")).toHaveText("Your card was declined.");
+
+  await paymentTab.getByRole("link", { name: "Cancel and return to Chill PB" }).click();
+  await expect(paymentTab).toHaveURL(/\/checkout\?cancelled=true/);
+  await expect(paymentTab.getByRole("alert").filter({ hasText: "Checkout Cancelled" })).toContainText(
+    "Your order was not completed. Your cart has been saved.",
+  );
+  await expect(paymentTab.getByText("4 × $6.00")).toBeVisible();
+});
+
+test("an empty cart is sent back to the shop", async ({ page }) => {
+  await page.goto("/checkout");
+  await expect(page).toHaveURL(/\/shop$/);
+});
+
+test("an unknown payment session shows Order Not Found", async ({ page }) => {
+  await page.goto("/order-success?session_id=cs_test_unknown");
+  await expect(page.getByRole("heading", { name: "Order Not Found" })).toBeVisible();
+  await page.getByRole("link", { name: "Continue Shopping" }).click();
+  await expect(page).toHaveURL(/\/shop$/);
+});
