@@ -13,7 +13,8 @@ const zones: { zone: Exclude<DeliveryZone, "no-delivery">; maxMiles: number; min
 ];
 
 export function zoneForDistance(miles: number): { zone: DeliveryZone; minimumCents: number } {
-  return zones.find((zone) => miles <= zone.maxMiles) ?? { zone: "no-delivery", minimumCents: 0 };
+  const found = zones.find((zone) => miles <= zone.maxMiles);
+  return found ? { zone: found.zone, minimumCents: found.minimumCents } : { zone: "no-delivery", minimumCents: 0 };
 }
 
 /** Great-circle distance (haversine) in miles. */

@@ -23,7 +23,7 @@ const NOT_FOUND_TTL_MS = 24 * 60 * 60 * 1000;
 const replySchema = z.array(z.object({ lat: z.coerce.number().min(-90).max(90), lon: z.coerce.number().min(-180).max(180) }));
 
 export function geocoderQuery({ address, city, state, zipCode }: StreetAddress) {
-  return `${address}, ${city}, ${state} ${zipCode}`;
+  return `${address.trim()}, ${city.trim()}, ${state.trim()} ${zipCode.trim()}`;
 }
 
 export async function geocodeAddress(street: StreetAddress): Promise<Geocoded | null> {

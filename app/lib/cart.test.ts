@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyCartChange, cartTotals, shippingFor, type CartItem } from "~/lib/cart";
+import { applyCartChange, cartTotals, discountCentsFor, shippingFor, type CartItem } from "~/lib/cart";
 import { formatCents } from "~/lib/money";
 
 const bar = { priceCents: 600 };
@@ -109,5 +109,23 @@ describe("formatCents", () => {
     expect(formatCents(1005)).toBe("$10.05");
     expect(formatCents(0)).toBe("$0.00");
     expect(formatCents(-250)).toBe("-$2.50");
+  });
+});
+
+describe("discounts", () => {
+  it("takes the fraction of the subtotal, rounded half up to the cent", () => {
+    expect(discountCentsFor(3000, 1000)).toBe(300);
+    expect(discountCentsFor(2005, 1000)).toBe(201); // 200.5 rounds up
+    expect(discountCentsFor(2004, 1000)).toBe(200); // 200.4 rounds down
+    expect(discountCentsFor(2015, 1500)).toBe(302); // 302.25
+    expect(discountCentsFor(2099, 2500)).toBe(525); // 524.75
+    expect(discountCentsFor(0, 1000)).toBe(0);
+  });
+
+  it("makes total = subtotal - discount + shipping at the free-shipping boundary", () => {
+    for (const subtotal of [1999, 2000, 4999, 5000]) {
+      const total = subtotal - discountCentsFor(subtotal, 1000) + shippingFor(subtotal);
+      expect(total).toBe(subtotal - Math.floor((subtotal * 1000 + 5000) / 10000) + (subtotal >= 5000 ? 0 : 1000));
+    }
   });
 });

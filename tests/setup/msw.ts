@@ -1,0 +1,17 @@
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { handlers } from "../../mocks";
+import { stripeMock } from "../../mocks/stripe";
+
+/**
+ * Every test talks to the MSW stand-ins; a request to any other outside
+ * address fails the test. Tests override a handler with `server.use(...)`.
+ */
+export const server = setupServer(...handlers);
+
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => {
+  server.resetHandlers();
+  stripeMock.reset();
+});
+afterAll(() => server.close());
