@@ -8,7 +8,16 @@ import { formatCents } from "~/lib/money";
  * validated addresses).
  */
 
-export type EmailContent = { kind: string; to: string; subject: string; text: string; html: string; orderId?: string };
+export type EmailContent = {
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  orderId?: string;
+  /** Newsletter emails: the one-click unsubscribe link. */
+  unsubscribeUrl?: string;
+};
 
 type OrderForEmail = {
   id: string;
@@ -126,4 +135,43 @@ ${itemsText(order)}`;
 <p style="margin:16px 0 4px;font-weight:700">Items</p>${itemsTable(order)}`,
   );
   return { kind: "order-fulfilment", to: env.FULFILMENT_EMAIL, subject: `New order ${id}: ship within 24 hours`, text, html, orderId: order.id };
+}
+
+export function welcomeEmail(email: string, unsubscribeUrl: string): EmailContent {
+  const text = `Welcome to the ${brand.name} family!
+
+Thanks for joining. You'll be the first to hear about new flavors, special
+offers and exclusive updates.
+
+Here's 10% off your first order: use code WELCOME10 at checkout.
+
+Stay chill,
+The ${brand.name} team
+
+Don't want these emails? Unsubscribe: ${unsubscribeUrl}`;
+  const html = layout(
+    `Welcome to the ${brand.name} family!`,
+    `<p>Thanks for joining. You'll be the first to hear about new flavors, special offers and exclusive updates.</p>
+<p style="margin:24px 0;text-align:center"><span style="display:inline-block;background:#f6d36b;color:#3f2417;font-size:22px;font-weight:700;letter-spacing:2px;padding:12px 22px;border-radius:10px">WELCOME10</span></p>
+<p>Use it at checkout for <strong>10% off your first order</strong>.</p>
+<p style="font-size:13px;color:#6b5143;margin-top:28px">Don't want these emails? <a href="${escapeHtml(unsubscribeUrl)}" style="color:#5b3421">Unsubscribe</a>.</p>`,
+  );
+  return { kind: "newsletter-welcome", to: email, subject: `Welcome to ${brand.name}: here's 10% off`, text, html, unsubscribeUrl };
+}
+
+export function partnershipEmail(inquiry: { id: string; name: string; email: string; business: string | null; message: string }): EmailContent {
+  const text = `A new partnership inquiry from the website.
+
+Name: ${inquiry.name}
+Email: ${inquiry.email}
+Business: ${inquiry.business ?? "(not given)"}
+
+${inquiry.message}`;
+  const html = layout(
+    "New partnership inquiry",
+    `<p><strong>Name:</strong> ${escapeHtml(inquiry.name)}<br><strong>Email:</strong> ${escapeHtml(inquiry.email)}<br><strong>Business:</strong> ${escapeHtml(inquiry.business ?? "(not given)")}</p>
+<p style="white-space:pre-wrap;background:#fff8ef;border-radius:10px;padding:14px">${escapeHtml(inquiry.message)}</p>`,
+  );
+  // The subject is ours: a visitor's words never reach a header.
+  return { kind: "partnership-inquiry", to: env.TEAM_EMAIL, subject: `Partnership inquiry ${inquiry.id.slice(0, 8)}`, text, html };
 }

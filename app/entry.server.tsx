@@ -5,11 +5,13 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/lib/nonce";
 import { startMocks } from "~/mocks.server";
+import { startOutboxWorker } from "~/outbox.server";
 import { applySecurityHeaders, createNonce } from "~/security.server";
 
 const ABORT_DELAY = 5_000;
 
 startMocks();
+startOutboxWorker();
 
 export default function handleRequest(
   request: Request,

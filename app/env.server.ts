@@ -36,6 +36,11 @@ const schema = z
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().min(3).default("Chill PB <hello@chillpb.example>"),
     FULFILMENT_EMAIL: z.string().email().default("kitchen@chillpb.example"),
+    /** Where partnership inquiries go. */
+    TEAM_EMAIL: z.string().email().default("hello@chillpb.example"),
+    /** How often the outbox worker looks for due emails; 0 turns the worker off in this process. */
+    OUTBOX_POLL_MS: z.coerce.number().int().min(0).default(1_000),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(10),
   })
   .transform((env) => ({
     ...env,

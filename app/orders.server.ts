@@ -73,6 +73,8 @@ export async function placeOrder(input: PlaceOrderInput): Promise<{ orderId: str
   const zoneMinimum = zoneMinimumCents(delivery);
   if (price.subtotalCents < zoneMinimum) throw new CheckoutProblem(zoneMinimumMessage(zoneMinimum), 400, delivery);
 
+  if (discount?.firstOrderOnly) await closeEarlierAttempts(email, discount.code);
+
   const { shipping } = input;
   const order = await db.order.create({
     data: {
@@ -117,6 +119,22 @@ export async function placeOrder(input: PlaceOrderInput): Promise<{ orderId: str
   }
   await db.order.update({ where: { id: order.id }, data: { stripeSessionId: session.id } });
   return { orderId: order.id, url: session.url };
+}
+
+/**
+ * A first-order code may be paid for once: a new checkout with it closes the
+ * same customer's earlier unpaid attempts (an abandoned tab, a cancelled
+ * payment), so two of them cannot both be paid.
+ */
+async function closeEarlierAttempts(email: string, code: string) {
+  const open = await db.order.findMany({
+    where: { email, discountCode: code, paymentStatus: "unpaid", stripeSessionId: { not: null } },
+    select: { id: true, stripeSessionId: true },
+  });
+  for (const order of open) {
+    await expireCheckoutSession(order.stripeSessionId!);
+    await db.order.updateMany({ where: { id: order.id, paymentStatus: "unpaid" }, data: { paymentStatus: "expired" } });
+  }
 }
 
 /**

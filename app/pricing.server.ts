@@ -15,7 +15,7 @@ export function normalizeEmail(email: string) {
   return email.trim().toLowerCase();
 }
 
-export type AppliedDiscount = { code: string; basisPoints: number; description: string };
+export type AppliedDiscount = { code: string; basisPoints: number; description: string; firstOrderOnly?: boolean };
 export type DiscountCheck = ({ valid: true } & AppliedDiscount) | { valid: false; error: string };
 
 export async function checkDiscountCode(rawCode: string, email: string): Promise<DiscountCheck> {
@@ -29,7 +29,13 @@ export async function checkDiscountCode(rawCode: string, email: string): Promise
   if (discount.firstOrderOnly && (await hasPaidOrder(email))) {
     return { valid: false, error: `"${code}" is for first-time customers only.` };
   }
-  return { valid: true, code, basisPoints: discount.basisPoints, description: discount.description };
+  return {
+    valid: true,
+    code,
+    basisPoints: discount.basisPoints,
+    description: discount.description,
+    firstOrderOnly: discount.firstOrderOnly,
+  };
 }
 
 async function hasPaidOrder(email: string) {

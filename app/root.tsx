@@ -20,6 +20,8 @@ import { commitCartSession, getCartSession, loadCartLines } from "~/cart.server"
 import { CartProvider } from "~/components/cart/cart-context";
 import { NotFound, UnexpectedError } from "~/components/error-pages";
 import { useNonce } from "~/lib/nonce";
+import { Toaster, ToastProvider } from "~/components/toaster";
+import { readToast } from "~/toast.server";
 import stylesheet from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -37,11 +39,12 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session, items, known } = await getCartSession(request);
   const flash = session.get("flash") ?? null;
-  return json(
-    { cart: { lines: await loadCartLines(items), known }, cartFlash: flash },
-    // Reading a flash message consumes it, so the cookie must be written back.
-    flash ? { headers: { "Set-Cookie": await commitCartSession(session) } } : undefined,
-  );
+  const { toast, setCookie } = await readToast(request);
+  // Reading a one-time message consumes it, so its cookie must be written back.
+  const headers = new Headers();
+  if (flash) headers.append("Set-Cookie", await commitCartSession(session));
+  if (setCookie) headers.append("Set-Cookie", setCookie);
+  return json({ cart: { lines: await loadCartLines(items), known }, cartFlash: flash, toast }, { headers });
 }
 
 export type RootLoader = typeof loader;
@@ -83,9 +86,12 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   return (
-    <CartProvider>
-      <Outlet />
-    </CartProvider>
+    <ToastProvider>
+      <CartProvider>
+        <Outlet />
+      </CartProvider>
+      <Toaster />
+    </ToastProvider>
   );
 }
 

@@ -1,5 +1,7 @@
 import { json } from "@remix-run/node";
 import type { z } from "zod";
+import { env } from "~/env.server";
+import { assertSameOrigin } from "~/security.server";
 
 /**
  * The /functions/v1 contract: POST with a JSON body, answered with JSON;
@@ -38,7 +40,7 @@ export async function readJsonBody<Schema extends z.ZodTypeAny>(request: Request
 }
 
 /** The body as text, or null once it grows past `limit` bytes (stops reading there). */
-async function readLimited(request: Request, limit: number): Promise<string | null> {
+export async function readLimited(request: Request, limit: number): Promise<string | null> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -56,9 +58,13 @@ async function readLimited(request: Request, limit: number): Promise<string | nu
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Runs a function's handler; unexpected failures become a logged 500 without details. */
-export async function handleFunction(name: string, run: () => Promise<Response>) {
+/**
+ * Runs a function's handler after the same-origin check; unexpected failures
+ * become a logged 500 without details.
+ */
+export async function handleFunction(name: string, request: Request, run: () => Promise<Response>) {
   try {
+    assertSameOrigin(request, env.PUBLIC_URL);
     return await run();
   } catch (error) {
     if (error instanceof Response) return error;

@@ -1,5 +1,6 @@
 import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { cartFormSchema, commitCartSession, getCartSession, loadCartLines, updateCart } from "~/cart.server";
+import { readFormData } from "~/lib/forms.server";
 import { safeRedirectPath, wantsHtml } from "~/lib/http.server";
 
 /**
@@ -8,7 +9,7 @@ import { safeRedirectPath, wantsHtml } from "~/lib/http.server";
  * get JSON. On any error the cart is left exactly as it was.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData().catch(() => new FormData());
+  const formData = await readFormData(request);
   const backTo = safeRedirectPath(formData.get("redirectTo"), "/shop");
   const { session, items } = await getCartSession(request);
 

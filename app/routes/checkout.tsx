@@ -15,10 +15,12 @@ import { DeliveryResult, Field, MessageBanner, OrderSummary } from "~/components
 import { ArrowLeftIcon, LockIcon } from "~/components/icons";
 import { Logo } from "~/components/logo";
 import { discountCentsFor, shippingFor } from "~/lib/cart";
+import { readFormData } from "~/lib/forms.server";
 import { wantsHtml } from "~/lib/http.server";
 import { messages } from "~/lib/messages";
 import { publicOrigin } from "~/lib/origin.server";
 import { unpaidOrderItems } from "~/orders.server";
+import { hitRateLimit, tooManyRequests } from "~/rate-limit.server";
 
 export const meta: MetaFunction = () => [{ title: `Checkout | ${brand.name}` }, { name: "robots", content: "noindex" }];
 
@@ -43,10 +45,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ lines, cancelled }, { headers });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData().catch(() => new FormData());
+const rateLimitScopes = {
+  "apply-discount": "discount",
+  "remove-discount": null,
+  "check-delivery": "delivery",
+  "place-order": "checkout",
+} as const;
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await readFormData(request);
   const intent = parseIntent(formData);
   if (!intent) return json({ error: "Unknown checkout action." }, { status: 400 });
+  const scope = rateLimitScopes[intent];
+  if (scope && !(await hitRateLimit(scope, context.clientAddress)).allowed) {
+    return json({ error: tooManyRequests.description }, { status: 429 });
+  }
   const { session, items } = await getCartSession(request);
   if (items.length === 0) throw redirect("/shop");
 
@@ -70,6 +83,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, default
 
 type ActionResult = CheckoutResult | { error: string };
 const isResult = (data: ActionResult | undefined): data is CheckoutResult => Boolean(data && "values" in data);
+const requestError = (data: ActionResult | undefined) =>
+  data && "error" in data ? { title: "Please try again", description: data.error, destructive: true } : null;
 
 export default function Checkout() {
   const { lines, cancelled } = useLoaderData<typeof loader>();
@@ -141,7 +156,7 @@ export default function Checkout() {
       <main id="main" className="container checkout">
         <h1>Checkout</h1>
         {cancelled ? <MessageBanner message={messages.checkoutCancelled} /> : null}
-        <MessageBanner message={data?.message ?? null} />
+        <MessageBanner message={data?.message ?? requestError(fetcher.data ?? actionData)} />
 
         <fetcher.Form method="post" action="/checkout" className="checkout__grid" noValidate ref={form} onSubmit={handleSubmit}>
           {/* Enter in any field places the order (or, before the delivery check, performs it). */}

@@ -5,7 +5,7 @@ import { stripeConfigured, webhookSecret } from "~/payments.server";
 
 /** Which integrations are configured, as booleans: never a value (spec §7). */
 export function action({ request }: ActionFunctionArgs) {
-  return handleFunction("check-secrets", async () => {
+  return handleFunction("check-secrets", request, async () => {
     if (request.method !== "POST") return json({ error: "Use POST." }, { status: 405 });
     return json({
       stripe: stripeConfigured(),

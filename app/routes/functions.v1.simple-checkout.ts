@@ -5,6 +5,7 @@ import { shippingSchema } from "~/lib/checkout-form";
 import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
 import { publicOrigin } from "~/lib/origin.server";
 import { CheckoutProblem, placeOrder } from "~/orders.server";
+import { enforceRateLimit } from "~/rate-limit.server";
 
 /**
  * The spec's request body (§7). Whatever prices, names or amounts the client
@@ -27,8 +28,9 @@ const bodySchema = z.object({
   discountAmount: z.number().optional(),
 });
 
-export function action({ request }: ActionFunctionArgs) {
-  return handleFunction("simple-checkout", async () => {
+export function action({ request, context }: ActionFunctionArgs) {
+  return handleFunction("simple-checkout", request, async () => {
+    await enforceRateLimit("checkout", context.clientAddress);
     const body = await readJsonBody(request, bodySchema);
     try {
       const { url, orderId } = await placeOrder({

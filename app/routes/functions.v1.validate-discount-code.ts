@@ -3,6 +3,7 @@ import { z } from "zod";
 import { EMAIL_PATTERN } from "~/lib/checkout-form";
 import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
 import { checkDiscountCode } from "~/pricing.server";
+import { enforceRateLimit } from "~/rate-limit.server";
 
 const bodySchema = z.object({
   code: z.string({ required_error: "is required" }).max(64, "is too long"),
@@ -10,8 +11,9 @@ const bodySchema = z.object({
 });
 
 /** { code, email } → { valid, discount (a fraction), description, error } (spec §7). */
-export function action({ request }: ActionFunctionArgs) {
-  return handleFunction("validate-discount-code", async () => {
+export function action({ request, context }: ActionFunctionArgs) {
+  return handleFunction("validate-discount-code", request, async () => {
+    await enforceRateLimit("discount", context.clientAddress);
     const { code, email } = await readJsonBody(request, bodySchema);
     if (!EMAIL_PATTERN.test(email.trim())) return apiError(400, "email: Enter a valid email address");
     const result = await checkDiscountCode(code, email);

@@ -11,7 +11,7 @@ const bodySchema = z.object({
 
 /** { sessionId } → { verified, orderId }: a paid session fulfils its order (once). */
 export function action({ request }: ActionFunctionArgs) {
-  return handleFunction("verify-payment", async () => {
+  return handleFunction("verify-payment", request, async () => {
     const { sessionId } = await readJsonBody(request, bodySchema);
     try {
       return json(await verifyPayment(sessionId));

@@ -2,6 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import Stripe from "stripe";
 import { env } from "~/env.server";
+import { readFormData } from "~/lib/forms.server";
 import { formatCents } from "~/lib/money";
 import { publicOrigin } from "~/lib/origin.server";
 import { MOCK_WEBHOOK_SECRET } from "~/payments.server";
@@ -38,7 +39,7 @@ export function loader({ params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const session = findSession(params.sessionId);
   if (session.status !== "open") return json({ error: "This payment page has expired." }, { status: 400 });
-  const card = String((await request.formData()).get("card") ?? "").replace(/\D/g, "");
+  const card = String((await readFormData(request)).get("card") ?? "").replace(/\D/g, "");
   if (card === "4000000000000002") return json({ error: "Your card was declined." }, { status: 402 });
   if (card !== "4242424242424242") {
     return json({ error: "Use the test card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)." }, { status: 400 });

@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import type Stripe from "stripe";
 import { db } from "~/db.server";
+import { readLimited } from "~/lib/api.server";
 import { markOrderPaid, releaseOrder } from "~/orders.server";
 import { verifyWebhookEvent } from "~/payments.server";
 
@@ -15,7 +16,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_WEBHOOK_BYTES) {
     return json({ error: "Payload too large" }, { status: 413 });
   }
-  const rawBody = await request.text();
+  const rawBody = await readLimited(request, MAX_WEBHOOK_BYTES);
+  if (rawBody === null) return json({ error: "Payload too large" }, { status: 413 });
   let event: Stripe.Event;
   try {
     event = verifyWebhookEvent(rawBody, request.headers.get("Stripe-Signature"));

@@ -1,0 +1,36 @@
+import { env } from "~/env.server";
+import { assertSameOrigin } from "~/security.server";
+
+/** Our forms are small; anything bigger is refused before it is read. */
+export const MAX_FORM_BYTES = 16 * 1024;
+
+/**
+ * Reads a form post safely: same origin only, at most MAX_FORM_BYTES, and
+ * never throws on a body that is not a form (it reads as an empty form).
+ */
+export async function readFormData(request: Request): Promise<FormData> {
+  assertSameOrigin(request, env.PUBLIC_URL);
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_FORM_BYTES) {
+    throw new Response("Request body is too large.", { status: 413 });
+  }
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) {
+    return new FormData();
+  }
+  const text = await request.text();
+  if (text.length > MAX_FORM_BYTES) throw new Response("Request body is too large.", { status: 413 });
+  if (type.startsWith("multipart/form-data")) {
+    return new Response(text, { headers: { "Content-Type": type } }).formData().catch(() => new FormData());
+  }
+  const formData = new FormData();
+  for (const [key, value] of new URLSearchParams(text)) formData.append(key, value);
+  return formData;
+}
+
+/** A hidden field people never see: a bot that fills it in gets a polite nothing. */
+export const HONEYPOT_FIELD = "website";
+
+export function isBot(formData: FormData) {
+  const value = formData.get(HONEYPOT_FIELD);
+  return typeof value === "string" && value.trim() !== "";
+}

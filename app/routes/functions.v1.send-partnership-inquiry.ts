@@ -1,0 +1,31 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
+import { describePartnershipErrors, partnershipMessages, partnershipSchema, submitInquiry } from "~/partnership.server";
+import { enforceRateLimit } from "~/rate-limit.server";
+
+const bodySchema = z.object({
+  name: z.string().max(1000).optional(),
+  email: z.string().max(1000).optional(),
+  business: z.string().max(1000).nullable().optional(),
+  message: z.string().max(20_000).optional(),
+  website: z.string().max(200).optional(),
+});
+
+/** { name, email, business, message } → stored and emailed to the team. */
+export function action({ request, context }: ActionFunctionArgs) {
+  return handleFunction("send-partnership-inquiry", request, async () => {
+    await enforceRateLimit("partnership", context.clientAddress);
+    const body = await readJsonBody(request, bodySchema);
+    if (body.website) return json({ ok: true, message: partnershipMessages.sent.description });
+    const parsed = partnershipSchema.safeParse({ ...body, business: body.business ?? undefined });
+    if (!parsed.success) {
+      const { message, fieldErrors } = describePartnershipErrors(parsed.error);
+      return apiError(400, message.description, { title: message.title, fieldErrors });
+    }
+    await submitInquiry(parsed.data);
+    return json({ ok: true, message: partnershipMessages.sent.description });
+  });
+}
+
+export const loader = () => apiError(405, "Use POST.");

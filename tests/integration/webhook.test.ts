@@ -1,0 +1,259 @@
+import { randomUUID } from "node:crypto";
+import Stripe from "stripe";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { stripeMock, type MockSession } from "../../mocks/stripe";
+import { db } from "~/db.server";
+import { action as webhook } from "~/routes/webhooks.stripe";
+import { callFunction, placeOrder, readJson, uniqueEmail, type VerifyJson } from "./functions-client";
+
+const WEBHOOK_SECRET = "whsec_chillpb_tests";
+
+type WebhookJson = { received?: boolean; duplicate?: boolean; error?: string };
+
+/** A Stripe event for one Checkout Session, as Stripe would send it. */
+function sessionEvent(type: string, session: MockSession, id = `evt_test_${randomUUID().replace(/-/g, "")}`) {
+  return JSON.stringify({
+    id,
+    object: "event",
+    api_version: "2025-08-27.basil",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    type,
+    data: { object: session },
+  });
+}
+
+/** POSTs the raw payload to the webhook; signs it with the shop's secret unless told otherwise. */
+function deliver(payload: string, { signature }: { signature?: string | null } = {}) {
+  const headers = new Headers({ "Content-Type": "application/json" });
+  const header = signature === undefined ? Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) : signature;
+  if (header !== null) headers.set("Stripe-Signature", header);
+  const request = new Request("http://shop.test/webhooks/stripe", { method: "POST", headers, body: payload });
+  return webhook({ request, params: {}, context: { clientAddress: "127.0.0.1" } });
+}
+
+function sessionOf(sessionId: string) {
+  const session = stripeMock.sessions.get(sessionId);
+  if (!session) throw new Error(`The Stripe stand-in has no session ${sessionId}`);
+  return session;
+}
+
+/** A placed order whose session the customer has paid on Stripe's page. */
+async function paidSession(options: { email?: string; discountCode?: string } = {}) {
+  const placed = await placeOrder([["bites-variety", 3]], options);
+  stripeMock.pay(placed.sessionId);
+  return { ...placed, session: sessionOf(placed.sessionId) };
+}
+
+function emailsFor(orderId: string) {
+  return db.outboxMessage.findMany({ where: { orderId }, orderBy: { kind: "asc" } });
+}
+
+async function welcomeUses() {
+  return (await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } })).timesUsed;
+}
+
+// The app logs rejected signatures; keep the test output quiet.
+beforeEach(() => {
+  vi.spyOn(console, "warn").mockImplementation(() => undefined);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("the Stripe webhook only trusts signed events", () => {
+  it("answers 400 to a bad signature and changes nothing", async () => {
+    const { orderId, session } = await paidSession();
+    const payload = sessionEvent("checkout.session.completed", session);
+    const forged = Stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_someone_else" });
+
+    const response = await deliver(payload, { signature: forged });
+    expect(response.status).toBe(400);
+    expect(await readJson<WebhookJson>(response)).toEqual({ error: expect.any(String) });
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
+    expect(await emailsFor(orderId)).toEqual([]);
+    expect(await db.stripeEvent.count()).toBe(0);
+  });
+
+  it("answers 400 to a payload changed after signing", async () => {
+    const { orderId, session } = await paidSession();
+    const payload = sessionEvent("checkout.session.completed", session);
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const tampered = payload.replace(`"amount_total":${session.amount_total}`, '"amount_total":1');
+    expect(tampered).not.toBe(payload);
+
+    expect((await deliver(tampered, { signature })).status).toBe(400);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
+  });
+
+  it("answers 413 to a body declared larger than 512 kB, before reading it", async () => {
+    const { orderId, session } = await paidSession();
+    const payload = sessionEvent("checkout.session.completed", session);
+    const request = new Request("http://shop.test/webhooks/stripe", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "Content-Length": String(600 * 1024),
+        "Stripe-Signature": Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+      },
+      body: payload,
+    });
+    const response = await webhook({ request, params: {}, context: { clientAddress: "127.0.0.1" } });
+    expect(response.status).toBe(413);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
+  });
+
+  it("answers 400 when the Stripe-Signature header is missing", async () => {
+    const { orderId, session } = await paidSession();
+    const response = await deliver(sessionEvent("checkout.session.completed", session), { signature: null });
+    expect(response.status).toBe(400);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
+    expect(await emailsFor(orderId)).toEqual([]);
+  });
+});
+
+describe("checkout.session.completed", () => {
+  it("marks the order paid and queues exactly the customer's confirmation and the kitchen's copy", async () => {
+    const email = uniqueEmail("paid");
+    const { orderId, session } = await paidSession({ email });
+
+    const response = await deliver(sessionEvent("checkout.session.completed", session));
+    expect(response.status).toBe(200);
+    expect(await readJson<WebhookJson>(response)).toEqual({ received: true });
+
+    const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+    expect(order.paymentStatus).toBe("paid");
+    expect(order.paidAt).toBeInstanceOf(Date);
+
+    const emails = await emailsFor(orderId);
+    expect(emails.map(({ kind, to, status }) => ({ kind, to, status }))).toEqual([
+      { kind: "order-confirmation", to: email, status: "pending" },
+      { kind: "order-fulfilment", to: "kitchen@chillpb.test", status: "pending" },
+    ]);
+  });
+
+  it("ignores a completed session that is not paid yet", async () => {
+    const { orderId, sessionId } = await placeOrder();
+    const response = await deliver(sessionEvent("checkout.session.completed", sessionOf(sessionId)));
+    expect(response.status).toBe(200);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
+    expect(await emailsFor(orderId)).toEqual([]);
+  });
+
+  it("ignores a paid session that names another order's session", async () => {
+    const first = await paidSession();
+    const second = await placeOrder();
+    // A session carrying the second order's id, but not the session that order was given.
+    const mismatched = { ...first.session, metadata: { orderId: second.orderId } };
+    expect((await deliver(sessionEvent("checkout.session.completed", mismatched))).status).toBe(200);
+    expect((await db.order.findUniqueOrThrow({ where: { id: second.orderId } })).paymentStatus).toBe("unpaid");
+  });
+
+  it("acknowledges event types it does not handle", async () => {
+    const { orderId, session } = await paidSession();
+    const response = await deliver(sessionEvent("checkout.session.async_payment_failed", session));
+    expect(response.status).toBe(200);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
+  });
+});
+
+describe("each payment is fulfilled exactly once", () => {
+  it("the same event delivered 5 times in a row: one paid order, one confirmation", async () => {
+    const { orderId, session } = await paidSession();
+    const payload = sessionEvent("checkout.session.completed", session);
+
+    const answers: WebhookJson[] = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await deliver(payload);
+      expect(response.status).toBe(200);
+      answers.push(await readJson<WebhookJson>(response));
+    }
+    expect(answers[0]).toEqual({ received: true });
+    expect(answers.slice(1)).toEqual(Array(4).fill({ received: true, duplicate: true }));
+
+    expect(await db.order.count({ where: { id: orderId, paymentStatus: "paid" } })).toBe(1);
+    expect(await db.outboxMessage.count({ where: { orderId, kind: "order-confirmation" } })).toBe(1);
+    expect(await db.outboxMessage.count({ where: { orderId } })).toBe(2);
+  });
+
+  it("the same event delivered 5 times at once: one paid order, one confirmation", async () => {
+    const { orderId, session } = await paidSession();
+    const payload = sessionEvent("checkout.session.completed", session);
+
+    const responses = await Promise.all(Array.from({ length: 5 }, () => deliver(payload)));
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+
+    expect(await db.order.count({ where: { id: orderId, paymentStatus: "paid" } })).toBe(1);
+    expect(await db.outboxMessage.count({ where: { orderId, kind: "order-confirmation" } })).toBe(1);
+    expect(await db.outboxMessage.count({ where: { orderId } })).toBe(2);
+  });
+
+  it("different events for the same payment (completed, then async_payment_succeeded): one confirmation", async () => {
+    const { orderId, session } = await paidSession();
+    await deliver(sessionEvent("checkout.session.completed", session));
+    await deliver(sessionEvent("checkout.session.async_payment_succeeded", session));
+    expect(await db.outboxMessage.count({ where: { orderId, kind: "order-confirmation" } })).toBe(1);
+  });
+
+  it("verify-payment racing the webhook: one confirmation, paidAt set once, WELCOME10 counted once", async () => {
+    for (let round = 0; round < 4; round++) {
+      const usesBefore = await welcomeUses();
+      const { orderId, sessionId, session } = await paidSession({ discountCode: "WELCOME10" });
+      const payload = sessionEvent("checkout.session.completed", session);
+
+      const [verified, delivered] = await Promise.all([
+        callFunction("verify-payment", { sessionId }),
+        deliver(payload),
+        callFunction("verify-payment", { sessionId }),
+      ]);
+      expect(await readJson<VerifyJson>(verified)).toEqual({ verified: true, orderId });
+      expect(delivered.status).toBe(200);
+
+      const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+      expect(order.paymentStatus).toBe("paid");
+      const paidAt = order.paidAt;
+      expect(paidAt).toBeInstanceOf(Date);
+
+      // Later deliveries and checks change nothing.
+      await deliver(payload);
+      await callFunction("verify-payment", { sessionId });
+      expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paidAt).toEqual(paidAt);
+
+      expect(await db.outboxMessage.count({ where: { orderId, kind: "order-confirmation" } })).toBe(1);
+      expect(await db.outboxMessage.count({ where: { orderId, kind: "order-fulfilment" } })).toBe(1);
+      expect(await welcomeUses()).toBe(usesBefore + 1);
+    }
+  });
+
+  it("does not count WELCOME10 for a paid order that did not use it", async () => {
+    const usesBefore = await welcomeUses();
+    const { sessionId, session } = await paidSession();
+    await Promise.all([deliver(sessionEvent("checkout.session.completed", session)), callFunction("verify-payment", { sessionId })]);
+    expect(await welcomeUses()).toBe(usesBefore);
+  });
+});
+
+describe("checkout.session.expired", () => {
+  it("marks an unpaid order expired, with no emails", async () => {
+    const { orderId, sessionId } = await placeOrder();
+    const session = sessionOf(sessionId);
+    session.status = "expired";
+
+    const response = await deliver(sessionEvent("checkout.session.expired", session));
+    expect(response.status).toBe(200);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("expired");
+    expect(await emailsFor(orderId)).toEqual([]);
+  });
+
+  it("changes nothing for an order that is already paid", async () => {
+    const { orderId, session } = await paidSession();
+    await deliver(sessionEvent("checkout.session.completed", session));
+    const paid = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+
+    const response = await deliver(sessionEvent("checkout.session.expired", { ...session, status: "expired" }));
+    expect(response.status).toBe(200);
+    const after = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+    expect(after).toMatchObject({ paymentStatus: "paid", paidAt: paid.paidAt });
+    expect(await db.outboxMessage.count({ where: { orderId } })).toBe(2);
+  });
+});
