@@ -12,7 +12,9 @@ const singleLine = (max: number) =>
     .string()
     .trim()
     .max(max, `At most ${max} characters`)
-    .regex(/^[^\r\n\t\u0000-\u001f\u007f]*$/, "Use a single line without special characters");
+    // Control characters (line breaks included) have no place in a name.
+    // eslint-disable-next-line no-control-regex
+    .regex(/^[^\u0000-\u001f\u007f]*$/, "Use a single line without special characters");
 
 export const partnershipSchema = z.object({
   name: singleLine(100).pipe(z.string().min(1, "Required")),
