@@ -17,7 +17,7 @@ export function LegalPage({ title, updated, children }: { title: string; updated
       </header>
       <main id="main" className="container legal">
         <h1>{title}</h1>
-        <p className="legal__updated">Last updated {updated}</p>
+        {updated ? <p className="legal__updated">Last updated {updated}</p> : null}
         {children}
       </main>
       <SiteFooter />

@@ -1,5 +1,5 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { brand } from "~/brand";
 import {
   Hero,
@@ -11,13 +11,25 @@ import {
   StorySection,
   WhySection,
 } from "~/components/landing/sections";
+import { NewsletterSection } from "~/components/landing/newsletter";
+import { PartnerSection } from "~/components/landing/partner";
 import { SiteFooter } from "~/components/site-footer";
+import { handleLandingForm } from "~/landing.server";
 import { listProducts } from "~/catalog.server";
 import { publicOrigin } from "~/lib/origin.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return json({ products: await listProducts(), origin: publicOrigin(request) });
 }
+
+/** The newsletter and partnership forms (intents "newsletter" and "partnership"). */
+export function action({ request, context }: ActionFunctionArgs) {
+  return handleLandingForm(request, context.clientAddress);
+}
+
+/** The products do not change when a form is sent or the partner dialog opens. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  formMethod === "POST" || currentUrl.pathname === nextUrl.pathname ? false : defaultShouldRevalidate;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const title = `${brand.name} | Organic Frozen Peanut-Butter Yogurt Bars & Bites in Los Angeles`;
@@ -40,6 +52,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 
 export default function Landing() {
   const { products } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() ?? null;
   return (
     <>
       <a href="#main" className="skip-link">
@@ -57,6 +70,8 @@ export default function Landing() {
         <NutritionSection />
         <StorySection />
         <LocationsSection />
+        <NewsletterSection result={result} />
+        <PartnerSection result={result} />
       </main>
       <SiteFooter onLanding />
     </>

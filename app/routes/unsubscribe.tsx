@@ -1,0 +1,59 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { brand } from "~/brand";
+import { LegalPage } from "~/components/legal-page";
+import { readFormData } from "~/lib/forms.server";
+import { findSubscriberByToken, unsubscribe } from "~/newsletter.server";
+
+export const meta: MetaFunction = () => [{ title: `Unsubscribe | ${brand.name}` }, { name: "robots", content: "noindex" }];
+
+function maskEmail(email: string) {
+  const [local = "", domain = ""] = email.split("@");
+  return `${local.slice(0, 1)}${"*".repeat(Math.max(1, local.length - 1))}@${domain}`;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token")?.slice(0, 100) ?? "";
+  const subscriber = token ? await findSubscriberByToken(token) : null;
+  return json({
+    token,
+    email: subscriber ? maskEmail(subscriber.email) : null,
+    alreadyUnsubscribed: Boolean(subscriber?.unsubscribedAt),
+  });
+}
+
+/** The page's button, and mail programs' one-click unsubscribe (RFC 8058), both POST here. */
+export async function action({ request }: ActionFunctionArgs) {
+  const url = new URL(request.url);
+  const formData = await readFormData(request);
+  const token = String(formData.get("token") ?? url.searchParams.get("token") ?? "").slice(0, 100);
+  const subscriber = token ? await findSubscriberByToken(token) : null;
+  if (!subscriber) return json({ done: false }, { status: 404 });
+  await unsubscribe(token);
+  return json({ done: true });
+}
+
+export default function Unsubscribe() {
+  const { token, email, alreadyUnsubscribed } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <LegalPage title="Newsletter" updated="">
+      {!email ? (
+        <p>This unsubscribe link is not valid. If you keep getting emails you don&apos;t want, write to {brand.contactEmail}.</p>
+      ) : result?.done || alreadyUnsubscribed ? (
+        <p role="status">
+          {email} is unsubscribed. You won&apos;t get any more newsletters from us. Changed your mind? Sign up again on our
+          home page anytime.
+        </p>
+      ) : (
+        <Form method="post">
+          <input type="hidden" name="token" value={token} />
+          <p>Stop sending the {brand.name} newsletter to {email}?</p>
+          <button type="submit" className="button button--primary">
+            Unsubscribe
+          </button>
+        </Form>
+      )}
+    </LegalPage>
+  );
+}
