@@ -14,6 +14,7 @@ import { handleCheckout, parseIntent, type CheckoutResult } from "~/checkout.ser
 import { DeliveryResult, Field, MessageBanner, OrderSummary } from "~/components/checkout/parts";
 import { ArrowLeftIcon, LockIcon } from "~/components/icons";
 import { Logo } from "~/components/logo";
+import { useToast } from "~/components/toaster";
 import { discountCentsFor, shippingFor } from "~/lib/cart";
 import { readFormData } from "~/lib/forms.server";
 import { wantsHtml } from "~/lib/http.server";
@@ -91,6 +92,7 @@ export default function Checkout() {
   const actionData = useActionData<typeof action>();
   const fetcher = useFetcher<typeof action>({ key: "checkout" });
   const navigate = useNavigate();
+  const toast = useToast();
   const paymentTab = useRef<Window | null>(null);
   const [email, setEmail] = useState("");
   const form = useRef<HTMLFormElement>(null);
@@ -124,6 +126,12 @@ export default function Checkout() {
     }
   }, [fetcher.state, fetcher.data, navigate]);
 
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    const message = isResult(fetcher.data) ? fetcher.data.message : requestError(fetcher.data);
+    if (message) toast(message);
+  }, [fetcher.state, fetcher.data, toast]);
+
   // Move focus to the first field the server refused.
   useEffect(() => {
     const first = Object.keys(data?.fieldErrors ?? {})[0];
@@ -156,7 +164,8 @@ export default function Checkout() {
       <main id="main" className="container checkout">
         <h1>Checkout</h1>
         {cancelled ? <MessageBanner message={messages.checkoutCancelled} /> : null}
-        <MessageBanner message={data?.message ?? requestError(fetcher.data ?? actionData)} />
+        {/* After a plain post the message is part of the page; with JavaScript it is a toast. */}
+        {fetcher.data ? null : <MessageBanner message={isResult(actionData) ? actionData.message : requestError(actionData)} />}
 
         <fetcher.Form method="post" action="/checkout" className="checkout__grid" noValidate ref={form} onSubmit={handleSubmit}>
           {/* Enter in any field places the order (or, before the delivery check, performs it). */}

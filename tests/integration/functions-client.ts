@@ -3,6 +3,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { expect } from "vitest";
 import { stripeMock } from "../../mocks/stripe";
 import { action as checkSecrets } from "~/routes/functions.v1.check-secrets";
+import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
+import { action as sendWelcomeEmail } from "~/routes/functions.v1.send-welcome-email";
 import { action as simpleCheckout } from "~/routes/functions.v1.simple-checkout";
 import { action as validateDiscountCode } from "~/routes/functions.v1.validate-discount-code";
 import { action as verifyPayment } from "~/routes/functions.v1.verify-payment";
@@ -19,6 +21,8 @@ export const functions = {
   "check-secrets": checkSecrets,
   "simple-checkout": simpleCheckout,
   "verify-payment": verifyPayment,
+  "send-welcome-email": sendWelcomeEmail,
+  "send-partnership-inquiry": sendPartnershipInquiry,
 } satisfies Record<string, Action>;
 
 export type FunctionName = keyof typeof functions;
@@ -51,6 +55,7 @@ export type ErrorJson = { error: string; title?: string };
 export type DiscountJson = { valid: boolean; code?: string; discount: number; description: string | null; error: string | null };
 export type CheckoutJson = { url: string; orderId: string };
 export type VerifyJson = { verified: boolean; orderId: string | null };
+export type OkJson = { ok: true; message?: string };
 
 /** A fresh address per test, so first-order rules and counts never leak between tests. */
 export function uniqueEmail(label = "customer") {
