@@ -1,6 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
-  Link,
   useActionData,
   useFetcher,
   useLoaderData,
@@ -12,8 +11,8 @@ import { brand } from "~/brand";
 import { commitCartSession, getCartSession, loadCartLines } from "~/cart.server";
 import { handleCheckout, parseIntent, type CheckoutResult } from "~/checkout.server";
 import { DeliveryResult, Field, MessageBanner, OrderSummary } from "~/components/checkout/parts";
-import { ArrowLeftIcon, LockIcon } from "~/components/icons";
-import { Logo } from "~/components/logo";
+import { LockIcon } from "~/components/icons";
+import { PageHeader } from "~/components/page-header";
 import { useToast } from "~/components/toaster";
 import { discountCentsFor, shippingFor } from "~/lib/cart";
 import { readFormData } from "~/lib/forms.server";
@@ -153,14 +152,7 @@ export default function Checkout() {
 
   return (
     <>
-      <header className="shop-header">
-        <div className="container shop-header__inner">
-          <Link to="/shop" className="button button--ghost button--small">
-            <ArrowLeftIcon /> Back to Shop
-          </Link>
-          <Logo className="shop-header__logo" />
-        </div>
-      </header>
+      <PageHeader back={{ to: "/shop", label: "Back to Shop" }} />
       <main id="main" className="container checkout">
         <h1>Checkout</h1>
         {cancelled ? <MessageBanner message={messages.checkoutCancelled} /> : null}

@@ -4,7 +4,7 @@ import { Suspense } from "react";
 import { brand } from "~/brand";
 import { MessageBanner } from "~/components/checkout/parts";
 import { CheckIcon } from "~/components/icons";
-import { Logo } from "~/components/logo";
+import { PageHeader } from "~/components/page-header";
 import { formatCents } from "~/lib/money";
 import { messages } from "~/lib/messages";
 import { findPaidOrder, verifyPayment } from "~/orders.server";
@@ -42,11 +42,7 @@ export default function OrderSuccess() {
   const { outcome } = useLoaderData<typeof loader>();
   return (
     <>
-      <header className="shop-header">
-        <div className="container shop-header__inner">
-          <Logo />
-        </div>
-      </header>
+      <PageHeader />
       <main id="main" className="container order-result">
         <Suspense
           fallback={
