@@ -36,6 +36,7 @@ app.use(compression());
 // Fingerprinted assets never change; everything else in public/ may.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use("/fonts", express.static("public/fonts", { immutable: true, maxAge: "1y" }));
+app.use("/admin/assets", express.static("admin/dist/assets", { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 
 app.all(

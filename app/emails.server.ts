@@ -175,3 +175,44 @@ ${inquiry.message}`;
   // The subject is ours: a visitor's words never reach a header.
   return { kind: "partnership-inquiry", to: env.TEAM_EMAIL, subject: `Partnership inquiry ${inquiry.id.slice(0, 8)}`, text, html };
 }
+
+const statusCopy: Record<string, { subject: string; headline: string; body: string }> = {
+  preparing: {
+    subject: "is being prepared",
+    headline: "We're making your order",
+    body: "Our kitchen is preparing your treats right now. They'll be packed frozen and on their way within 24 hours.",
+  },
+  shipped: {
+    subject: "is on its way",
+    headline: "Your order is on its way",
+    body: "Your treats have left our kitchen in insulated frozen packaging. Put some room in the freezer: delivery takes 2-3 business days.",
+  },
+  delivered: {
+    subject: "has been delivered",
+    headline: "Your order has arrived",
+    body: "Your treats have been delivered. Pop them straight into the freezer and enjoy them frozen. We'd love to hear what you think!",
+  },
+};
+
+/** The customer's email for a fulfilment status change (preparing, shipped, delivered). */
+export function orderStatusEmail(order: OrderForEmail, status: string): EmailContent {
+  const copy = statusCopy[status];
+  if (!copy) throw new Error(`No email for order status "${status}"`);
+  const id = shortOrderId(order.id);
+  const text = `Hi ${order.firstName},
+
+${copy.body}
+
+Order ${id}
+${itemsText(order)}
+
+Questions? Write to ${brand.contactEmail}.
+
+Stay chill,
+The ${brand.name} team`;
+  const html = layout(
+    copy.headline,
+    `<p>Hi ${escapeHtml(order.firstName)}, ${escapeHtml(copy.body)}</p><p style="font-weight:700">Order ${id}</p>${itemsTable(order)}`,
+  );
+  return { kind: `order-${status}`, to: order.email, subject: `Your ${brand.name} order ${id} ${copy.subject}`, text, html, orderId: order.id };
+}

@@ -14,9 +14,10 @@ import { createMailer, type Mailer } from "~/mailer.server";
  * row is dead. A crash mid-send leaves a lease that expires and is retried.
  */
 
-export const MAX_ATTEMPTS = 8;
+/** 30 s, 1 min, 2 min … then hourly: about eight hours of tries before a row is dead. */
+export const MAX_ATTEMPTS = 14;
 const LEASE_MS = 60_000;
-const BASE_BACKOFF_MS = 5_000;
+const BASE_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
 /** Which order flag an email sets once it is handed to the transport. */
@@ -58,21 +59,33 @@ const dueWhere = (now: Date) => ({
   ],
 });
 
-/** Claims up to `limit` due rows for this worker; a row another worker claimed first is skipped. */
+/**
+ * Claims up to `limit` due rows for this worker. Rows another worker claimed
+ * first are skipped and further candidates tried, so two workers share the
+ * work instead of racing for the same rows. Taking over an expired lease
+ * counts as an attempt, so a message that crashes its sender cannot loop forever.
+ */
 async function claimDue(workerId: string, now: Date, limit: number) {
   const candidates = await db.outboxMessage.findMany({
     where: dueWhere(now),
     orderBy: { nextAttemptAt: "asc" },
-    take: limit,
-    select: { id: true },
+    take: limit * 4,
+    select: { id: true, status: true, attempts: true },
   });
+  const lease = { claimedBy: workerId, claimedUntil: new Date(now.getTime() + LEASE_MS) };
   const claimed: string[] = [];
-  for (const { id } of candidates) {
+  for (const candidate of candidates) {
+    if (claimed.length >= limit) break;
+    const abandoned = candidate.status === "sending";
     const { count } = await db.outboxMessage.updateMany({
-      where: { id, ...dueWhere(now) },
-      data: { status: "sending", claimedBy: workerId, claimedUntil: new Date(now.getTime() + LEASE_MS) },
+      where: { id: candidate.id, ...dueWhere(now) },
+      data: abandoned
+        ? candidate.attempts + 1 >= MAX_ATTEMPTS
+          ? { status: "dead", attempts: { increment: 1 }, claimedBy: null, claimedUntil: null, lastError: "Sender stopped mid-send" }
+          : { status: "sending", attempts: { increment: 1 }, ...lease }
+        : { status: "sending", ...lease },
     });
-    if (count === 1) claimed.push(id);
+    if (count === 1 && !(abandoned && candidate.attempts + 1 >= MAX_ATTEMPTS)) claimed.push(candidate.id);
   }
   return claimed;
 }
@@ -117,8 +130,8 @@ export async function processOutbox({
     run.sent++;
     const flag = orderFlagByKind[message.kind];
     await db.$transaction([
-      db.outboxMessage.update({
-        where: { id },
+      db.outboxMessage.updateMany({
+        where: { id, claimedBy: workerId },
         data: { status: "sent", sentAt: new Date(), attempts: message.attempts + 1, claimedBy: null, claimedUntil: null, lastError: null },
       }),
       ...(flag && message.orderId ? [db.order.update({ where: { id: message.orderId }, data: { [flag]: true } })] : []),

@@ -7,6 +7,8 @@ import { enqueueEmails } from "~/outbox.server";
 
 /** Partnership inquiries (spec §2): stored, and emailed to the team through the outbox. */
 
+const SINGLE_LINE = "Use a single line without special characters";
+
 const singleLine = (max: number) =>
   z
     .string()
@@ -14,7 +16,7 @@ const singleLine = (max: number) =>
     .max(max, `At most ${max} characters`)
     // Control characters (line breaks included) have no place in a name.
     // eslint-disable-next-line no-control-regex
-    .regex(/^[^\u0000-\u001f\u007f]*$/, "Use a single line without special characters");
+    .regex(/^[^\u0000-\u001f\u007f]*$/, SINGLE_LINE);
 
 export const partnershipSchema = z.object({
   name: singleLine(100).pipe(z.string().min(1, "Required")),
@@ -43,11 +45,14 @@ export const partnershipMessages = {
 export function describePartnershipErrors(error: z.ZodError) {
   const fieldErrors: Partial<Record<PartnershipFields, string>> = {};
   for (const issue of error.issues) fieldErrors[issue.path[0] as PartnershipFields] ??= issue.message;
-  const message: Message = Object.values(fieldErrors).includes("Required")
+  const problems = Object.values(fieldErrors);
+  const message: Message = problems.includes("Required")
     ? messages.missingInformation
     : fieldErrors.email
       ? messages.invalidEmail
-      : partnershipMessages.invalidText;
+      : problems.includes(SINGLE_LINE)
+        ? partnershipMessages.invalidText
+        : messages.checkDetails;
   return { fieldErrors, message };
 }
 

@@ -8,6 +8,7 @@ const run = (command, args) => execFileSync(command, args, { stdio: "inherit", e
 const bin = (name) => path.resolve("node_modules/.bin", name);
 
 function newestMtime(dir) {
+  if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
@@ -18,14 +19,21 @@ function newestMtime(dir) {
 
 mkdirSync("var", { recursive: true });
 
-const buildFile = "build/index.js";
-const sourcesChanged =
-  !existsSync(buildFile) ||
-  Math.max(newestMtime("app"), statSync("remix.config.js").mtimeMs) > statSync(buildFile).mtimeMs;
-if (sourcesChanged && process.env.SKIP_BUILD !== "true") {
-  console.log("Building the shop…");
-  run(bin("remix"), ["build"]);
+const stale = (output, sources) =>
+  !existsSync(output) || Math.max(...sources.map((source) => newestMtime(source))) > statSync(output).mtimeMs;
+
+if (process.env.SKIP_BUILD !== "true") {
+  if (stale("build/index.js", ["app", "remix.config.js"])) {
+    console.log("Building the shop…");
+    run(bin("remix"), ["build"]);
+  }
+  if (stale("admin/dist/index.html", ["admin/src", "admin/index.html", "admin/vite.config.ts"])) {
+    console.log("Building the admin app…");
+    run(bin("vite"), ["build", "--config", "admin/vite.config.ts", "--logLevel", "warn"]);
+  }
 }
 
 run(bin("prisma"), ["migrate", "deploy"]);
 run(bin("tsx"), ["prisma/seed.ts"]);
+// The demo (npm start without NODE_ENV=production) gets a demo admin and sample orders.
+if (process.env.NODE_ENV !== "production") run(bin("tsx"), ["prisma/seed-demo.ts"]);

@@ -1,0 +1,92 @@
+import { MantineProvider, createTheme, type MantineColorsTuple } from "@mantine/core";
+import { Notifications } from "@mantine/notifications";
+import { Authenticated, Refine } from "@refinedev/core";
+import routerProvider, { CatchAllNavigate, NavigateToResource } from "@refinedev/react-router";
+import { lazy, Suspense } from "react";
+import { BrowserRouter, Outlet, Route, Routes } from "react-router";
+import { AdminLayout } from "./components/layout";
+import { Loading } from "./components/loading";
+import { LoginPage } from "./pages/login";
+import { NotFoundPage } from "./pages/not-found";
+import { OrderList } from "./pages/orders/list";
+import { OrderShow } from "./pages/orders/show";
+import { authProvider } from "./providers/auth";
+import { dataProvider } from "./providers/data";
+
+// The dashboard's chart library is loaded only when the dashboard is opened.
+const DashboardPage = lazy(() => import("./pages/dashboard"));
+
+const chocolate: MantineColorsTuple = [
+  "#fbf3ec",
+  "#f1e3d5",
+  "#e3c5a9",
+  "#d6a67b",
+  "#ca8b54",
+  "#c37a3b",
+  "#a8652c",
+  "#7a4a2f",
+  "#5b3421",
+  "#3f2417",
+];
+
+const theme = createTheme({
+  primaryColor: "chocolate",
+  colors: { chocolate },
+  primaryShade: 8,
+  defaultRadius: "md",
+  fontFamily: "Nunito, system-ui, -apple-system, Segoe UI, sans-serif",
+  headings: { fontFamily: "Fredoka, Nunito, system-ui, sans-serif", fontWeight: "600" },
+});
+
+export function App() {
+  return (
+    <MantineProvider theme={theme}>
+      <Notifications position="top-right" />
+      <BrowserRouter basename="/admin">
+        <Refine
+          dataProvider={dataProvider}
+          authProvider={authProvider}
+          routerProvider={routerProvider}
+          resources={[
+            { name: "orders", list: "/", show: "/orders/:id", meta: { label: "Orders" } },
+            { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },
+          ]}
+          options={{ syncWithLocation: true, disableTelemetry: true, warnWhenUnsavedChanges: false }}
+        >
+          <Routes>
+            <Route
+              element={
+                <Authenticated key="signed-in" fallback={<CatchAllNavigate to="/login" />} loading={<Loading />}>
+                  <AdminLayout>
+                    <Outlet />
+                  </AdminLayout>
+                </Authenticated>
+              }
+            >
+              <Route index element={<OrderList />} />
+              <Route path="orders/:id" element={<OrderShow />} />
+              <Route
+                path="dashboard"
+                element={
+                  <Suspense fallback={<Loading />}>
+                    <DashboardPage />
+                  </Suspense>
+                }
+              />
+            </Route>
+            <Route
+              element={
+                <Authenticated key="signed-out" fallback={<Outlet />} loading={<Loading />}>
+                  <NavigateToResource resource="orders" />
+                </Authenticated>
+              }
+            >
+              <Route path="login" element={<LoginPage />} />
+            </Route>
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </Refine>
+      </BrowserRouter>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,59 @@
+import type { HttpError } from "@refinedev/core";
+
+/**
+ * Calls the shop's own endpoints with the session cookie. Errors become
+ * Refine HttpErrors carrying the server's message and status.
+ */
+async function request<T>(path: string, init: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: "same-origin", ...init });
+  } catch {
+    throw { message: "The shop could not be reached.", statusCode: 0 } satisfies HttpError;
+  }
+  const body = (await response.json().catch(() => ({}))) as { error?: string } & T;
+  if (!response.ok) {
+    throw { message: body.error ?? `Request failed (${response.status})`, statusCode: response.status } satisfies HttpError;
+  }
+  return body;
+}
+
+export function callFunction<T>(name: string, body: unknown = {}) {
+  return request<T>(`/functions/v1/${name}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+export function postForm<T>(path: string, fields: Record<string, string>) {
+  return request<T>(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+}
+
+export function getJson<T>(path: string) {
+  return request<T>(path, { method: "GET" });
+}
+
+/** The masked order the shop's get-orders / get-order return (spec §3). */
+export type AdminOrder = {
+  id: string;
+  status: string;
+  payment_status: string;
+  created_at: string;
+  total: number;
+  total_cents: number;
+  items: { product: { id: string; name: string; price: number }; quantity: number }[];
+  customer_email: string;
+  shipping_info: { firstName: string; lastName: string; city: string; state: string };
+  chef_notified: boolean;
+  preparing_sent: boolean;
+  shipped_sent: boolean;
+  delivered_sent: boolean;
+  history?: { from: string; to: string; changed_by: string; changed_at: string }[];
+};
+
+export const ORDER_STATUSES = ["pending", "preparing", "shipped", "delivered"] as const;

@@ -1,0 +1,50 @@
+import { Anchor, AppShell, Button, Group, NavLink, Text, Title } from "@mantine/core";
+import { useGetIdentity, useLogout } from "@refinedev/core";
+import type { ReactNode } from "react";
+import { Link, useLocation } from "react-router";
+
+/** The signed-in frame: 'Order Management', a way back to the shop, navigation and sign-out. */
+export function AdminLayout({ children }: { children: ReactNode }) {
+  const { data: identity } = useGetIdentity<{ email: string }>();
+  const { mutate: logout, isPending } = useLogout();
+  const { pathname } = useLocation();
+  return (
+    <AppShell header={{ height: 64 }} padding="lg">
+      <AppShell.Header bg="chocolate.9" c="white" px="lg">
+        <Group h="100%" justify="space-between" wrap="nowrap">
+          <Group gap="xl" wrap="nowrap">
+            <Title order={1} size="h3" c="white">
+              Order Management
+            </Title>
+            <Group gap={4} visibleFrom="sm" component="nav" aria-label="Admin">
+              <NavLink
+                component={Link}
+                to="/"
+                label="Orders"
+                active={pathname === "/" || pathname.startsWith("/orders")}
+                variant="filled"
+                w="auto"
+                c="white"
+              />
+              <NavLink component={Link} to="/dashboard" label="Dashboard" active={pathname === "/dashboard"} variant="filled" w="auto" c="white" />
+            </Group>
+          </Group>
+          <Group gap="md" wrap="nowrap">
+            <Anchor href="/" c="yellow.2" fw={700}>
+              Back to Homepage
+            </Anchor>
+            {identity ? (
+              <Text size="sm" c="chocolate.1" visibleFrom="md">
+                {identity.email}
+              </Text>
+            ) : null}
+            <Button variant="white" color="chocolate" size="xs" onClick={() => logout()} loading={isPending}>
+              Sign out
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Main bg="#fff8ef">{children}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,52 @@
+import { Badge, Group, Tooltip } from "@mantine/core";
+
+/** Badge colours of spec §4; an unknown status gets a neutral one. */
+const statusColors: Record<string, string> = {
+  pending: "yellow",
+  preparing: "blue",
+  shipped: "grape",
+  delivered: "green",
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <Badge color={statusColors[status] ?? "gray"} variant="light" data-testid="status-badge" style={{ overflow: "visible" }}>
+      {status}
+    </Badge>
+  );
+}
+
+type Flags = { chef_notified: boolean; preparing_sent: boolean; shipped_sent: boolean; delivered_sent: boolean };
+
+const flags: { key: keyof Flags; label: string; description: string }[] = [
+  { key: "chef_notified", label: "Chef", description: "Fulfilment team emailed" },
+  { key: "preparing_sent", label: "Prep", description: "'Preparing' email sent" },
+  { key: "shipped_sent", label: "Ship", description: "'Shipped' email sent" },
+  { key: "delivered_sent", label: "Deliv", description: "'Delivered' email sent" },
+];
+
+/** The four email flags of an order (spec §3). */
+export function EmailFlags({ order }: { order: Flags }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      {flags.map((flag) => (
+        <Tooltip key={flag.key} label={`${flag.description}: ${order[flag.key] ? "yes" : "not yet"}`}>
+          <Badge
+            size="sm"
+            variant={order[flag.key] ? "filled" : "outline"}
+            color={order[flag.key] ? "green" : "gray"}
+            aria-label={`${flag.description}: ${order[flag.key] ? "yes" : "not yet"}`}
+            style={{ overflow: "visible" }}
+          >
+            {flag.label}
+          </Badge>
+        </Tooltip>
+      ))}
+    </Group>
+  );
+}
+
+export const money = (dollars: number) => `$${dollars.toFixed(2)}`;
+
+export const orderDate = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Los_Angeles" });

@@ -1,0 +1,158 @@
+import { Alert, Anchor, Card, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { useDebouncedCallback } from "@mantine/hooks";
+import { notifications } from "@mantine/notifications";
+import { useTable, type CrudFilter } from "@refinedev/core";
+import { useEffect } from "react";
+import { Link } from "react-router";
+import { ORDER_STATUSES, type AdminOrder } from "../../api";
+import { EmailFlags, StatusBadge, money, orderDate } from "../../components/status";
+import { StatusSelect } from "./status-select";
+
+const sortOptions = [
+  { value: "created_at:desc", label: "Newest first" },
+  { value: "created_at:asc", label: "Oldest first" },
+  { value: "total:desc", label: "Highest total" },
+  { value: "total:asc", label: "Lowest total" },
+];
+
+const valueOf = (filters: CrudFilter[], field: string) => {
+  const found = filters.find((filter) => "field" in filter && filter.field === field);
+  return found && "value" in found && typeof found.value === "string" ? found.value : "";
+};
+
+/** 'Order Management': paid orders, masked, with filters, search, sorting and paging kept in the URL. */
+export function OrderList() {
+  const { tableQuery, result, filters, setFilters, sorters, setSorters, currentPage, setCurrentPage, pageCount } =
+    useTable<AdminOrder>({
+      resource: "orders",
+      pagination: { pageSize: 20 },
+      sorters: { initial: [{ field: "created_at", order: "desc" }] },
+      syncWithLocation: true,
+      errorNotification: false,
+    });
+
+  useEffect(() => {
+    if (tableQuery.isError) {
+      notifications.show({ id: "orders-error", color: "red", title: "Failed to fetch orders", message: tableQuery.error.message });
+    }
+  }, [tableQuery.isError, tableQuery.error]);
+
+  const setFilter = (field: string, value: string) =>
+    setFilters([{ field, operator: field === "q" ? "contains" : "eq", value: value || undefined }], "merge");
+  const search = useDebouncedCallback((value: string) => setFilter("q", value.trim()), 300);
+  const sort = sorters[0] ? `${sorters[0].field}:${sorters[0].order}` : "created_at:desc";
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="end">
+        <div>
+          <Title order={2}>Orders</Title>
+          <Text c="dimmed" size="sm">
+            Customer details are masked here. Full details are sent to the fulfilment team by email.
+          </Text>
+        </div>
+      </Group>
+
+      <Card withBorder radius="lg">
+        <Group align="end" wrap="wrap">
+          <Select
+            label="Status"
+            data={[{ value: "", label: "All statuses" }, ...ORDER_STATUSES.map((value) => ({ value, label: value }))]}
+            value={valueOf(filters, "status")}
+            onChange={(value) => setFilter("status", value ?? "")}
+            allowDeselect={false}
+            w={170}
+          />
+          <TextInput
+            label="Search"
+            placeholder="Order ID or email domain"
+            defaultValue={valueOf(filters, "q")}
+            onChange={(event) => search(event.currentTarget.value)}
+            w={260}
+          />
+          <Select label="Sort" data={sortOptions} value={sort} onChange={(value) => {
+            const [field = "created_at", order = "desc"] = (value ?? "").split(":");
+            setSorters([{ field, order: order === "asc" ? "asc" : "desc" }]);
+          }} allowDeselect={false} w={170} />
+        </Group>
+      </Card>
+
+      {tableQuery.isError ? (
+        <Alert color="red" title="Failed to fetch orders">
+          {tableQuery.error.message}
+        </Alert>
+      ) : null}
+
+      <Card withBorder radius="lg" p={0}>
+        <Table.ScrollContainer minWidth={1180}>
+          <Table striped highlightOnHover verticalSpacing="sm" horizontalSpacing="md">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Order ID</Table.Th>
+                <Table.Th>Date</Table.Th>
+                <Table.Th>Customer</Table.Th>
+                <Table.Th>Location</Table.Th>
+                <Table.Th>Items</Table.Th>
+                <Table.Th>Total</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Emails</Table.Th>
+                <Table.Th>Change status</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {result.data.map((order) => (
+                <Table.Tr key={order.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/orders/${order.id}`} ff="monospace" fw={700}>
+                      {order.id.slice(0, 8)}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td miw={120}>{orderDate(order.created_at)}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" fw={700}>
+                      {order.shipping_info.firstName} {order.shipping_info.lastName}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {order.customer_email}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {order.shipping_info.city}, {order.shipping_info.state}
+                  </Table.Td>
+                  <Table.Td>
+                    {order.items.map((item) => (
+                      <Text key={item.product.id} size="sm">
+                        {item.quantity} × {item.product.name}
+                      </Text>
+                    ))}
+                  </Table.Td>
+                  <Table.Td fw={700}>{money(order.total)}</Table.Td>
+                  <Table.Td className="nowrap">
+                    <StatusBadge status={order.status} />
+                  </Table.Td>
+                  <Table.Td className="nowrap">
+                    <EmailFlags order={order} />
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusSelect orderId={order.id} status={order.status} label={`Status of order ${order.id.slice(0, 8)}`} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        {!tableQuery.isLoading && !tableQuery.isError && result.data.length === 0 ? (
+          <Text ta="center" c="dimmed" py="xl">
+            No orders found
+          </Text>
+        ) : null}
+      </Card>
+
+      {pageCount > 1 ? (
+        <Group justify="center">
+          <Pagination total={pageCount} value={currentPage} onChange={setCurrentPage} getControlProps={(control) => ({ "aria-label": `${control} page` })} />
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}

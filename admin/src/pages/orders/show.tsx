@@ -1,0 +1,107 @@
+import { Anchor, Card, Grid, Group, Stack, Table, Text, Timeline, Title } from "@mantine/core";
+import { useOne } from "@refinedev/core";
+import { Link, useParams } from "react-router";
+import type { AdminOrder } from "../../api";
+import { Loading } from "../../components/loading";
+import { EmailFlags, StatusBadge, money, orderDate } from "../../components/status";
+import { StatusSelect } from "./status-select";
+
+/** One order, masked, with its status history. */
+export function OrderShow() {
+  const { id = "" } = useParams();
+  const { result: order, query } = useOne<AdminOrder>({ resource: "orders", id, errorNotification: false });
+
+  if (query.isLoading) return <Loading />;
+  if (!order) {
+    return (
+      <Stack>
+        <Title order={2}>Order not found</Title>
+        <Anchor component={Link} to="/">
+          Back to orders
+        </Anchor>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to="/">
+        ← All orders
+      </Anchor>
+      <Group justify="space-between" align="center">
+        <Title order={2}>
+          Order <span style={{ fontFamily: "monospace" }}>{order.id.slice(0, 8)}</span>
+        </Title>
+        <Group>
+          <StatusBadge status={order.status} />
+          <StatusSelect orderId={order.id} status={order.status} label="Change status" />
+        </Group>
+      </Group>
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Card withBorder radius="lg">
+            <Title order={3} size="h4" mb="sm">
+              Items
+            </Title>
+            <Table>
+              <Table.Tbody>
+                {order.items.map((item) => (
+                  <Table.Tr key={item.product.id}>
+                    <Table.Td>
+                      {item.quantity} × {item.product.name}
+                    </Table.Td>
+                    <Table.Td ta="right">{money(item.product.price * item.quantity)}</Table.Td>
+                  </Table.Tr>
+                ))}
+                <Table.Tr>
+                  <Table.Td fw={700}>Total paid</Table.Td>
+                  <Table.Td ta="right" fw={700}>
+                    {money(order.total)}
+                  </Table.Td>
+                </Table.Tr>
+              </Table.Tbody>
+            </Table>
+          </Card>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Card withBorder radius="lg">
+            <Stack gap="xs">
+              <Title order={3} size="h4">
+                Customer
+              </Title>
+              <Text fw={700}>
+                {order.shipping_info.firstName} {order.shipping_info.lastName}
+              </Text>
+              <Text>{order.customer_email}</Text>
+              <Text>
+                {order.shipping_info.city}, {order.shipping_info.state}
+              </Text>
+              <Text size="sm" c="dimmed">
+                Placed {orderDate(order.created_at)}. Full details went to the fulfilment team by email.
+              </Text>
+              <EmailFlags order={order} />
+            </Stack>
+          </Card>
+        </Grid.Col>
+      </Grid>
+      <Card withBorder radius="lg">
+        <Title order={3} size="h4" mb="md">
+          Status history
+        </Title>
+        {order.history && order.history.length > 0 ? (
+          <Timeline bulletSize={14} lineWidth={2} active={order.history.length}>
+            {order.history.map((change) => (
+              <Timeline.Item key={change.changed_at} title={`${change.from} → ${change.to}`}>
+                <Text size="sm" c="dimmed">
+                  {change.changed_by}, {orderDate(change.changed_at)}
+                </Text>
+              </Timeline.Item>
+            ))}
+          </Timeline>
+        ) : (
+          <Text c="dimmed">No status changes yet: the order is as it was placed.</Text>
+        )}
+      </Card>
+    </Stack>
+  );
+}

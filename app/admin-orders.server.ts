@@ -1,0 +1,180 @@
+import { z } from "zod";
+import { db } from "~/db.server";
+import { orderStatusEmail } from "~/emails.server";
+import type { Prisma } from "~/generated/prisma/client";
+import { enqueueEmails } from "~/outbox.server";
+
+/**
+ * The operator's view of orders (spec §6-§7): customer data is masked here,
+ * on the server: name as initials, email as first letter + asterisks +
+ * domain, location as city and state. Full details go only to the
+ * fulfilment email.
+ */
+
+export const ORDER_STATUSES = ["pending", "preparing", "shipped", "delivered"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export function maskEmail(email: string) {
+  const at = email.lastIndexOf("@");
+  if (at < 1) return "***";
+  // A fixed run of asterisks: the length of the name is not shown either.
+  return `${email[0]}***${email.slice(at)}`;
+}
+
+export const initial = (name: string) => (name.trim()[0]?.toUpperCase() ?? "?") + ".";
+
+export const ordersQuerySchema = z
+  .object({
+    page: z.number().int().min(1).max(10_000).default(1),
+    pageSize: z.number().int().min(1).max(100).default(20),
+    status: z.enum(ORDER_STATUSES).nullable().optional(),
+    q: z.string().trim().max(100).optional(),
+    sort: z.enum(["date_desc", "date_asc", "total_desc", "total_asc"]).default("date_desc"),
+    /** Unpaid and expired checkouts are hidden unless asked for. */
+    includeUnpaid: z.boolean().default(false),
+  })
+  .strict();
+
+export type OrdersQuery = z.infer<typeof ordersQuerySchema>;
+
+const orderSelect = {
+  id: true,
+  status: true,
+  paymentStatus: true,
+  createdAt: true,
+  totalCents: true,
+  email: true,
+  firstName: true,
+  lastName: true,
+  city: true,
+  state: true,
+  chefNotified: true,
+  preparingSent: true,
+  shippedSent: true,
+  deliveredSent: true,
+  items: { select: { productId: true, name: true, unitPriceCents: true, quantity: true } },
+} satisfies Prisma.OrderSelect;
+
+type OrderRow = Prisma.OrderGetPayload<{ select: typeof orderSelect }>;
+
+/** The spec's admin order (§3), masked. Money in dollars as the spec's client reads it, and in cents. */
+export function maskOrder(order: OrderRow) {
+  return {
+    id: order.id,
+    status: order.status,
+    payment_status: order.paymentStatus,
+    created_at: order.createdAt.toISOString(),
+    total: order.totalCents / 100,
+    total_cents: order.totalCents,
+    items: order.items.map((item) => ({
+      product: { id: item.productId, name: item.name, price: item.unitPriceCents / 100 },
+      quantity: item.quantity,
+    })),
+    customer_email: maskEmail(order.email),
+    shipping_info: {
+      firstName: initial(order.firstName),
+      lastName: initial(order.lastName),
+      city: order.city,
+      state: order.state,
+    },
+    chef_notified: order.chefNotified,
+    preparing_sent: order.preparingSent,
+    shipped_sent: order.shippedSent,
+    delivered_sent: order.deliveredSent,
+  };
+}
+
+export type MaskedOrder = ReturnType<typeof maskOrder>;
+
+function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
+  if (!q) return {};
+  const term = q.toLowerCase();
+  // "example.com" or "@example.com" searches by email domain; anything else by order id prefix.
+  if (term.includes(".") || term.startsWith("@")) return { email: { endsWith: `@${term.replace(/^@/, "")}` } };
+  return { id: { startsWith: term } };
+}
+
+export async function listOrders(query: OrdersQuery) {
+  const where: Prisma.OrderWhereInput = {
+    ...(query.includeUnpaid ? {} : { paymentStatus: "paid" }),
+    ...(query.status ? { status: query.status } : {}),
+    ...searchWhere(query.q),
+  };
+  const orderBy: Prisma.OrderOrderByWithRelationInput[] = {
+    date_desc: [{ createdAt: "desc" as const }],
+    date_asc: [{ createdAt: "asc" as const }],
+    total_desc: [{ totalCents: "desc" as const }, { createdAt: "desc" as const }],
+    total_asc: [{ totalCents: "asc" as const }, { createdAt: "desc" as const }],
+  }[query.sort];
+  const [rows, total] = await Promise.all([
+    db.order.findMany({ where, orderBy, skip: (query.page - 1) * query.pageSize, take: query.pageSize, select: orderSelect }),
+    db.order.count({ where }),
+  ]);
+  return { orders: rows.map(maskOrder), total };
+}
+
+export async function getOrderWithHistory(orderId: string) {
+  const order = await db.order.findUnique({
+    where: { id: orderId },
+    select: {
+      ...orderSelect,
+      statusChanges: { orderBy: { changedAt: "asc" }, select: { fromStatus: true, toStatus: true, changedBy: true, changedAt: true } },
+    },
+  });
+  if (!order) return null;
+  return {
+    ...maskOrder(order),
+    history: order.statusChanges.map((change) => ({
+      from: change.fromStatus,
+      to: change.toStatus,
+      changed_by: change.changedBy,
+      changed_at: change.changedAt.toISOString(),
+    })),
+  };
+}
+
+export class OrderNotFoundError extends Error {}
+
+/**
+ * Sets an order's fulfilment status (any to any, spec §4), records who did it,
+ * and queues the customer's status email in the same transaction.
+ */
+export async function updateOrderStatus(orderId: string, newStatus: OrderStatus, changedBy: string) {
+  return db.$transaction(async (tx) => {
+    const order = await tx.order.findUnique({ where: { id: orderId }, include: { items: true } });
+    if (!order) throw new OrderNotFoundError(orderId);
+    const short = order.id.slice(0, 8);
+    if (order.status === newStatus) return { message: `Order ${short} is already ${newStatus}.` };
+    await tx.order.update({ where: { id: orderId }, data: { status: newStatus } });
+    await tx.orderStatusChange.create({ data: { orderId, fromStatus: order.status, toStatus: newStatus, changedBy } });
+    if (newStatus !== "pending") await enqueueEmails(tx, [orderStatusEmail(order, newStatus)]);
+    return { message: `Order ${short} is now ${newStatus}.` };
+  });
+}
+
+/** Today's orders and revenue, and orders per day for the last 30 days (Los Angeles days). */
+export async function dashboardStats(now = new Date()) {
+  const since = new Date(now.getTime() - 31 * 24 * 60 * 60 * 1000);
+  const paid = await db.order.findMany({
+    where: { paymentStatus: "paid", createdAt: { gte: since } },
+    select: { createdAt: true, totalCents: true, status: true },
+  });
+  const day = (date: Date) => date.toLocaleDateString("en-CA", { timeZone: "America/Los_Angeles" });
+  const days = new Map<string, { orders: number; revenueCents: number }>();
+  for (let offset = 29; offset >= 0; offset--) {
+    days.set(day(new Date(now.getTime() - offset * 24 * 60 * 60 * 1000)), { orders: 0, revenueCents: 0 });
+  }
+  for (const order of paid) {
+    const bucket = days.get(day(order.createdAt));
+    if (!bucket) continue;
+    bucket.orders++;
+    bucket.revenueCents += order.totalCents;
+  }
+  const today = days.get(day(now)) ?? { orders: 0, revenueCents: 0 };
+  const open = await db.order.count({ where: { paymentStatus: "paid", status: { in: ["pending", "preparing"] } } });
+  return {
+    today: { orders: today.orders, revenue: today.revenueCents / 100 },
+    openOrders: open,
+    last30Days: [...days].map(([date, bucket]) => ({ date, orders: bucket.orders, revenue: bucket.revenueCents / 100 })),
+  };
+}

@@ -1,0 +1,3 @@
+import { adminAppResponse } from "~/admin-app.server";
+
+export const loader = () => adminAppResponse();

@@ -1,0 +1,12 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { signOut } from "~/auth.server";
+import { assertSameOrigin } from "~/security.server";
+import { env } from "~/env.server";
+
+/** Ends the admin session on the server and clears its cookie. */
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request, env.PUBLIC_URL);
+  return json({ ok: true }, { headers: { "Set-Cookie": await signOut(request), "Cache-Control": "no-store" } });
+}
+
+export const loader = () => json({ error: "Use POST." }, { status: 405 });

@@ -1,0 +1,20 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { getOrderWithHistory } from "~/admin-orders.server";
+import { requireAdmin } from "~/auth.server";
+import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
+
+const bodySchema = z.object({ orderId: z.string({ required_error: "is required" }).uuid("is not an order id") });
+
+/** Signed-in admins only: one order, masked, with its status history. */
+export function action({ request }: ActionFunctionArgs) {
+  return handleFunction("get-order", request, async () => {
+    await requireAdmin(request);
+    const { orderId } = await readJsonBody(request, bodySchema);
+    const order = await getOrderWithHistory(orderId);
+    if (!order) return apiError(404, "No order with that id.");
+    return json({ order }, { headers: { "Cache-Control": "no-store" } });
+  });
+}
+
+export const loader = () => apiError(405, "Use POST.");

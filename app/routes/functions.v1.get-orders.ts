@@ -1,0 +1,15 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { listOrders, ordersQuerySchema } from "~/admin-orders.server";
+import { requireAdmin } from "~/auth.server";
+import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
+
+/** Signed-in admins only: a page of paid orders, masked (spec §6-§7). */
+export function action({ request }: ActionFunctionArgs) {
+  return handleFunction("get-orders", request, async () => {
+    await requireAdmin(request);
+    const query = await readJsonBody(request, ordersQuerySchema);
+    return json(await listOrders(query), { headers: { "Cache-Control": "no-store" } });
+  });
+}
+
+export const loader = () => apiError(405, "Use POST.");

@@ -1,0 +1,86 @@
+/**
+ * The demo's extras (never run in production): a demo operator account and
+ * a month of sample paid orders, so the order dashboard has something to show.
+ * Idempotent: the orders are only added once; the admin's password is reset.
+ */
+import { upsertAdmin } from "../app/auth.server";
+import { createPrismaClient } from "../app/db.server";
+import { discountCentsFor, shippingFor } from "../app/lib/cart";
+import { catalogue } from "./catalogue";
+
+export const DEMO_ADMIN = { email: "admin@chillpb.example", password: "chillpb-demo-admin" };
+const DEMO_DOMAIN = "demo.chillpb.example";
+
+const people = [
+  ["Olivia", "Martinez", "Santa Monica", "90405"],
+  ["Liam", "Nguyen", "Culver City", "90230"],
+  ["Emma", "Johnson", "Venice", "90291"],
+  ["Noah", "Kim", "Manhattan Beach", "90266"],
+  ["Ava", "Patel", "Westwood", "90024"],
+  ["Lucas", "Garcia", "Torrance", "90503"],
+  ["Mia", "Brown", "Brentwood", "90049"],
+  ["Ethan", "Lopez", "Redondo Beach", "90277"],
+] as const;
+const statuses = ["delivered", "delivered", "shipped", "preparing", "pending"] as const;
+
+export async function seedDemo(db = createPrismaClient()) {
+  await upsertAdmin(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  if ((await db.order.count({ where: { email: { endsWith: `@${DEMO_DOMAIN}` } } })) > 0) return;
+
+  const now = Date.now();
+  // A month of orders: one or two a day, more at weekends.
+  const days = Array.from({ length: 30 }, (_, daysAgo) => daysAgo);
+  const plan = days.flatMap((daysAgo) => Array.from({ length: 1 + (daysAgo % 7 >= 5 ? 2 : 0) + (daysAgo % 3 === 0 ? 1 : 0) }, () => daysAgo));
+  for (const [index, daysAgo] of plan.entries()) {
+    const [firstName, lastName, city, zipCode] = people[index % people.length]!;
+    const picks = [catalogue[index % catalogue.length]!, catalogue[(index * 3 + 1) % catalogue.length]!];
+    const items = picks.map((product, n) => ({ product, quantity: 2 + ((index + n) % 3) }));
+    const subtotalCents = items.reduce((sum, item) => sum + item.product.priceCents * item.quantity, 0);
+    const discountCents = index % 4 === 0 ? discountCentsFor(subtotalCents, 1000) : 0;
+    const shippingCents = shippingFor(subtotalCents);
+    const status = daysAgo > 3 ? "delivered" : statuses[index % statuses.length]!;
+    const createdAt = new Date(now - daysAgo * 24 * 60 * 60 * 1000 - (index % 5) * 60 * 60 * 1000);
+    await db.order.create({
+      data: {
+        email: `${firstName.toLowerCase()}.${lastName.toLowerCase()}${index}@${DEMO_DOMAIN}`,
+        firstName,
+        lastName,
+        phone: "(310) 555-01" + String(10 + index).padStart(2, "0"),
+        address: `${100 + index * 7} Ocean Ave`,
+        city,
+        state: "CA",
+        zipCode,
+        subtotalCents,
+        discountCents,
+        discountCode: discountCents ? "WELCOME10" : null,
+        shippingCents,
+        totalCents: subtotalCents - discountCents + shippingCents,
+        deliveryZone: "standard",
+        distanceTenths: 20 + index * 3,
+        paymentStatus: "paid",
+        paidAt: createdAt,
+        status,
+        chefNotified: true,
+        preparingSent: status !== "pending",
+        shippedSent: status === "shipped" || status === "delivered",
+        deliveredSent: status === "delivered",
+        createdAt,
+        items: {
+          create: items.map((item) => ({
+            productId: item.product.id,
+            name: item.product.name,
+            unitPriceCents: item.product.priceCents,
+            quantity: item.quantity,
+          })),
+        },
+      },
+    });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const db = createPrismaClient();
+  seedDemo(db)
+    .then(() => console.log(`Demo admin: ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password} (sign in at /admin)`))
+    .finally(() => db.$disconnect());
+}

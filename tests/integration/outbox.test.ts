@@ -1,0 +1,383 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { db } from "~/db.server";
+import { shortOrderId } from "~/emails.server";
+import { createMailer } from "~/mailer.server";
+import { unsubscribe, subscribe } from "~/newsletter.server";
+import { markOrderPaid } from "~/orders.server";
+import { backoffMs, MAX_ATTEMPTS, processOutbox } from "~/outbox.server";
+import { submitInquiry } from "~/partnership.server";
+import { action as unsubscribeAction } from "~/routes/unsubscribe";
+import { callFunction, placeOrder, readJson, uniqueEmail, type OkJson } from "./functions-client";
+import { closedPort, startSmtpServer, type ReceivedEmail, type TestSmtpServer } from "./smtp";
+
+/**
+ * The outbox against a real SMTP server on 127.0.0.1: what each email looks
+ * like when it arrives, retries while the server is down, giving up, and
+ * several workers sharing one database without sending anything twice.
+ */
+
+const TEAM_EMAIL = "hello@chillpb.example";
+const KITCHEN_EMAIL = "kitchen@chillpb.test";
+const SECOND = 1_000;
+
+let smtp: TestSmtpServer;
+let mailer: ReturnType<typeof createMailer>;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  mailer = createMailer(smtp.url);
+});
+afterAll(async () => {
+  await smtp.close();
+});
+
+// Each test starts with an empty outbox and an empty mailbox.
+beforeEach(async () => {
+  await db.outboxMessage.deleteMany();
+  smtp.received.length = 0;
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** The outbox logs each failed attempt; keep the output quiet and return what it said. */
+function silenceErrorLog() {
+  const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
+  return () => spy.mock.calls.map((args) => args.map(String).join(" "));
+}
+
+function outboxRows() {
+  return db.outboxMessage.findMany({ orderBy: { createdAt: "asc" } });
+}
+
+function onlyOne(emails: ReceivedEmail[], what: string) {
+  expect(emails, what).toHaveLength(1);
+  return emails[0]!;
+}
+
+/** Each received message's Message-ID, which the mailer derives from the outbox row id. */
+function receivedRowIds() {
+  return smtp.received.map((email) => /^<(.+)@chillpb\.mail>$/.exec(email.messageId ?? "")?.[1]);
+}
+
+describe("the newsletter welcome email", () => {
+  it("arrives once, with WELCOME10 and a one-click unsubscribe link for this subscriber", async () => {
+    const email = uniqueEmail("subscriber");
+    const response = await callFunction("send-welcome-email", { email });
+    expect(response.status).toBe(200);
+    expect(await readJson<OkJson>(response)).toEqual({ ok: true });
+
+    expect(await processOutbox({ mailer, workerId: "worker-1" })).toEqual({ sent: 1, failed: 0 });
+    const welcome = onlyOne(smtp.received, "one welcome email");
+    expect(welcome.envelope).toEqual({ from: TEAM_EMAIL, to: [email] });
+    expect(welcome.header("to")).toBe(email);
+    expect(welcome.header("from")).toContain(TEAM_EMAIL);
+    expect(welcome.subject).toContain("Welcome");
+    expect(welcome.text).toContain("WELCOME10");
+    expect(welcome.html).toContain("WELCOME10");
+
+    const subscriber = await db.subscriber.findUniqueOrThrow({ where: { email } });
+    const unsubscribeUrl = `http://shop.test/unsubscribe?token=${subscriber.unsubscribeToken}`;
+    expect(welcome.header("list-unsubscribe")).toBe(`<${unsubscribeUrl}>`);
+    expect(welcome.header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    expect(welcome.text).toContain(unsubscribeUrl);
+    expect(welcome.html).toContain(unsubscribeUrl);
+
+    const [row] = await outboxRows();
+    expect(row).toMatchObject({ kind: "newsletter-welcome", status: "sent", attempts: 1, lastError: null, unsubscribeUrl });
+    expect(welcome.messageId).toBe(`<${row!.id}@chillpb.mail>`);
+  });
+
+  it("a second sign-up of the same address is not an error and sends nothing more", async () => {
+    const email = uniqueEmail("twice");
+    expect((await callFunction("send-welcome-email", { email })).status).toBe(200);
+    await processOutbox({ mailer, workerId: "worker-1" });
+    expect(smtp.to(email)).toHaveLength(1);
+
+    // The same person, typed differently.
+    const again = await callFunction("send-welcome-email", { email: `  ${email.toUpperCase()} ` });
+    expect(again.status).toBe(200);
+    expect(await readJson<OkJson>(again)).toEqual({ ok: true });
+    expect(await processOutbox({ mailer, workerId: "worker-1" })).toEqual({ sent: 0, failed: 0 });
+    expect(smtp.to(email)).toHaveLength(1);
+    expect(await db.subscriber.count({ where: { email } })).toBe(1);
+    expect(await db.outboxMessage.count({ where: { to: email } })).toBe(1);
+  });
+
+  it("unsubscribe(token) unsubscribes once; signing up again re-subscribes without another welcome", async () => {
+    const email = uniqueEmail("leaver");
+    await subscribe(email, "http://shop.test");
+    await processOutbox({ mailer, workerId: "worker-1" });
+    const token = /token=([^>\s]+)/.exec(onlyOne(smtp.to(email), "welcome").header("list-unsubscribe") ?? "")?.[1];
+    expect(token).toBeTruthy();
+
+    expect(await unsubscribe(token!)).toBe(true);
+    expect((await db.subscriber.findUniqueOrThrow({ where: { email } })).unsubscribedAt).toBeInstanceOf(Date);
+    expect(await unsubscribe(token!), "a second click changes nothing").toBe(false);
+    expect(await unsubscribe("not-a-token")).toBe(false);
+
+    expect(await subscribe(email, "http://shop.test")).toEqual({ created: false });
+    expect((await db.subscriber.findUniqueOrThrow({ where: { email } })).unsubscribedAt).toBeNull();
+    expect(await processOutbox({ mailer, workerId: "worker-1" })).toEqual({ sent: 0, failed: 0 });
+    expect(smtp.to(email)).toHaveLength(1);
+  });
+
+  it("the List-Unsubscribe link works as a one-click unsubscribe (RFC 8058 POST)", async () => {
+    const email = uniqueEmail("one-click");
+    await subscribe(email, "http://shop.test");
+    await processOutbox({ mailer, workerId: "worker-1" });
+    const link = /^<(.+)>$/.exec(onlyOne(smtp.to(email), "welcome").header("list-unsubscribe") ?? "")?.[1];
+    expect(link).toMatch(/^http:\/\/shop\.test\/unsubscribe\?token=/);
+
+    // What a mail program sends: a POST to the link, with no Origin.
+    const post = () =>
+      unsubscribeAction({
+        request: new Request(link!, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: "List-Unsubscribe=One-Click",
+        }),
+        params: {},
+        context: { clientAddress: "192.0.2.25" },
+      });
+    const response = await post();
+    expect(response.status).toBe(200);
+    expect(await readJson<{ done: boolean }>(response)).toEqual({ done: true });
+    expect((await db.subscriber.findUniqueOrThrow({ where: { email } })).unsubscribedAt).toBeInstanceOf(Date);
+    expect((await post()).status, "a repeated click still answers").toBe(200);
+  });
+});
+
+describe("the partnership inquiry email", () => {
+  it("arrives at the team address with the inquirer's details in the body and none in the headers", async () => {
+    const inquiry = {
+      name: "Dana Whitfield",
+      email: uniqueEmail("dana"),
+      business: "Sunset Juice Bar",
+      message: "We'd love to stock your bites.\nTwo stores in Venice <and> Santa Monica.",
+    };
+    const response = await callFunction("send-partnership-inquiry", inquiry);
+    expect(response.status).toBe(200);
+
+    expect(await processOutbox({ mailer, workerId: "worker-1" })).toEqual({ sent: 1, failed: 0 });
+    const received = onlyOne(smtp.received, "one inquiry email");
+    expect(received.envelope).toEqual({ from: TEAM_EMAIL, to: [TEAM_EMAIL] });
+    expect(received.header("to")).toBe(TEAM_EMAIL);
+
+    for (const detail of [inquiry.name, inquiry.email, inquiry.business, "We'd love to stock your bites.", "Two stores in Venice <and> Santa Monica."]) {
+      expect(received.text, detail).toContain(detail);
+    }
+    // The HTML part escapes the visitor's words.
+    expect(received.html).toContain("Venice &#60;and&#62; Santa Monica");
+    expect(received.html).not.toContain("<and>");
+
+    expect(received.headerNames).not.toContain("reply-to");
+    expect(received.subject).not.toContain("Dana");
+    const headers = received.headerBlock.toLowerCase();
+    for (const detail of ["dana", "whitfield", inquiry.email, "sunset", "venice"]) {
+      expect(headers, `headers mention "${detail}"`).not.toContain(detail.toLowerCase());
+    }
+  });
+});
+
+describe("the order emails", () => {
+  it("markOrderPaid → a confirmation to the customer and the fulfilment email to the kitchen; chefNotified once sent", async () => {
+    const email = uniqueEmail("buyer");
+    const { orderId, sessionId } = await placeOrder([["bites-variety", 3]], { email });
+    expect(await markOrderPaid(orderId, sessionId)).toBe(true);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).chefNotified).toBe(false);
+
+    expect(await processOutbox({ mailer, workerId: "worker-1" })).toEqual({ sent: 2, failed: 0 });
+    const order = await db.order.findUniqueOrThrow({ where: { id: orderId }, include: { items: true } });
+    expect(order.chefNotified).toBe(true);
+    const [item] = order.items;
+
+    const confirmation = onlyOne(smtp.to(email), "one confirmation");
+    expect(confirmation.envelope.to).toEqual([email]);
+    expect(confirmation.subject).toContain(shortOrderId(orderId));
+    expect(confirmation.text).toContain(`3 × ${item!.name}`);
+    expect(confirmation.text).toContain("11600 Wilshire Blvd, Los Angeles, CA 90025");
+    expect(confirmation.headerNames, "a transactional email has no unsubscribe link").not.toContain("list-unsubscribe");
+
+    const fulfilment = onlyOne(smtp.to(KITCHEN_EMAIL), "one fulfilment email");
+    expect(fulfilment.envelope).toEqual({ from: TEAM_EMAIL, to: [KITCHEN_EMAIL] });
+    expect(fulfilment.subject).toContain(shortOrderId(orderId));
+    for (const detail of ["Jamie Rivera", email, "310-555-0100", "11600 Wilshire Blvd, Los Angeles, CA 90025", `3 × ${item!.name}`, orderId]) {
+      expect(fulfilment.text, detail).toContain(detail);
+    }
+    expect(fulfilment.html).toContain("Jamie Rivera");
+
+    const rows = await db.outboxMessage.findMany({ where: { orderId }, orderBy: { kind: "asc" } });
+    expect(rows.map((row) => [row.kind, row.status, row.attempts])).toEqual([
+      ["order-confirmation", "sent", 1],
+      ["order-fulfilment", "sent", 1],
+    ]);
+    for (const row of rows) expect(row.sentAt).toBeInstanceOf(Date);
+
+    // Nothing is sent twice.
+    expect(await processOutbox({ mailer, workerId: "worker-1" })).toEqual({ sent: 0, failed: 0 });
+    expect(smtp.received).toHaveLength(2);
+  });
+});
+
+describe("when the SMTP server is down", () => {
+  it("keeps the emails, retries after the backoff, and sends each exactly once when the server is back", async () => {
+    const errors = silenceErrorLog();
+    const port = await closedPort();
+    const downMailer = createMailer(`smtp://127.0.0.1:${port}`);
+
+    const email = uniqueEmail("patient");
+    const { orderId, sessionId } = await placeOrder([["bites-variety", 3]], { email });
+    await markOrderPaid(orderId, sessionId);
+    await subscribe(uniqueEmail("patient-subscriber"), "http://shop.test");
+    await submitInquiry({ name: "Pat", email: uniqueEmail("pat"), business: null, message: "Hello" });
+
+    const first = new Date();
+    expect(await processOutbox({ mailer: downMailer, workerId: "worker-1", now: first })).toEqual({ sent: 0, failed: 4 });
+    const afterFailure = await outboxRows();
+    expect(afterFailure).toHaveLength(4);
+    for (const row of afterFailure) {
+      expect(row).toMatchObject({ status: "pending", attempts: 1, claimedBy: null, claimedUntil: null, sentAt: null });
+      expect(row.lastError).toEqual(expect.any(String));
+      expect(row.lastError!.length).toBeGreaterThan(0);
+      expect(row.nextAttemptAt.getTime()).toBe(first.getTime() + backoffMs(1));
+      expect(row.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+    }
+    expect(errors()).toHaveLength(4);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).chefNotified).toBe(false);
+
+    // Before the backoff has passed nothing is tried.
+    const early = new Date(first.getTime() + backoffMs(1) - SECOND);
+    expect(await processOutbox({ mailer: downMailer, workerId: "worker-1", now: early })).toEqual({ sent: 0, failed: 0 });
+    expect((await outboxRows()).map((row) => row.attempts)).toEqual([1, 1, 1, 1]);
+
+    // The server comes back on the same address.
+    const revived = await startSmtpServer(port);
+    try {
+      const due = new Date(first.getTime() + backoffMs(1) + SECOND);
+      expect(await processOutbox({ mailer: downMailer, workerId: "worker-1", now: due })).toEqual({ sent: 4, failed: 0 });
+      expect(await processOutbox({ mailer: downMailer, workerId: "worker-1", now: new Date(due.getTime() + 3_600 * SECOND) })).toEqual({
+        sent: 0,
+        failed: 0,
+      });
+
+      const rows = await outboxRows();
+      expect(rows.map((row) => [row.status, row.attempts, row.lastError])).toEqual(Array(4).fill(["sent", 2, null]));
+      const ids = revived.received.map((received) => /^<(.+)@chillpb\.mail>$/.exec(received.messageId ?? "")?.[1]);
+      expect(ids.sort()).toEqual(rows.map((row) => row.id).sort());
+      expect(revived.to(email)).toHaveLength(1);
+      expect(revived.to(KITCHEN_EMAIL)).toHaveLength(1);
+      expect(revived.to(TEAM_EMAIL)).toHaveLength(1);
+      expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).chefNotified).toBe(true);
+    } finally {
+      await revived.close();
+    }
+  });
+
+  it(`gives up after ${MAX_ATTEMPTS} attempts: the row is dead and never tried again`, async () => {
+    silenceErrorLog();
+    const downMailer = createMailer(`smtp://127.0.0.1:${await closedPort()}`);
+    await subscribe(uniqueEmail("unlucky"), "http://shop.test");
+
+    let now = new Date();
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      expect(await processOutbox({ mailer: downMailer, workerId: "worker-1", now }), `attempt ${attempt}`).toEqual({ sent: 0, failed: 1 });
+      const [row] = await outboxRows();
+      expect(row!.attempts).toBe(attempt);
+      expect(row!.status, `after attempt ${attempt}`).toBe(attempt < MAX_ATTEMPTS ? "pending" : "dead");
+      expect(row!.nextAttemptAt.getTime() - now.getTime()).toBe(backoffMs(attempt));
+      now = new Date(row!.nextAttemptAt.getTime() + SECOND);
+    }
+
+    // Dead is final, even with a working server and a long time later.
+    const later = new Date(now.getTime() + 30 * 24 * 3_600 * SECOND);
+    expect(await processOutbox({ mailer, workerId: "worker-1", now: later })).toEqual({ sent: 0, failed: 0 });
+    const [row] = await outboxRows();
+    expect(row).toMatchObject({ status: "dead", attempts: MAX_ATTEMPTS, sentAt: null });
+    expect(row!.lastError).toEqual(expect.any(String));
+    expect(smtp.received).toHaveLength(0);
+  });
+
+  it("backs off exponentially up to an hour, and keeps trying for hours before giving up", () => {
+    expect([1, 2, 3, 4].map(backoffMs)).toEqual([30_000, 60_000, 120_000, 240_000]);
+    expect(backoffMs(20)).toBe(3_600_000);
+    const retryHorizonMs = Array.from({ length: MAX_ATTEMPTS - 1 }, (_, index) => backoffMs(index + 1)).reduce((a, b) => a + b, 0);
+    expect(retryHorizonMs).toBeGreaterThan(6 * 60 * 60 * 1000);
+  });
+});
+
+describe("several workers", () => {
+  it("two workers on one database: each email is received exactly once", async () => {
+    const addresses = Array.from({ length: 10 }, () => uniqueEmail("crowd"));
+    for (const address of addresses) await subscribe(address, "http://shop.test");
+    const secondMailer = createMailer(smtp.url);
+    // Both workers read the same due rows; the conditional claim lets exactly one of them have each.
+
+    const runs = await Promise.all([
+      processOutbox({ mailer, workerId: "worker-a" }),
+      processOutbox({ mailer: secondMailer, workerId: "worker-b" }),
+    ]);
+    expect(runs.reduce((sum, run) => sum + run.sent, 0)).toBe(10);
+    expect(runs.reduce((sum, run) => sum + run.failed, 0)).toBe(0);
+
+    const rows = await outboxRows();
+    expect(rows.map((row) => [row.status, row.attempts])).toEqual(Array(10).fill(["sent", 1]));
+    expect(smtp.received).toHaveLength(10);
+    expect(receivedRowIds().sort()).toEqual(rows.map((row) => row.id).sort());
+    for (const address of addresses) expect(smtp.to(address), address).toHaveLength(1);
+  });
+
+  it("many small passes of two workers racing each other still send each email once", async () => {
+    const addresses = Array.from({ length: 10 }, () => uniqueEmail("batch"));
+    for (const address of addresses) await subscribe(address, "http://shop.test");
+
+    for (let pass = 0; pass < 10; pass++) {
+      const runs = await Promise.all([
+        processOutbox({ mailer, workerId: "worker-a", limit: 3 }),
+        processOutbox({ mailer, workerId: "worker-b", limit: 3 }),
+      ]);
+      if (runs.every((run) => run.sent === 0)) break;
+    }
+    expect(await db.outboxMessage.count({ where: { status: { not: "sent" } } })).toBe(0);
+    expect(smtp.received).toHaveLength(10);
+    expect(new Set(receivedRowIds()).size).toBe(10);
+  });
+
+  it("a row whose lease expired (its worker crashed mid-send) is picked up again; a live lease is left alone", async () => {
+    const crashed = uniqueEmail("crashed");
+    const busy = uniqueEmail("busy");
+    await subscribe(crashed, "http://shop.test");
+    await subscribe(busy, "http://shop.test");
+    const now = new Date();
+    await db.outboxMessage.updateMany({
+      where: { to: crashed },
+      data: { status: "sending", claimedBy: "worker-that-died", claimedUntil: new Date(now.getTime() - SECOND) },
+    });
+    const liveLease = new Date(now.getTime() + 30 * SECOND);
+    await db.outboxMessage.updateMany({
+      where: { to: busy },
+      data: { status: "sending", claimedBy: "worker-still-busy", claimedUntil: liveLease },
+    });
+
+    expect(await processOutbox({ mailer, workerId: "worker-1", now })).toEqual({ sent: 1, failed: 0 });
+    expect(smtp.to(crashed)).toHaveLength(1);
+    expect(smtp.to(busy)).toHaveLength(0);
+    expect(await db.outboxMessage.findFirstOrThrow({ where: { to: crashed } })).toMatchObject({
+      status: "sent",
+      claimedBy: null,
+      claimedUntil: null,
+    });
+    expect(await db.outboxMessage.findFirstOrThrow({ where: { to: busy } })).toMatchObject({
+      status: "sending",
+      claimedBy: "worker-still-busy",
+    });
+
+    // Once that lease runs out too, the row is taken over.
+    expect(await processOutbox({ mailer, workerId: "worker-1", now: new Date(liveLease.getTime() + SECOND) })).toEqual({
+      sent: 1,
+      failed: 0,
+    });
+    expect(smtp.to(busy)).toHaveLength(1);
+    expect(smtp.received).toHaveLength(2);
+  });
+});
