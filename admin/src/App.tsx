@@ -1,7 +1,7 @@
 import { MantineProvider, createTheme, type MantineColorsTuple } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { Authenticated, Refine } from "@refinedev/core";
-import routerProvider, { CatchAllNavigate, NavigateToResource } from "@refinedev/react-router";
+import routerProvider, { CatchAllNavigate } from "@refinedev/react-router";
 import { lazy, Suspense } from "react";
 import { BrowserRouter, Outlet, Route, Routes } from "react-router";
 import { AdminLayout } from "./components/layout";
@@ -74,15 +74,7 @@ export function App() {
                 }
               />
             </Route>
-            <Route
-              element={
-                <Authenticated key="signed-out" fallback={<Outlet />} loading={<Loading />}>
-                  <NavigateToResource resource="orders" />
-                </Authenticated>
-              }
-            >
-              <Route path="login" element={<LoginPage />} />
-            </Route>
+            <Route path="login" element={<LoginPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
         </Refine>

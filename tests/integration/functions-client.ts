@@ -3,9 +3,13 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { expect } from "vitest";
 import { stripeMock } from "../../mocks/stripe";
 import { action as checkSecrets } from "~/routes/functions.v1.check-secrets";
+import { action as getDashboard } from "~/routes/functions.v1.get-dashboard";
+import { action as getOrder } from "~/routes/functions.v1.get-order";
+import { action as getOrders } from "~/routes/functions.v1.get-orders";
 import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
 import { action as sendWelcomeEmail } from "~/routes/functions.v1.send-welcome-email";
 import { action as simpleCheckout } from "~/routes/functions.v1.simple-checkout";
+import { action as updateOrderStatus } from "~/routes/functions.v1.update-order-status";
 import { action as validateDiscountCode } from "~/routes/functions.v1.validate-discount-code";
 import { action as verifyPayment } from "~/routes/functions.v1.verify-payment";
 
@@ -23,6 +27,11 @@ export const functions = {
   "verify-payment": verifyPayment,
   "send-welcome-email": sendWelcomeEmail,
   "send-partnership-inquiry": sendPartnershipInquiry,
+  // The operator's functions: a signed-in admin only (pass `cookie`).
+  "get-orders": getOrders,
+  "get-order": getOrder,
+  "update-order-status": updateOrderStatus,
+  "get-dashboard": getDashboard,
 } satisfies Record<string, Action>;
 
 export type FunctionName = keyof typeof functions;
@@ -33,13 +42,19 @@ export type CallInit = {
   headers?: Record<string, string>;
   /** The caller's address; by default a new one per call, so the rate limit stays out of the way. */
   clientAddress?: string;
+  /** A Cookie header, e.g. the admin session's `chillpb_admin=…`. */
+  cookie?: string;
 };
 
 /** POSTs `body` (JSON-encoded unless it is already a string) to /functions/v1/<name>. */
 export function callFunction(name: FunctionName, body: unknown, init: CallInit = {}) {
   const request = new Request(`http://shop.test/functions/v1/${name}`, {
     method: "POST",
-    headers: { "Content-Type": init.contentType ?? "application/json", ...init.headers },
+    headers: {
+      "Content-Type": init.contentType ?? "application/json",
+      ...(init.cookie !== undefined && { Cookie: init.cookie }),
+      ...init.headers,
+    },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   const action: Action = functions[name];

@@ -1,10 +1,17 @@
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useLogin } from "@refinedev/core";
+import { useIsAuthenticated, useLogin } from "@refinedev/core";
 import { useState, type FormEvent } from "react";
+import { Navigate } from "react-router";
 
+/**
+ * Sign-in. It stays mounted while Refine re-checks the session after a failed
+ * attempt, so the error it shows is not lost; a signed-in visitor goes on to the orders.
+ */
 export function LoginPage() {
   const { mutate: login, isPending } = useLogin<{ email: string; password: string }>();
+  const { data: auth } = useIsAuthenticated();
   const [error, setError] = useState<string | null>(null);
+  if (auth?.authenticated) return <Navigate to="/" replace />;
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

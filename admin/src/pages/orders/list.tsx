@@ -57,7 +57,10 @@ export function OrderList() {
         <Group align="end" wrap="wrap">
           <Select
             label="Status"
-            data={[{ value: "", label: "All statuses" }, ...ORDER_STATUSES.map((value) => ({ value, label: value }))]}
+            data={[
+              { value: "", label: "All statuses" },
+              ...ORDER_STATUSES.map((value) => ({ value, label: value[0]!.toUpperCase() + value.slice(1) })),
+            ]}
             value={valueOf(filters, "status")}
             onChange={(value) => setFilter("status", value ?? "")}
             allowDeselect={false}

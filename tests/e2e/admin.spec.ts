@@ -1,0 +1,101 @@
+import { demoAdmin, expect, test } from "./fixtures";
+
+// These change the demo orders' statuses, so they run one after another.
+test.describe.configure({ mode: "serial" });
+
+test("sign in through the form, see the paid orders, sign out", async ({ page }) => {
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/admin\/login$/);
+  await page.getByLabel("Email").fill(demoAdmin.email);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toContainText("Wrong email or password.");
+
+  await page.getByLabel("Password").fill(demoAdmin.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Order Management" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to Homepage" })).toHaveAttribute("href", "/");
+  const rows = page.getByRole("row");
+  await expect(rows.nth(20)).toBeVisible();
+  await expect(page.getByText(/^[a-z]\*\*\*@demo\.chillpb\.example$/).first()).toBeVisible();
+  await expect(page.getByText("Full details are sent to the fulfilment team by email.", { exact: false })).toBeVisible();
+  await page.screenshot({ path: "test-results/screenshots/admin-orders-desktop.png" });
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/admin\/login$/);
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/admin\/login$/);
+});
+
+test("filter by status, keep it in the URL, and search by order id", async ({ adminPage: page }) => {
+  await page.goto("/admin");
+  await page.getByRole("textbox", { name: "Status" }).click();
+  await page.getByRole("listbox").getByRole("option", { name: "Delivered" }).click();
+  await expect(page).toHaveURL(/filters/);
+  await expect(page.getByTestId("status-badge").first()).toHaveText("delivered");
+  const badges = await page.getByTestId("status-badge").allTextContents();
+  expect(badges.length).toBeGreaterThan(0);
+  expect(new Set(badges)).toEqual(new Set(["delivered"]));
+
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "Status" })).toHaveValue("Delivered");
+
+  const firstId = (await page.getByRole("link", { name: /^[0-9a-f]{8}$/ }).first().textContent()) ?? "";
+  await page.getByRole("textbox", { name: "Search" }).fill(firstId);
+  await expect(page.getByRole("link", { name: /^[0-9a-f]{8}$/ })).toHaveCount(1);
+});
+
+test("change a status: the dropdown is disabled while it updates, then the badge changes", async ({ adminPage: page }) => {
+  await page.goto("/admin");
+  const firstLink = page.getByRole("link", { name: /^[0-9a-f]{8}$/ }).first();
+  const shortId = (await firstLink.textContent()) ?? "";
+  const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: shortId }) });
+  const dropdown = row.getByLabel(`Status of order ${shortId}`);
+  const next = (await dropdown.inputValue()) === "preparing" ? "shipped" : "preparing";
+
+  // Hold the update for a moment so the in-flight state can be seen.
+  await page.route("**/functions/v1/update-order-status", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  await dropdown.selectOption(next);
+  await expect(dropdown).toBeDisabled();
+  await expect(row.getByText("Updating order status...")).toBeVisible();
+  await expect(row.getByTestId("status-badge")).toHaveText(next);
+  await expect(dropdown).toBeEnabled();
+  await expect(page.getByText(`Order ${shortId} is now ${next}.`)).toBeVisible();
+
+  await firstLink.click();
+  await expect(page).toHaveURL(new RegExp(`/admin/orders/${shortId}`));
+  await expect(page.getByRole("heading", { name: `Order ${shortId}` })).toBeVisible();
+  await expect(page.getByText(new RegExp(`→ ${next}`))).toBeVisible();
+  await expect(page.getByText(demoAdmin.email, { exact: false }).first()).toBeVisible();
+  await page.screenshot({ path: "test-results/screenshots/admin-order-desktop.png", fullPage: true });
+});
+
+test("the dashboard shows today's numbers and a month of orders; deep links work", async ({ adminPage: page }) => {
+  await page.goto("/admin/dashboard");
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  await expect(page.getByText("Orders today")).toBeVisible();
+  await expect(page.getByText("Paid orders per day, last 30 days")).toBeVisible();
+  await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await page.screenshot({ path: "test-results/screenshots/admin-dashboard-desktop.png" });
+});
+
+test("the storefront footer's Admin link leads to the dashboard", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("contentinfo").getByRole("link", { name: "Admin" }).click();
+  await expect(page).toHaveURL(/\/admin/);
+  await expect(page.getByRole("heading", { name: "Order Management" })).toBeVisible();
+});
+
+test("the storefront ships none of the admin app's JavaScript", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/");
+  await page.goto("/shop");
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((path) => path.startsWith("/admin"))).toEqual([]);
+});
