@@ -27,7 +27,20 @@ async function importBuild() {
   return import(url.href);
 }
 
-const initialBuild = await importBuild();
+let build = await importBuild();
+
+if (development) {
+  // `npm run dev`: re-import each new build and tell the Remix dev server it is live.
+  const { watch } = await import("node:fs");
+  let timer;
+  watch(path.dirname(BUILD_PATH), () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      build = await importBuild();
+      broadcastDevReady(build);
+    }, 100);
+  });
+}
 
 const app = express();
 app.disable("x-powered-by");
@@ -42,15 +55,15 @@ app.use(express.static("public", { maxAge: "1h" }));
 app.all(
   "*",
   createRequestHandler({
-    build: development ? importBuild : initialBuild,
-    mode: initialBuild.mode,
+    build: development ? () => build : build,
+    mode: build.mode,
     getLoadContext: (req) => ({ clientAddress: req.ip ?? "unknown" }),
   }),
 );
 
 const server = app.listen(port, host, () => {
   console.log(`Chill PB is ready at http://localhost:${port}`);
-  if (development) broadcastDevReady(initialBuild);
+  if (development) broadcastDevReady(build);
 });
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
