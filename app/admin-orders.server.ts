@@ -86,12 +86,19 @@ export function maskOrder(order: OrderRow) {
 
 export type MaskedOrder = ReturnType<typeof maskOrder>;
 
+/** Matches nothing: for a search term that can be neither an order id nor a domain. */
+const NO_ORDER: Prisma.OrderWhereInput = { id: { in: [] } };
+
 function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
   if (!q) return {};
   const term = q.toLowerCase();
-  // "example.com" or "@example.com" searches by email domain; anything else by order id prefix.
-  if (term.includes(".") || term.startsWith("@")) return { email: { endsWith: `@${term.replace(/^@/, "")}` } };
-  return { id: { startsWith: term } };
+  // "example.com" or "@example.com" searches by email domain; hex and dashes by order id prefix.
+  // Only those characters get through, so LIKE's % and _ can never act as wildcards.
+  if (term.includes(".") || term.startsWith("@")) {
+    const domain = term.replace(/^@/, "");
+    return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain) ? { email: { endsWith: `@${domain}` } } : NO_ORDER;
+  }
+  return /^[0-9a-f-]+$/.test(term) ? { id: { startsWith: term } } : NO_ORDER;
 }
 
 export async function listOrders(query: OrdersQuery) {
@@ -134,6 +141,7 @@ export async function getOrderWithHistory(orderId: string) {
 }
 
 export class OrderNotFoundError extends Error {}
+export class OrderNotPaidError extends Error {}
 
 /**
  * Sets an order's fulfilment status (any to any, spec §4), records who did it,
@@ -143,9 +151,13 @@ export async function updateOrderStatus(orderId: string, newStatus: OrderStatus,
   return db.$transaction(async (tx) => {
     const order = await tx.order.findUnique({ where: { id: orderId }, include: { items: true } });
     if (!order) throw new OrderNotFoundError(orderId);
+    // An unpaid checkout is not an order to fulfil, and its customer must not be told it shipped.
+    if (order.paymentStatus !== "paid") throw new OrderNotPaidError(orderId);
     const short = order.id.slice(0, 8);
     if (order.status === newStatus) return { message: `Order ${short} is already ${newStatus}.` };
-    await tx.order.update({ where: { id: orderId }, data: { status: newStatus } });
+    // Conditional on the status just read, so two operators cannot both make this change.
+    const { count } = await tx.order.updateMany({ where: { id: orderId, status: order.status }, data: { status: newStatus } });
+    if (count === 0) return { message: `Order ${short} was just changed by someone else; refresh to see it.` };
     await tx.orderStatusChange.create({ data: { orderId, fromStatus: order.status, toStatus: newStatus, changedBy } });
     if (newStatus !== "pending") await enqueueEmails(tx, [orderStatusEmail(order, newStatus)]);
     return { message: `Order ${short} is now ${newStatus}.` };
@@ -160,9 +172,12 @@ export async function dashboardStats(now = new Date()) {
     select: { createdAt: true, totalCents: true, status: true },
   });
   const day = (date: Date) => date.toLocaleDateString("en-CA", { timeZone: "America/Los_Angeles" });
+  // Whole calendar days back from today in Los Angeles: 24-hour steps would
+  // repeat or skip a day when the clocks change.
+  const [year, month, date] = day(now).split("-").map(Number) as [number, number, number];
   const days = new Map<string, { orders: number; revenueCents: number }>();
   for (let offset = 29; offset >= 0; offset--) {
-    days.set(day(new Date(now.getTime() - offset * 24 * 60 * 60 * 1000)), { orders: 0, revenueCents: 0 });
+    days.set(new Date(Date.UTC(year, month - 1, date - offset)).toISOString().slice(0, 10), { orders: 0, revenueCents: 0 });
   }
   for (const order of paid) {
     const bucket = days.get(day(order.createdAt));

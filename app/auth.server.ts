@@ -79,21 +79,46 @@ authenticator.use(
   "form",
 );
 
-const failureKeys = (email: string, clientAddress: string, now: number) => {
+/**
+ * Sign-in attempts per address and per account, in fixed 15-minute windows.
+ * The current and the previous window count together, so a lock lasts a full
+ * window however late in one it began.
+ */
+function attemptKeys(email: string, clientAddress: string, now: number) {
   const window = Math.floor(now / FAILURE_WINDOW_MS);
-  return [`login-ip:${clientAddress}:${window}`, `login-email:${email}:${window}`];
-};
-
-async function tooManyFailures(keys: string[]) {
-  const rows = await db.rateLimitWindow.findMany({ where: { key: { in: keys } } });
-  return rows.some((row) => row.count >= MAX_FAILURES);
+  const keys = (w: number) => [`login-ip:${clientAddress}:${w}`, `login-email:${email}:${w}`];
+  return { current: keys(window), previous: keys(window - 1) };
 }
 
-async function recordFailure(keys: string[], now: number) {
+/**
+ * Counts this attempt before the password is checked, in one atomic step per
+ * key, so a burst of simultaneous guesses cannot slip past the limit.
+ * Returns false when the address or the account is over it.
+ */
+async function countAttempt(email: string, clientAddress: string, now: number) {
+  const { current, previous } = attemptKeys(email, clientAddress, now);
   const expiresAt = new Date(now + 2 * FAILURE_WINDOW_MS);
-  for (const key of keys) {
-    await db.rateLimitWindow.upsert({ where: { key }, create: { key, count: 1, expiresAt }, update: { count: { increment: 1 } } });
+  const earlier = new Map(
+    (await db.rateLimitWindow.findMany({ where: { key: { in: previous } } })).map((row) => [row.key, row.count]),
+  );
+  let allowed = true;
+  for (const [index, key] of current.entries()) {
+    const row = await db.rateLimitWindow.upsert({
+      where: { key },
+      create: { key, count: 1, expiresAt },
+      update: { count: { increment: 1 } },
+    });
+    if (row.count + (earlier.get(previous[index]!) ?? 0) > MAX_FAILURES) allowed = false;
   }
+  return allowed;
+}
+
+/** A successful sign-in is not a failure: take its attempt back. */
+async function forgiveAttempt(email: string, clientAddress: string, now: number) {
+  await db.rateLimitWindow.updateMany({
+    where: { key: { in: attemptKeys(email, clientAddress, now).current }, count: { gt: 0 } },
+    data: { count: { decrement: 1 } },
+  });
 }
 
 export type SignInResult = { ok: true; admin: Admin; setCookie: string } | { ok: false; status: number; error: string };
@@ -101,8 +126,7 @@ export type SignInResult = { ok: true; admin: Admin; setCookie: string } | { ok:
 /** Checks the form's email and password; on success opens a session and returns its cookie. */
 export async function signIn(form: FormData, clientAddress: string, now = Date.now()): Promise<SignInResult> {
   const email = String(form.get("email") ?? "").trim().toLowerCase().slice(0, 254);
-  const keys = failureKeys(email, clientAddress, now);
-  if (await tooManyFailures(keys)) {
+  if (!(await countAttempt(email, clientAddress, now))) {
     return { ok: false, status: 429, error: "Too many failed sign-ins. Please wait 15 minutes and try again." };
   }
   let admin: Admin;
@@ -113,13 +137,19 @@ export async function signIn(form: FormData, clientAddress: string, now = Date.n
   } catch (error) {
     const message = error instanceof SignInError ? error.message : "Wrong email or password.";
     if (!(error instanceof SignInError)) console.error("Sign-in failed unexpectedly", error);
-    await recordFailure(keys, now);
     return { ok: false, status: 401, error: message };
   }
 
+  await forgiveAttempt(email, clientAddress, now);
   const token = randomBytes(32).toString("base64url");
   await db.adminSession.create({
-    data: { id: tokenHash(token), userId: admin.id, expiresAt: new Date(now + SESSION_MAX_MS) },
+    data: {
+      id: tokenHash(token),
+      userId: admin.id,
+      createdAt: new Date(now),
+      lastSeenAt: new Date(now),
+      expiresAt: new Date(now + SESSION_MAX_MS),
+    },
   });
   return { ok: true, admin, setCookie: await adminCookie.serialize(token) };
 }

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ORDER_STATUSES, OrderNotFoundError, updateOrderStatus } from "~/admin-orders.server";
+import { ORDER_STATUSES, OrderNotFoundError, OrderNotPaidError, updateOrderStatus } from "~/admin-orders.server";
 import { requireAdmin } from "~/auth.server";
 import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
 
@@ -20,6 +20,7 @@ export function action({ request }: ActionFunctionArgs) {
       return json(await updateOrderStatus(orderId, newStatus, admin.email));
     } catch (error) {
       if (error instanceof OrderNotFoundError) return apiError(404, "No order with that id.");
+      if (error instanceof OrderNotPaidError) return apiError(409, "This order has not been paid, so it cannot be fulfilled.");
       throw error;
     }
   });

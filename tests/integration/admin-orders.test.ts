@@ -1,0 +1,579 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { createCookie } from "@remix-run/node";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { dashboardStats } from "~/admin-orders.server";
+import { db } from "~/db.server";
+import { sessionSecret } from "~/env.server";
+import { processOutbox } from "~/outbox.server";
+import { ADMIN_COOKIE, orderFor, signedInAdmin } from "./admin-client";
+import { callFunction, readJson, type ErrorJson, type FunctionName } from "./functions-client";
+
+/**
+ * The operator's order functions (spec §6-§7): signed-in admins only,
+ * customer data masked on the server, strict request bodies, and a status
+ * change that records who made it and queues exactly one customer email.
+ */
+
+type MaskedOrderJson = {
+  id: string;
+  status: string;
+  payment_status: string;
+  created_at: string;
+  total: number;
+  total_cents: number;
+  items: { product: { id: string; name: string; price: number }; quantity: number }[];
+  customer_email: string;
+  shipping_info: Record<string, string>;
+  chef_notified: boolean;
+  preparing_sent: boolean;
+  shipped_sent: boolean;
+  delivered_sent: boolean;
+};
+type OrdersJson = { orders: MaskedOrderJson[]; total: number };
+type HistoryJson = { from: string; to: string; changed_by: string; changed_at: string };
+type OrderJson = { order: MaskedOrderJson & { history: HistoryJson[] } };
+type MessageJson = { message: string };
+type DayJson = { date: string; orders: number; revenue: number };
+type DashboardJson = { today: { orders: number; revenue: number }; openOrders: number; last30Days: DayJson[] };
+
+const DAY = 24 * 60 * 60 * 1000;
+
+let admin: Awaited<ReturnType<typeof signedInAdmin>>;
+
+beforeAll(async () => {
+  admin = await signedInAdmin();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Calls an admin function as the signed-in operator. */
+function asAdmin(name: FunctionName, body: unknown) {
+  return callFunction(name, body, { cookie: admin.cookie });
+}
+
+async function ordersJson(body: Record<string, unknown>) {
+  const response = await asAdmin("get-orders", body);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return readJson<OrdersJson>(response);
+}
+
+/** An email domain no other test uses, so that `q` finds exactly this test's orders. */
+function uniqueDomain() {
+  return `shop-${randomUUID().slice(0, 8)}.test`;
+}
+
+const emailAt = (domain: string, label = "customer") => `${label}-${randomUUID().slice(0, 6)}@${domain}`;
+
+const laDay = (date: Date) => date.toLocaleDateString("en-CA", { timeZone: "America/Los_Angeles" });
+
+function historyOf(orderId: string) {
+  return db.orderStatusChange.findMany({ where: { orderId }, orderBy: { id: "asc" } });
+}
+
+function statusEmailsOf(orderId: string) {
+  return db.outboxMessage.findMany({ where: { orderId, kind: { in: ["order-preparing", "order-shipped", "order-delivered", "order-pending"] } } });
+}
+
+describe("without a signed-in operator", () => {
+  const someId = randomUUID();
+  const cases: [FunctionName, Record<string, unknown>][] = [
+    ["get-orders", {}],
+    ["get-order", { orderId: someId }],
+    ["update-order-status", { orderId: someId, newStatus: "shipped" }],
+    ["get-dashboard", {}],
+  ];
+
+  it.each(cases)("%s answers 401 JSON without a cookie", async (name, body) => {
+    const response = await callFunction(name, body);
+    expect(response.status).toBe(401);
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.any(String) });
+  });
+
+  it.each(cases)("%s answers 401 to a tampered or unknown session cookie", async (name, body) => {
+    const value = admin.cookie.slice(ADMIN_COOKIE.length + 1);
+    const tampered = `${ADMIN_COOKIE}=${value.slice(0, 5)}${value[5] === "x" ? "y" : "x"}${value.slice(6)}`;
+    const signedUnknown = (
+      await createCookie(ADMIN_COOKIE, { secrets: [sessionSecret] }).serialize(randomBytes(32).toString("base64url"))
+    ).split(";")[0];
+    for (const cookie of [tampered, signedUnknown ?? "", `${ADMIN_COOKIE}=`, "some_other_cookie=1"]) {
+      const response = await callFunction(name, body, { cookie });
+      expect(response.status, cookie).toBe(401);
+      expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.any(String) });
+    }
+  });
+
+  it("an unauthenticated status change changes nothing, even with a bad body", async () => {
+    const { orderId } = await orderFor();
+    const before = await db.outboxMessage.count({ where: { orderId } });
+    expect((await callFunction("update-order-status", { orderId, newStatus: "shipped" })).status).toBe(401);
+    expect((await callFunction("update-order-status", "{not json")).status).toBe(401);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("pending");
+    expect(await historyOf(orderId)).toEqual([]);
+    expect(await db.outboxMessage.count({ where: { orderId } })).toBe(before);
+  });
+});
+
+describe("get-orders", () => {
+  it("shows masked orders: no full email, surname, street or phone in the response", async () => {
+    const local = `marguerite-${randomUUID().slice(0, 8)}`;
+    const email = `${local}@example.com`;
+    const customer = {
+      firstName: "Marguerite",
+      lastName: "Zebulonsky",
+      email,
+      phone: "310-555-0199",
+      address: "742 Evergreen Terrace",
+    };
+    const { orderId } = await orderFor(customer, [["bites-variety", 2], ["bar-chocolate-pb", 2]]);
+
+    const response = await asAdmin("get-orders", { pageSize: 100, includeUnpaid: true });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    const text = await response.text();
+    for (const secret of [email, local, "Zebulonsky", "Marguerite", "742 Evergreen", "Evergreen Terrace", "310-555-0199", "3105550199"]) {
+      expect(text, `the response shows "${secret}"`).not.toContain(secret);
+    }
+
+    const { orders } = JSON.parse(text) as OrdersJson;
+    const order = orders.find((candidate) => candidate.id === orderId);
+    expect(order).toBeDefined();
+    const stored = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+    expect(order).toEqual({
+      id: orderId,
+      status: "pending",
+      payment_status: "paid",
+      created_at: stored.createdAt.toISOString(),
+      total: stored.totalCents / 100,
+      total_cents: stored.totalCents,
+      items: expect.arrayContaining([
+        { product: { id: "bites-variety", name: expect.any(String), price: 10 }, quantity: 2 },
+        { product: { id: "bar-chocolate-pb", name: expect.any(String), price: 6 }, quantity: 2 },
+      ]),
+      customer_email: "m***@example.com",
+      shipping_info: { firstName: "M.", lastName: "Z.", city: "Los Angeles", state: "CA" },
+      chef_notified: false,
+      preparing_sent: false,
+      shipped_sent: false,
+      delivered_sent: false,
+    });
+    expect(order?.items).toHaveLength(2);
+    // Every order is masked the same way.
+    for (const each of orders) {
+      expect(each.customer_email).toMatch(/^[^@*]\*\*\*@[^@]+$/);
+      expect(Object.keys(each.shipping_info).sort()).toEqual(["city", "firstName", "lastName", "state"]);
+      expect(each.shipping_info.firstName).toMatch(/^.\.$/);
+      expect(each.shipping_info.lastName).toMatch(/^.\.$/);
+    }
+  });
+
+  it("shows paid orders only, unless includeUnpaid", async () => {
+    const domain = uniqueDomain();
+    const paid = await orderFor({ email: emailAt(domain) });
+    const unpaid = await orderFor({ email: emailAt(domain) }, undefined, { paid: false });
+    const expired = await orderFor({ email: emailAt(domain) }, undefined, { paid: false });
+    await db.order.update({ where: { id: expired.orderId }, data: { paymentStatus: "expired" } });
+
+    const byDefault = await ordersJson({ q: domain });
+    expect(byDefault.total).toBe(1);
+    expect(byDefault.orders.map((order) => order.id)).toEqual([paid.orderId]);
+
+    const everything = await ordersJson({ q: domain, includeUnpaid: true });
+    expect(everything.total).toBe(3);
+    expect(Object.fromEntries(everything.orders.map((order) => [order.id, order.payment_status]))).toEqual({
+      [paid.orderId]: "paid",
+      [unpaid.orderId]: "unpaid",
+      [expired.orderId]: "expired",
+    });
+
+    // Across the whole shop, the default list has no unpaid order in it.
+    const all = await ordersJson({ pageSize: 100 });
+    expect(all.orders.every((order) => order.payment_status === "paid")).toBe(true);
+  });
+
+  it("pages through the orders with page, pageSize and total", async () => {
+    const domain = uniqueDomain();
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index++) ids.push((await orderFor({ email: emailAt(domain) })).orderId);
+
+    const pages = [];
+    for (const page of [1, 2, 3]) pages.push(await ordersJson({ q: domain, page, pageSize: 2 }));
+    expect(pages.map((result) => result.total)).toEqual([5, 5, 5]);
+    expect(pages.map((result) => result.orders.length)).toEqual([2, 2, 1]);
+    const seen = pages.flatMap((result) => result.orders.map((order) => order.id));
+    expect(new Set(seen).size).toBe(5);
+    expect([...seen].sort()).toEqual([...ids].sort());
+
+    const beyond = await ordersJson({ q: domain, page: 4, pageSize: 2 });
+    expect(beyond).toEqual({ orders: [], total: 5 });
+
+    // The default page size is 20.
+    const defaults = await ordersJson({ q: domain });
+    expect(defaults.orders).toHaveLength(5);
+  });
+
+  it("filters by status", async () => {
+    const domain = uniqueDomain();
+    const a = await orderFor({ email: emailAt(domain) });
+    const b = await orderFor({ email: emailAt(domain) });
+    const c = await orderFor({ email: emailAt(domain) });
+    expect((await asAdmin("update-order-status", { orderId: b.orderId, newStatus: "shipped" })).status).toBe(200);
+    expect((await asAdmin("update-order-status", { orderId: c.orderId, newStatus: "delivered" })).status).toBe(200);
+
+    const ids = async (status: string | null) => (await ordersJson({ q: domain, status })).orders.map((order) => order.id).sort();
+    expect(await ids("pending")).toEqual([a.orderId]);
+    expect(await ids("shipped")).toEqual([b.orderId]);
+    expect(await ids("delivered")).toEqual([c.orderId]);
+    expect(await ids("preparing")).toEqual([]);
+    expect(await ids(null)).toEqual([a.orderId, b.orderId, c.orderId].sort());
+  });
+
+  it("searches by order id prefix and by email domain", async () => {
+    const domain = uniqueDomain();
+    const mine = await orderFor({ email: emailAt(domain) });
+    const other = await orderFor({ email: emailAt(uniqueDomain()) });
+
+    const prefix = mine.orderId.slice(0, 8);
+    const byId = await ordersJson({ q: prefix });
+    expect(byId.orders.map((order) => order.id)).toEqual([mine.orderId]);
+    expect((await ordersJson({ q: prefix.toUpperCase() })).orders.map((order) => order.id)).toEqual([mine.orderId]);
+    expect((await ordersJson({ q: mine.orderId })).orders.map((order) => order.id)).toEqual([mine.orderId]);
+
+    for (const q of [domain, `@${domain}`, domain.toUpperCase(), `  ${domain}  `]) {
+      const result = await ordersJson({ q });
+      expect(result.orders.map((order) => order.id), q).toEqual([mine.orderId]);
+    }
+    // A domain only matches whole: a tail of it finds nothing.
+    expect((await ordersJson({ q: domain.slice(3) })).total).toBe(0);
+    expect((await ordersJson({ q: other.orderId.slice(0, 8) })).orders.map((order) => order.id)).toEqual([other.orderId]);
+  });
+
+  // KNOWN BUG (see report): `q` goes into a LIKE pattern unescaped, so "%" and
+  // "_" are wildcards and match every order. Turn into `it` once fixed.
+  it("treats % and _ in the search as plain characters", async () => {
+    await orderFor();
+    expect((await ordersJson({ q: "%" })).total).toBe(0);
+    expect((await ordersJson({ q: "_" })).total).toBe(0);
+  });
+
+  it("sorts by total and by date", async () => {
+    const domain = uniqueDomain();
+    // Totals: $26, $30, $50 of products; placed in a different order from their totals.
+    const middle = await orderFor({ email: emailAt(domain) }, [["bites-variety", 3]]);
+    const large = await orderFor({ email: emailAt(domain) }, [["bites-variety", 5]]);
+    const small = await orderFor({ email: emailAt(domain) }, [["bites-variety", 2], ["bar-chocolate-pb", 1]]);
+    // Distinct, known creation times: large is the oldest, small the newest.
+    const base = Date.now() - 10 * DAY;
+    const created = new Map([
+      [large.orderId, base],
+      [middle.orderId, base + DAY],
+      [small.orderId, base + 2 * DAY],
+    ]);
+    for (const [id, time] of created) await db.order.update({ where: { id }, data: { createdAt: new Date(time) } });
+
+    const sorted = async (sort: string) => (await ordersJson({ q: domain, sort })).orders;
+    const byTotalDesc = await sorted("total_desc");
+    expect(byTotalDesc.map((order) => order.id)).toEqual([large.orderId, middle.orderId, small.orderId]);
+    expect(byTotalDesc[0]!.total_cents).toBeGreaterThan(byTotalDesc[1]!.total_cents);
+    expect(byTotalDesc[1]!.total_cents).toBeGreaterThan(byTotalDesc[2]!.total_cents);
+    expect((await sorted("total_asc")).map((order) => order.id)).toEqual([small.orderId, middle.orderId, large.orderId]);
+    expect((await sorted("date_desc")).map((order) => order.id)).toEqual([small.orderId, middle.orderId, large.orderId]);
+    expect((await sorted("date_asc")).map((order) => order.id)).toEqual([large.orderId, middle.orderId, small.orderId]);
+    // Newest first by default.
+    expect((await ordersJson({ q: domain })).orders.map((order) => order.id)).toEqual([small.orderId, middle.orderId, large.orderId]);
+  });
+});
+
+describe("bad requests", () => {
+  let orderId: string;
+  beforeEach(async () => {
+    ({ orderId } = await orderFor());
+  });
+
+  async function expect400(name: FunctionName, body: unknown, pattern?: RegExp) {
+    const response = await asAdmin(name, body);
+    expect(response.status, JSON.stringify(body)).toBe(400);
+    const json = await readJson<ErrorJson>(response);
+    expect(json).toEqual({ error: expect.any(String) });
+    if (pattern) expect(json.error).toMatch(pattern);
+  }
+
+  it("update-order-status refuses an unknown or missing status and a malformed order id", async () => {
+    await expect400("update-order-status", { orderId, newStatus: "cancelled" }, /newStatus/);
+    await expect400("update-order-status", { orderId, newStatus: "SHIPPED" }, /newStatus/);
+    await expect400("update-order-status", { orderId }, /newStatus/);
+    await expect400("update-order-status", { orderId: "12345", newStatus: "shipped" }, /orderId/);
+    await expect400("update-order-status", { orderId: `${orderId}' OR 1=1 --`, newStatus: "shipped" }, /orderId/);
+    await expect400("update-order-status", { newStatus: "shipped" }, /orderId/);
+    await expect400("update-order-status", "{\"orderId\": ", /JSON/);
+    await expect400("update-order-status", "[1, 2]");
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("pending");
+    expect(await historyOf(orderId)).toEqual([]);
+    expect(await statusEmailsOf(orderId)).toEqual([]);
+  });
+
+  it("get-order refuses a malformed order id and malformed JSON", async () => {
+    await expect400("get-order", { orderId: "not-a-uuid" }, /orderId/);
+    await expect400("get-order", {}, /orderId/);
+    await expect400("get-order", { orderId: 42 }, /orderId/);
+    await expect400("get-order", "{oops", /JSON/);
+  });
+
+  it("get-orders refuses unknown keys, oversized pages and wrong types", async () => {
+    await expect400("get-orders", { pageSize: 1000 }, /pageSize/);
+    await expect400("get-orders", { pageSize: 0 }, /pageSize/);
+    await expect400("get-orders", { page: 0 }, /page/);
+    await expect400("get-orders", { page: "2" }, /page/);
+    await expect400("get-orders", { paymentStatus: "unpaid" }, /unrecognized/i);
+    await expect400("get-orders", { where: { email: { contains: "@" } } }, /unrecognized/i);
+    await expect400("get-orders", { sort: "email_asc" }, /sort/);
+    await expect400("get-orders", { status: "cancelled" }, /status/);
+    await expect400("get-orders", { q: "x".repeat(101) }, /q/);
+    await expect400("get-orders", "{\"page\": 1,}", /JSON/);
+  });
+
+  it("answers 415 to a body that is not JSON", async () => {
+    const response = await callFunction("get-orders", "page=1", { cookie: admin.cookie, contentType: "application/x-www-form-urlencoded" });
+    expect(response.status).toBe(415);
+  });
+
+  it("answers 404 to a well-formed id of no order", async () => {
+    const unknown = randomUUID();
+    for (const [name, body] of [
+      ["get-order", { orderId: unknown }],
+      ["update-order-status", { orderId: unknown, newStatus: "shipped" }],
+    ] as const) {
+      const response = await asAdmin(name, body);
+      expect(response.status, name).toBe(404);
+      expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.any(String) });
+    }
+    expect(await db.orderStatusChange.count({ where: { orderId: unknown } })).toBe(0);
+  });
+
+  it("refuses a status change posted from another site", async () => {
+    const response = await callFunction("update-order-status", { orderId, newStatus: "shipped" }, { cookie: admin.cookie, headers: { Origin: "https://evil.example" } });
+    expect(response.status).toBe(403);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("pending");
+  });
+});
+
+describe("update-order-status", () => {
+  it("refuses to fulfil an unpaid checkout (409) and emails no one", async () => {
+    const { orderId } = await orderFor(undefined, undefined, { paid: false });
+    const response = await asAdmin("update-order-status", { orderId, newStatus: "shipped" });
+    expect(response.status).toBe(409);
+    expect(await readJson<{ error: string }>(response)).toEqual({ error: expect.stringMatching(/not been paid/) });
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("pending");
+    expect(await historyOf(orderId)).toEqual([]);
+    expect(await statusEmailsOf(orderId)).toEqual([]);
+  });
+
+  it("records who changed what, and queues exactly one shipped email to the customer", async () => {
+    const { orderId, email } = await orderFor();
+    const outboxBefore = await db.outboxMessage.count({ where: { orderId } });
+
+    const response = await asAdmin("update-order-status", { orderId, newStatus: "shipped" });
+    expect(response.status).toBe(200);
+    expect(await readJson<MessageJson>(response)).toEqual({ message: expect.stringContaining("shipped") });
+
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("shipped");
+    const history = await historyOf(orderId);
+    expect(history.map(({ fromStatus, toStatus, changedBy }) => ({ fromStatus, toStatus, changedBy }))).toEqual([
+      { fromStatus: "pending", toStatus: "shipped", changedBy: admin.email },
+    ]);
+
+    expect(await db.outboxMessage.count({ where: { orderId } })).toBe(outboxBefore + 1);
+    const emails = await statusEmailsOf(orderId);
+    expect(emails.map(({ kind, to, status }) => ({ kind, to, status }))).toEqual([{ kind: "order-shipped", to: email, status: "pending" }]);
+  });
+
+  it("sets shipped_sent only once the email has been handed to the mailer", async () => {
+    const { orderId, email } = await orderFor();
+    expect((await asAdmin("update-order-status", { orderId, newStatus: "shipped" })).status).toBe(200);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).shippedSent).toBe(false);
+
+    const flagWhileSending: boolean[] = [];
+    const sentTo: string[] = [];
+    const mailer = {
+      send: async (message: { id: string; to: string }) => {
+        const row = await db.outboxMessage.findUniqueOrThrow({ where: { id: message.id } });
+        if (row.kind !== "order-shipped" || row.orderId !== orderId) return;
+        sentTo.push(message.to);
+        flagWhileSending.push((await db.order.findUniqueOrThrow({ where: { id: orderId } })).shippedSent);
+      },
+    };
+    // Other tests' emails may be due too: run passes until nothing is left.
+    for (let pass = 0; pass < 20; pass++) {
+      if ((await processOutbox({ mailer, workerId: "admin-orders-test" })).sent === 0) break;
+    }
+
+    expect(sentTo).toEqual([email]);
+    expect(flagWhileSending).toEqual([false]);
+    const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+    expect(order.shippedSent).toBe(true);
+    expect(order.preparingSent).toBe(false);
+    expect(order.deliveredSent).toBe(false);
+
+    const listed = (await ordersJson({ q: orderId })).orders[0];
+    expect(listed).toMatchObject({ id: orderId, status: "shipped", shipped_sent: true, chef_notified: true });
+  });
+
+  it("setting an order back to pending records the change but queues no email", async () => {
+    const { orderId } = await orderFor();
+    expect((await asAdmin("update-order-status", { orderId, newStatus: "preparing" })).status).toBe(200);
+    const outbox = await db.outboxMessage.count({ where: { orderId } });
+
+    const response = await asAdmin("update-order-status", { orderId, newStatus: "pending" });
+    expect(response.status).toBe(200);
+    expect(await readJson<MessageJson>(response)).toEqual({ message: expect.stringContaining("pending") });
+    expect(await db.outboxMessage.count({ where: { orderId } })).toBe(outbox);
+    expect((await statusEmailsOf(orderId)).map((row) => row.kind)).toEqual(["order-preparing"]);
+    expect((await historyOf(orderId)).map((row) => [row.fromStatus, row.toStatus])).toEqual([
+      ["pending", "preparing"],
+      ["preparing", "pending"],
+    ]);
+  });
+
+  it("the same status twice writes no second history row or email", async () => {
+    const { orderId } = await orderFor();
+    const first = await asAdmin("update-order-status", { orderId, newStatus: "delivered" });
+    expect(first.status).toBe(200);
+    const again = await asAdmin("update-order-status", { orderId, newStatus: "delivered" });
+    expect(again.status).toBe(200);
+    expect(await readJson<MessageJson>(again)).toEqual({ message: expect.stringMatching(/already/) });
+
+    expect(await historyOf(orderId)).toHaveLength(1);
+    expect((await statusEmailsOf(orderId)).map((row) => row.kind)).toEqual(["order-delivered"]);
+
+    // A pending order set to pending is "already" too.
+    const fresh = await orderFor();
+    const same = await asAdmin("update-order-status", { orderId: fresh.orderId, newStatus: "pending" });
+    expect(await readJson<MessageJson>(same)).toEqual({ message: expect.stringMatching(/already/) });
+    expect(await historyOf(fresh.orderId)).toEqual([]);
+  });
+
+  it("two operators setting the same status at once queue one email between them", async () => {
+    const { orderId } = await orderFor();
+    const second = await signedInAdmin("second");
+    const responses = await Promise.all([
+      asAdmin("update-order-status", { orderId, newStatus: "preparing" }),
+      callFunction("update-order-status", { orderId, newStatus: "preparing" }, { cookie: second.cookie }),
+    ]);
+    expect(responses.map((response) => response.status)).toEqual([200, 200]);
+    expect(await historyOf(orderId)).toHaveLength(1);
+    expect(await statusEmailsOf(orderId)).toHaveLength(1);
+  });
+});
+
+describe("get-order", () => {
+  it("answers the masked order with its history, oldest change first", async () => {
+    const { orderId, email } = await orderFor({ lastName: "Zebulonsky", address: "742 Evergreen Terrace" });
+    for (const newStatus of ["preparing", "shipped", "delivered"]) {
+      expect((await asAdmin("update-order-status", { orderId, newStatus })).status).toBe(200);
+    }
+
+    const response = await asAdmin("get-order", { orderId });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    for (const secret of [email, "Zebulonsky", "Evergreen", "310-555-0100"]) expect(text).not.toContain(secret);
+
+    const { order } = JSON.parse(text) as OrderJson;
+    expect(order).toMatchObject({
+      id: orderId,
+      status: "delivered",
+      payment_status: "paid",
+      customer_email: `${email[0]}***@example.com`,
+      shipping_info: { firstName: "J.", lastName: "Z.", city: "Los Angeles", state: "CA" },
+    });
+    expect(order.history.map(({ from, to, changed_by }) => ({ from, to, changed_by }))).toEqual([
+      { from: "pending", to: "preparing", changed_by: admin.email },
+      { from: "preparing", to: "shipped", changed_by: admin.email },
+      { from: "shipped", to: "delivered", changed_by: admin.email },
+    ]);
+    const times = order.history.map((change) => Date.parse(change.changed_at));
+    expect(times.every((time) => Number.isFinite(time))).toBe(true);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+  });
+
+  it("answers an order with no changes with an empty history", async () => {
+    const { orderId } = await orderFor();
+    const { order } = await readJson<OrderJson>(await asAdmin("get-order", { orderId }));
+    expect(order.history).toEqual([]);
+    expect(order.status).toBe("pending");
+  });
+});
+
+describe("get-dashboard", () => {
+  async function dashboard() {
+    const response = await asAdmin("get-dashboard", {});
+    expect(response.status).toBe(200);
+    return readJson<DashboardJson>(response);
+  }
+
+  it("answers today's orders and revenue, open orders, and 30 days ending today", async () => {
+    const before = await dashboard();
+    expect(before.last30Days).toHaveLength(30);
+    expect(before.last30Days.at(-1)?.date).toBe(laDay(new Date()));
+
+    const { orderId } = await orderFor();
+    await orderFor({}, undefined, { paid: false }); // not counted
+    const { totalCents } = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+
+    const after = await dashboard();
+    expect(after.today.orders).toBe(before.today.orders + 1);
+    expect(after.today.revenue).toBeCloseTo(before.today.revenue + totalCents / 100, 2);
+    expect(after.openOrders).toBe(before.openOrders + 1);
+    expect(after.last30Days).toHaveLength(30);
+    expect(after.last30Days.at(-1)).toEqual({
+      date: laDay(new Date()),
+      orders: before.last30Days.at(-1)!.orders + 1,
+      revenue: expect.closeTo(before.last30Days.at(-1)!.revenue + totalCents / 100, 2),
+    });
+    expect(after.last30Days.slice(0, -1)).toEqual(before.last30Days.slice(0, -1));
+
+    // A shipped order is no longer open.
+    expect((await asAdmin("update-order-status", { orderId, newStatus: "shipped" })).status).toBe(200);
+    expect((await dashboard()).openOrders).toBe(before.openOrders);
+  });
+
+  it("counts an order on the Los Angeles day it was placed", async () => {
+    const { orderId } = await orderFor();
+    const threeDaysAgo = new Date(Date.now() - 3 * DAY);
+    await db.order.update({ where: { id: orderId }, data: { createdAt: threeDaysAgo } });
+    const stats = await dashboardStats();
+    const bucket = stats.last30Days.find((day) => day.date === laDay(threeDaysAgo));
+    expect(bucket?.orders).toBeGreaterThanOrEqual(1);
+    const old = await orderFor();
+    await db.order.update({ where: { id: old.orderId }, data: { createdAt: new Date(Date.now() - 40 * DAY) } });
+    const total = (await dashboardStats()).last30Days.reduce((sum, day) => sum + day.orders, 0);
+    expect(total).toBe(stats.last30Days.reduce((sum, day) => sum + day.orders, 0));
+  });
+
+  /** 30 consecutive calendar days, the last one `now`'s Los Angeles day. */
+  function expectThirtyDays(days: DayJson[], now: Date) {
+    expect(days).toHaveLength(30);
+    expect(days.at(-1)?.date).toBe(laDay(now));
+    for (let index = 1; index < days.length; index++) {
+      expect(Date.parse(days[index]!.date) - Date.parse(days[index - 1]!.date), `${days[index - 1]!.date} → ${days[index]!.date}`).toBe(DAY);
+    }
+  }
+
+  it("lists 30 consecutive days on an ordinary day", async () => {
+    const now = new Date("2025-06-10T19:30:00Z");
+    expectThirtyDays((await dashboardStats(now)).last30Days, now);
+  });
+
+  // KNOWN BUG (see report): the days are found by stepping back 24-hour
+  // periods, which repeats a day after the autumn clock change and skips one
+  // after the spring change. Turn into `it` once fixed.
+  it("lists 30 consecutive days late on the day the clocks go back", async () => {
+    const now = new Date("2025-11-03T07:30:00Z"); // 23:30 PST on Sunday 2 November
+    expectThirtyDays((await dashboardStats(now)).last30Days, now);
+  });
+
+  it("lists 30 consecutive days early on the day after the clocks go forward", async () => {
+    const now = new Date("2025-03-10T07:30:00Z"); // 00:30 PDT on Monday 10 March
+    expectThirtyDays((await dashboardStats(now)).last30Days, now);
+  });
+});
