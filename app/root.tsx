@@ -27,6 +27,7 @@ import stylesheet from "~/styles/app.css";
 export const links: LinksFunction = () => [
   { rel: "preload", href: "/fonts/fredoka-latin-wght.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "preload", href: "/fonts/nunito-latin-wght.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "stylesheet", href: "/fonts.css" },
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];

@@ -1,5 +1,8 @@
 import { Badge, Group, Tooltip } from "@mantine/core";
 
+/** Badges keep their full width inside a crowded table row. */
+const unsqueezed = { flexShrink: 0, minWidth: "max-content" } as const;
+
 /** Badge colours of spec §4; an unknown status gets a neutral one. */
 const statusColors: Record<string, string> = {
   pending: "yellow",
@@ -10,7 +13,7 @@ const statusColors: Record<string, string> = {
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <Badge color={statusColors[status] ?? "gray"} variant="light" data-testid="status-badge" style={{ overflow: "visible" }}>
+    <Badge color={statusColors[status] ?? "gray"} variant="light" data-testid="status-badge" style={unsqueezed}>
       {status}
     </Badge>
   );
@@ -36,7 +39,7 @@ export function EmailFlags({ order }: { order: Flags }) {
             variant={order[flag.key] ? "filled" : "outline"}
             color={order[flag.key] ? "green" : "gray"}
             aria-label={`${flag.description}: ${order[flag.key] ? "yes" : "not yet"}`}
-            style={{ overflow: "visible" }}
+            style={unsqueezed}
           >
             {flag.label}
           </Badge>

@@ -87,7 +87,7 @@ export function OrderList() {
       ) : null}
 
       <Card withBorder radius="lg" p={0}>
-        <Table.ScrollContainer minWidth={1180}>
+        <Table.ScrollContainer minWidth={1240}>
           <Table striped highlightOnHover verticalSpacing="sm" horizontalSpacing="md">
             <Table.Thead>
               <Table.Tr>
@@ -122,7 +122,7 @@ export function OrderList() {
                   <Table.Td>
                     {order.shipping_info.city}, {order.shipping_info.state}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td miw={190}>
                     {order.items.map((item) => (
                       <Text key={item.product.id} size="sm">
                         {item.quantity} × {item.product.name}
