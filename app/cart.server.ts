@@ -2,7 +2,7 @@ import { createCookieSessionStorage, type Session } from "@remix-run/node";
 import { z } from "zod";
 import { findProducts, type Product } from "~/catalog.server";
 import { secureCookies, sessionSecret } from "~/env.server";
-import { MAX_LINE_QUANTITY, applyCartChange, type CartChange, type CartItem } from "~/lib/cart";
+import { MAX_LINE_QUANTITY, applyCartChange, type CartItem } from "~/lib/cart";
 
 /**
  * The cart lives in a signed cookie so it works without JavaScript and on any
@@ -138,7 +138,7 @@ export async function updateCart(items: CartItem[], form: CartForm): Promise<Car
     }
   }
 
-  const result = applyCartChange(items, form as CartChange);
+  const result = applyCartChange(items, form);
   if (!result.ok) return result;
   return {
     ...result,
