@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { dashboardStats } from "~/admin-orders.server";
+import { dashboardStats, type MaskedOrder } from "~/admin-orders.server";
 import { db } from "~/db.server";
 import { sessionSecret } from "~/env.server";
 import { processOutbox } from "~/outbox.server";
@@ -14,21 +14,8 @@ import { callFunction, readJson, type ErrorJson, type FunctionName } from "./fun
  * change that records who made it and queues exactly one customer email.
  */
 
-type MaskedOrderJson = {
-  id: string;
-  status: string;
-  payment_status: string;
-  created_at: string;
-  total: number;
-  total_cents: number;
-  items: { product: { id: string; name: string; price: number }; quantity: number }[];
-  customer_email: string;
-  shipping_info: Record<string, string>;
-  chef_notified: boolean;
-  preparing_sent: boolean;
-  shipped_sent: boolean;
-  delivered_sent: boolean;
-};
+// The JSON the functions send is exactly what the server module builds.
+type MaskedOrderJson = MaskedOrder;
 type OrdersJson = { orders: MaskedOrderJson[]; total: number };
 type HistoryJson = { from: string; to: string; changed_by: string; changed_at: string };
 type OrderJson = { order: MaskedOrderJson & { history: HistoryJson[] } };
