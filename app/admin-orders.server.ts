@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { db } from "~/db.server";
-import { orderStatusEmail } from "~/emails.server";
+import { orderStatusEmail, shortOrderId } from "~/emails.server";
 import type { Prisma } from "~/generated/prisma/client";
+import { initial, maskEmail } from "~/lib/masking";
 import { enqueueEmails } from "~/outbox.server";
 
 /**
@@ -13,15 +14,6 @@ import { enqueueEmails } from "~/outbox.server";
 
 export const ORDER_STATUSES = ["pending", "preparing", "shipped", "delivered"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-export function maskEmail(email: string) {
-  const at = email.lastIndexOf("@");
-  if (at < 1) return "***";
-  // A fixed run of asterisks: the length of the name is not shown either.
-  return `${email[0]}***${email.slice(at)}`;
-}
-
-export const initial = (name: string) => (name.trim()[0]?.toUpperCase() ?? "?") + ".";
 
 export const ordersQuerySchema = z
   .object({
@@ -153,7 +145,7 @@ export async function updateOrderStatus(orderId: string, newStatus: OrderStatus,
     if (!order) throw new OrderNotFoundError(orderId);
     // An unpaid checkout is not an order to fulfil, and its customer must not be told it shipped.
     if (order.paymentStatus !== "paid") throw new OrderNotPaidError(orderId);
-    const short = order.id.slice(0, 8);
+    const short = shortOrderId(order.id);
     if (order.status === newStatus) return { message: `Order ${short} is already ${newStatus}.` };
     // Conditional on the status just read, so two operators cannot both make this change.
     const { count } = await tx.order.updateMany({ where: { id: orderId, status: order.status }, data: { status: newStatus } });

@@ -2,12 +2,6 @@ import { db } from "~/db.server";
 
 export type Category = "bars" | "bites";
 
-export const categories: { value: Category | null; label: string }[] = [
-  { value: null, label: "All Products" },
-  { value: "bars", label: "100g Bars" },
-  { value: "bites", label: "Mini Bites" },
-];
-
 export function parseCategory(value: string | null): Category | null {
   return value === "bars" || value === "bites" ? value : null;
 }

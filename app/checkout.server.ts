@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { checkDelivery, zoneMinimumCents, type DeliveryCheck } from "~/delivery.server";
 import { env } from "~/env.server";
+import { formText } from "~/lib/forms.server";
 import type { CartItem } from "~/lib/cart";
 import {
   addressFields,
@@ -42,11 +43,6 @@ export type CheckoutResult = {
   paymentUrl?: string;
 };
 
-const text = (formData: FormData, name: string) => {
-  const value = formData.get(name);
-  return typeof value === "string" ? value.slice(0, 300) : "";
-};
-
 export function addressKey(values: Pick<CheckoutValues, (typeof addressFields)[number]>) {
   return addressFields.map((field) => values[field].trim().toLowerCase().replace(/\s+/g, " ")).join("|");
 }
@@ -62,7 +58,7 @@ export async function handleCheckout(
   cartItems: CartItem[],
   origin: string,
 ): Promise<{ result: CheckoutResult; status: number }> {
-  const values = Object.fromEntries([...shippingKeys, "code"].map((key) => [key, text(formData, key)])) as CheckoutValues;
+  const values = Object.fromEntries([...shippingKeys, "code"].map((key) => [key, formText(formData, key)])) as CheckoutValues;
   const result: CheckoutResult = {
     values,
     fieldErrors: {},
@@ -74,13 +70,13 @@ export async function handleCheckout(
   const respond = (status = 200) => ({ result, status });
 
   // Carry the applied code and the delivery result forward, re-checked.
-  const appliedCode = text(formData, "appliedCode");
+  const appliedCode = formText(formData, "appliedCode");
   if (appliedCode && intent !== "remove-discount") {
     const checked = await checkDiscountCode(appliedCode, values.email);
     if (checked.valid) result.discount = checked;
   }
   const key = addressKey(values);
-  const checkedKey = text(formData, "checkedAddress");
+  const checkedKey = formText(formData, "checkedAddress");
   if (checkedKey && checkedKey === key && intent !== "check-delivery") {
     result.delivery = { ...(await checkDelivery(values)), addressKey: key };
   }

@@ -173,7 +173,7 @@ ${inquiry.message}`;
 <p style="white-space:pre-wrap;background:#fff8ef;border-radius:10px;padding:14px">${escapeHtml(inquiry.message)}</p>`,
   );
   // The subject is ours: a visitor's words never reach a header.
-  return { kind: "partnership-inquiry", to: env.TEAM_EMAIL, subject: `Partnership inquiry ${inquiry.id.slice(0, 8)}`, text, html };
+  return { kind: "partnership-inquiry", to: env.TEAM_EMAIL, subject: `Partnership inquiry ${shortOrderId(inquiry.id)}`, text, html };
 }
 
 const statusCopy: Record<string, { subject: string; headline: string; body: string }> = {

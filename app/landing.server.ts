@@ -1,5 +1,5 @@
 import { json, redirect } from "@remix-run/node";
-import { readFormData, isBot } from "~/lib/forms.server";
+import { formText, isBot, readFormData } from "~/lib/forms.server";
 import { wantsHtml } from "~/lib/http.server";
 import { messages, type Message } from "~/lib/messages";
 import { publicOrigin } from "~/lib/origin.server";
@@ -28,22 +28,17 @@ export type LandingFormResult = {
   fieldErrors: Partial<Record<PartnershipFields, string>>;
 };
 
-const text = (formData: FormData, name: string, max = 6000) => {
-  const value = formData.get(name);
-  return typeof value === "string" ? value.slice(0, max) : "";
-};
-
 export async function handleLandingForm(request: Request, clientAddress: string) {
   const formData = await readFormData(request);
   const form = formData.get("intent") === "partnership" ? "partnership" : "newsletter";
   const values: Record<string, string> =
     form === "newsletter"
-      ? { email: text(formData, "email", 300) }
+      ? { email: formText(formData, "email") }
       : {
-          name: text(formData, "name", 300),
-          email: text(formData, "email", 300),
-          business: text(formData, "business", 300),
-          message: text(formData, "message"),
+          name: formText(formData, "name"),
+          email: formText(formData, "email"),
+          business: formText(formData, "business"),
+          message: formText(formData, "message", 6000),
         };
   const result: LandingFormResult = { form, ok: false, toast: null, values, fieldErrors: {} };
   const respond = (status: number) => json(result, { status });

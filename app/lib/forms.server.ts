@@ -27,6 +27,12 @@ export async function readFormData(request: Request): Promise<FormData> {
   return formData;
 }
 
+/** A form field as text (empty when absent or a file), cut to `max` characters. */
+export function formText(formData: FormData, name: string, max = 300) {
+  const value = formData.get(name);
+  return typeof value === "string" ? value.slice(0, max) : "";
+}
+
 /** A hidden field people never see: a bot that fills it in gets a polite nothing. */
 export const HONEYPOT_FIELD = "website";
 

@@ -3,14 +3,10 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { brand } from "~/brand";
 import { LegalPage } from "~/components/legal-page";
 import { readFormData } from "~/lib/forms.server";
+import { maskEmail } from "~/lib/masking";
 import { findSubscriberByToken, unsubscribe } from "~/newsletter.server";
 
 export const meta: MetaFunction = () => [{ title: `Unsubscribe | ${brand.name}` }, { name: "robots", content: "noindex" }];
-
-function maskEmail(email: string) {
-  const [local = "", domain = ""] = email.split("@");
-  return `${local.slice(0, 1)}${"*".repeat(Math.max(1, local.length - 1))}@${domain}`;
-}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token")?.slice(0, 100) ?? "";
