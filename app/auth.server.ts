@@ -4,7 +4,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { db } from "~/db.server";
 import { secureCookies, sessionSecret } from "~/env.server";
-import { EMAIL_PATTERN } from "~/lib/checkout-form";
+import { isEmailAddress } from "~/lib/email";
 
 /**
  * Operator sign-in (DESIGN.md §7): scrypt password hashes, sessions in the
@@ -70,7 +70,7 @@ authenticator.use(
   new FormStrategy(async ({ form }) => {
     const email = String(form.get("email") ?? "").trim().toLowerCase();
     const password = String(form.get("password") ?? "");
-    if (!EMAIL_PATTERN.test(email) || !password) throw new SignInError("Enter your email and password.");
+    if (!isEmailAddress(email) || !password) throw new SignInError("Enter your email and password.");
     const user = await db.adminUser.findUnique({ where: { email } });
     const valid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
     if (!user || !valid) throw new SignInError("Wrong email or password.");
@@ -201,7 +201,7 @@ export const MIN_PASSWORD_LENGTH = 12;
 /** Creates an admin or resets their password; a reset also ends their sessions. */
 export async function upsertAdmin(rawEmail: string, password: string) {
   const email = rawEmail.trim().toLowerCase();
-  if (!EMAIL_PATTERN.test(email)) throw new Error(`"${rawEmail}" is not an email address`);
+  if (!isEmailAddress(email)) throw new Error(`"${rawEmail}" is not an email address`);
   if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`The password needs at least ${MIN_PASSWORD_LENGTH} characters`);
   const passwordHash = await hashPassword(password);
   const user = await db.adminUser.upsert({ where: { email }, create: { email, passwordHash }, update: { passwordHash } });

@@ -3,10 +3,9 @@ import { z } from "zod";
 import { brand } from "~/brand";
 import { db } from "~/db.server";
 import { welcomeEmail } from "~/emails.server";
-import { emailSchema } from "~/lib/checkout-form";
+import { canonicalMailbox, emailSchema } from "~/lib/email";
 import type { Message } from "~/lib/messages";
 import { enqueueEmails } from "~/outbox.server";
-import { normalizeEmail } from "~/pricing.server";
 
 /** The newsletter (spec §1-2): one row per address; the welcome email once. */
 
@@ -17,18 +16,22 @@ export const newsletterMessages = {
   failed: { title: "Something went wrong", description: "Please try again or contact us directly.", destructive: true },
 } satisfies Record<string, Message>;
 
-/** Signs an address up; a second sign-up is not an error and sends nothing. */
+/**
+ * Signs an address up; a second sign-up of the same mailbox (however it is
+ * written: `x+news@`, dots in a Gmail address) is not an error and sends nothing.
+ */
 export async function subscribe(rawEmail: string, origin: string): Promise<{ created: boolean }> {
-  const email = normalizeEmail(rawEmail);
+  const email = rawEmail.trim();
+  const mailbox = canonicalMailbox(email);
   try {
     return await db.$transaction(async (tx) => {
-      const existing = await tx.subscriber.findUnique({ where: { email } });
+      const existing = await tx.subscriber.findUnique({ where: { mailbox } });
       if (existing) {
-        if (existing.unsubscribedAt) await tx.subscriber.update({ where: { email }, data: { unsubscribedAt: null } });
+        if (existing.unsubscribedAt) await tx.subscriber.update({ where: { mailbox }, data: { unsubscribedAt: null } });
         return { created: false };
       }
       const unsubscribeToken = randomBytes(24).toString("base64url");
-      await tx.subscriber.create({ data: { email, unsubscribeToken } });
+      await tx.subscriber.create({ data: { email, mailbox, unsubscribeToken } });
       await enqueueEmails(tx, [welcomeEmail(email, `${origin}/unsubscribe?token=${unsubscribeToken}`)]);
       return { created: true };
     });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "~/db.server";
 import { partnershipEmail } from "~/emails.server";
-import { emailSchema } from "~/lib/checkout-form";
+import { emailSchema } from "~/lib/email";
 import { messages, type Message } from "~/lib/messages";
 import { enqueueEmails } from "~/outbox.server";
 

@@ -10,6 +10,12 @@ import { env } from "~/env.server";
 /** The stand-in's secret; only ever used when MOCKS is on. */
 export const MOCK_WEBHOOK_SECRET = "whsec_chillpb_mock_secret";
 
+/**
+ * How long a payment page stays open. An unpaid order holds its discount code
+ * until then, so it is kept short: Stripe's own minimum is 30 minutes.
+ */
+export const PAYMENT_WINDOW_SECONDS = 60 * 60;
+
 let client: Stripe | undefined;
 
 export function stripeConfigured() {
@@ -88,8 +94,10 @@ export async function createCheckoutSession(order: SessionOrder, origin: string)
         },
       ],
       ...(coupon && { discounts: [{ coupon: coupon.id }] }),
+      expires_at: Math.floor(Date.now() / 1000) + PAYMENT_WINDOW_SECONDS,
       success_url: `${origin}/order-success?session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${origin}/checkout?cancelled=true&order=${order.id}`,
+      // The cart and the filled form come back from the order this browser placed (its cart cookie), never from the URL.
+      cancel_url: `${origin}/checkout?cancelled=true`,
     },
     { idempotencyKey: `checkout-${order.id}` },
   );
@@ -99,12 +107,26 @@ export function retrieveCheckoutSession(sessionId: string) {
   return stripe().checkout.sessions.retrieve(sessionId);
 }
 
-/** Best effort: a session whose total does not match ours must not be payable. */
-export async function expireCheckoutSession(sessionId: string) {
+/**
+ * Closes a payment page so it can no longer be paid. "closed": it is expired
+ * (now or before); "paid": too late, the customer has paid; "failed": Stripe
+ * could not be asked, so the page may still be open.
+ */
+export async function closeCheckoutSession(sessionId: string): Promise<"closed" | "paid" | "failed"> {
   try {
     await stripe().checkout.sessions.expire(sessionId);
+    return "closed";
   } catch (error) {
-    console.error(`Could not expire Checkout Session ${sessionId}`, describeStripeError(error));
+    try {
+      // Stripe refuses to expire a session that is complete or already expired.
+      const session = await retrieveCheckoutSession(sessionId);
+      if (session.status === "expired") return "closed";
+      if (session.status === "complete") return "paid";
+    } catch {
+      // Reported below with the first error.
+    }
+    console.error(`Could not close Checkout Session ${sessionId}: ${describeStripeError(error)}`);
+    return "failed";
   }
 }
 

@@ -1,33 +1,44 @@
 import { db } from "~/db.server";
 import { findProducts, type Product } from "~/catalog.server";
-import { MINIMUM_ORDER_CENTS, discountCentsFor, shippingFor } from "~/lib/cart";
+import {
+  FREE_SHIPPING_THRESHOLD_CENTS,
+  MAX_LINE_QUANTITY,
+  MINIMUM_ORDER_CENTS,
+  discountCentsFor,
+  shippingFor,
+  type CartItem,
+} from "~/lib/cart";
 
 /**
- * Money rules of DESIGN.md §5, in integer cents, for the checkout page and
- * the /functions/v1 endpoints alike. Prices always come from the catalogue.
+ * The money rules of DESIGN.md §5, in integer cents: the one place that
+ * decides every figure a customer sees or pays, for the checkout page, the
+ * /functions/v1 endpoints and the Stripe session alike. Prices always come
+ * from the catalogue; the browser only renders what this returns.
  */
 
 export function normalizeCode(code: string) {
   return code.trim().toUpperCase();
 }
 
-export function normalizeEmail(email: string) {
-  return email.trim().toLowerCase();
-}
+export type AppliedDiscount = { code: string; basisPoints: number; description: string; firstOrderOnly: boolean };
+export type DiscountCheck = ({ valid: true } & AppliedDiscount) | { valid: false; code: string; error: string };
 
-export type AppliedDiscount = { code: string; basisPoints: number; description: string; firstOrderOnly?: boolean };
-export type DiscountCheck = ({ valid: true } & AppliedDiscount) | { valid: false; error: string };
-
-export async function checkDiscountCode(rawCode: string, email: string): Promise<DiscountCheck> {
+/**
+ * Whether `rawCode` applies for this customer now. `mailbox` is the canonical
+ * mailbox (app/lib/email.ts) or null when no valid email is known yet.
+ */
+export async function checkDiscountCode(rawCode: string, mailbox: string | null): Promise<DiscountCheck> {
   const code = normalizeCode(rawCode);
-  if (!code) return { valid: false, error: "Please enter a discount code." };
+  const refuse = (error: string): DiscountCheck => ({ valid: false, code, error });
+  if (!code) return refuse("Please enter a discount code.");
   const discount = await db.discountCode.findUnique({ where: { code } });
-  if (!discount || !discount.active) return { valid: false, error: `"${code}" is not a valid discount code.` };
-  if (discount.usageLimit !== null && discount.timesUsed >= discount.usageLimit) {
-    return { valid: false, error: `"${code}" has already been used as often as it can be.` };
+  if (!discount || !discount.active) return refuse(`"${code}" is not a valid discount code.`);
+  if (discount.usageLimit !== null && discount.usesHeld >= discount.usageLimit) {
+    return refuse(`"${code}" has already been used as often as it can be.`);
   }
-  if (discount.firstOrderOnly && (await hasPaidOrder(email))) {
-    return { valid: false, error: `"${code}" is for first-time customers only.` };
+  if (discount.firstOrderOnly) {
+    if (!mailbox) return refuse(`Enter your email first: "${code}" is for first-time customers.`);
+    if (await hasPaidOrder(mailbox)) return refuse(`"${code}" is for first-time customers only.`);
   }
   return {
     valid: true,
@@ -38,13 +49,13 @@ export async function checkDiscountCode(rawCode: string, email: string): Promise
   };
 }
 
-async function hasPaidOrder(email: string) {
-  const paid = await db.order.count({ where: { email: normalizeEmail(email), paymentStatus: "paid" } });
-  return paid > 0;
+async function hasPaidOrder(mailbox: string) {
+  return (await db.order.count({ where: { mailbox, paymentStatus: "paid" } })) > 0;
 }
 
 export type PricedLine = { product: Product; quantity: number; lineTotalCents: number };
 
+/** Everything the order summary shows, decided here. */
 export type OrderPrice = {
   lines: PricedLine[];
   subtotalCents: number;
@@ -52,46 +63,85 @@ export type OrderPrice = {
   discountCents: number;
   shippingCents: number;
   totalCents: number;
-  meetsMinimum: boolean;
+  /** The $20 minimum, and what is still missing to reach it (0 once met). */
+  minimumCents: number;
   remainingCents: number;
+  meetsMinimum: boolean;
+  /** The delivery zone's minimum once the zone is known, and what is missing to reach it. */
+  zoneMinimumCents: number | null;
+  zoneRemainingCents: number;
+  /** What is missing for free shipping (0 once it is free). */
+  freeShippingRemainingCents: number;
 };
 
-export class UnknownProductError extends Error {
-  constructor(public readonly productIds: string[]) {
-    super(`Unknown products: ${productIds.join(", ")}`);
-  }
-}
-
-/**
- * Prices cart items against the catalogue. Lines for the same product are
- * merged; a product that does not exist or is out of stock is refused.
- * Quantities are bounded by the callers' schemas (1-99 a line).
- */
-export async function priceOrder(
-  items: { productId: string; quantity: number }[],
+/** Prices lines that are already merged and checked. Pure: the rules at every boundary are unit-tested. */
+export function priceLines(
+  lines: { product: Product; quantity: number }[],
   discount: AppliedDiscount | null,
-): Promise<OrderPrice> {
-  const quantities = new Map<string, number>();
-  for (const item of items) quantities.set(item.productId, (quantities.get(item.productId) ?? 0) + item.quantity);
-  const products = new Map((await findProducts([...quantities.keys()])).map((product) => [product.id, product]));
-  const unknown = [...quantities.keys()].filter((id) => !products.get(id)?.inStock);
-  if (unknown.length > 0) throw new UnknownProductError(unknown);
-
-  const lines = [...quantities].map(([productId, quantity]) => {
-    const product = products.get(productId)!;
-    return { product, quantity, lineTotalCents: product.priceCents * quantity };
-  });
-  const subtotalCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  zoneMinimumCents: number | null = null,
+): OrderPrice {
+  const priced = lines.map(({ product, quantity }) => ({ product, quantity, lineTotalCents: product.priceCents * quantity }));
+  const subtotalCents = priced.reduce((sum, line) => sum + line.lineTotalCents, 0);
   const discountCents = discount ? discountCentsFor(subtotalCents, discount.basisPoints) : 0;
   const shippingCents = shippingFor(subtotalCents);
   return {
-    lines,
+    lines: priced,
     subtotalCents,
     discount,
     discountCents,
     shippingCents,
     totalCents: subtotalCents - discountCents + shippingCents,
-    meetsMinimum: subtotalCents >= MINIMUM_ORDER_CENTS,
+    minimumCents: MINIMUM_ORDER_CENTS,
     remainingCents: Math.max(0, MINIMUM_ORDER_CENTS - subtotalCents),
+    meetsMinimum: subtotalCents >= MINIMUM_ORDER_CENTS,
+    zoneMinimumCents,
+    zoneRemainingCents: zoneMinimumCents === null ? 0 : Math.max(0, zoneMinimumCents - subtotalCents),
+    freeShippingRemainingCents: Math.max(0, FREE_SHIPPING_THRESHOLD_CENTS - subtotalCents),
   };
+}
+
+/** Why a cart cannot be ordered as it is. */
+export type CartProblem =
+  | { problem: "unavailable"; productNames: string[] }
+  | { problem: "too-many"; productName: string };
+
+export const tooManyOfOneProduct = (name: string) =>
+  `You can order up to ${MAX_LINE_QUANTITY} of one product at a time (${name}). Please lower the quantity.`;
+
+export function describeCartProblem(problem: CartProblem) {
+  if (problem.problem === "too-many") return tooManyOfOneProduct(problem.productName);
+  const [only, ...more] = problem.productNames;
+  return only && more.length === 0
+    ? `${only} is no longer available. Please remove it from your cart.`
+    : "Some items in your cart are no longer available. Please review your cart.";
+}
+
+/**
+ * Prices cart items against the catalogue. Lines for the same product are
+ * merged first, so the per-product cap holds however the items were sent. The
+ * price covers the lines that can be ordered; `problem` says what stops the
+ * cart as it is (a product gone or out of stock, too many of one product).
+ */
+export async function priceOrder(
+  items: CartItem[],
+  discount: AppliedDiscount | null,
+  zoneMinimumCents: number | null = null,
+): Promise<{ price: OrderPrice; problem: CartProblem | null }> {
+  const quantities = new Map<string, number>();
+  for (const item of items) quantities.set(item.productId, (quantities.get(item.productId) ?? 0) + item.quantity);
+  const products = new Map((await findProducts([...quantities.keys()])).map((product) => [product.id, product]));
+
+  const lines = [...quantities].flatMap(([productId, quantity]) => {
+    const product = products.get(productId);
+    return product?.inStock ? [{ product, quantity }] : [];
+  });
+  const unavailable = [...quantities.keys()].filter((id) => !products.get(id)?.inStock);
+  const tooMany = lines.find((line) => line.quantity > MAX_LINE_QUANTITY);
+  const problem: CartProblem | null =
+    unavailable.length > 0
+      ? { problem: "unavailable", productNames: unavailable.flatMap((id) => products.get(id)?.name ?? []) }
+      : tooMany
+        ? { problem: "too-many", productName: tooMany.product.name }
+        : null;
+  return { price: priceLines(lines, discount, zoneMinimumCents), problem };
 }

@@ -16,7 +16,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { brand } from "~/brand";
-import { commitCartSession, getCartSession, loadCartLines } from "~/cart.server";
+import { commitCartSession, getCartSession, loadCartLines, settlePendingOrder } from "~/cart.server";
 import { CartProvider } from "~/components/cart/cart-context";
 import { NotFound, UnexpectedError } from "~/components/error-pages";
 import { useNonce } from "~/lib/nonce";
@@ -38,12 +38,14 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { session, items, known } = await getCartSession(request);
+  const cart = await getCartSession(request);
+  const { session, known } = cart;
+  const { items, changed } = await settlePendingOrder(session, cart.items);
   const flash = session.get("flash") ?? null;
   const { toast, setCookie } = await readToast(request);
   // Reading a one-time message consumes it, so its cookie must be written back.
   const headers = new Headers();
-  if (flash) headers.append("Set-Cookie", await commitCartSession(session));
+  if (flash || changed) headers.append("Set-Cookie", await commitCartSession(session));
   if (setCookie) headers.append("Set-Cookie", setCookie);
   return json({ cart: { lines: await loadCartLines(items), known }, cartFlash: flash, toast }, { headers });
 }

@@ -121,7 +121,7 @@ function createSession(body: Form): MockSession {
     cancel_url: String(body.cancel_url ?? ""),
     url: `${new URL(successUrl).origin}/mock-stripe/pay/${sessionId}`,
     created: Math.floor(Date.now() / 1000),
-    expires_at: Math.floor(Date.now() / 1000) + 24 * 60 * 60,
+    expires_at: body.expires_at ? int(body.expires_at) : Math.floor(Date.now() / 1000) + 24 * 60 * 60,
   };
   sessions.set(sessionId, session);
   return session;
@@ -156,6 +156,8 @@ export const stripeHandlers = [
     record(request, {});
     const session = sessions.get(String(params.id));
     if (!session) return stripeError(404, `No such checkout.session: '${String(params.id)}'`);
+    // As Stripe: only an open session can be expired.
+    if (session.status !== "open") return stripeError(400, "Only Checkout Sessions with a status in [open] can be expired.");
     session.status = "expired";
     return HttpResponse.json(session);
   }),

@@ -6,6 +6,7 @@
 import { upsertAdmin } from "../app/auth.server";
 import { createPrismaClient } from "../app/db.server";
 import { discountCentsFor, shippingFor } from "../app/lib/cart";
+import { canonicalMailbox } from "../app/lib/email";
 import { catalogue } from "./catalogue";
 
 export const DEMO_ADMIN = { email: "admin@chillpb.example", password: "chillpb-demo-admin" };
@@ -40,9 +41,11 @@ export async function seedDemo(db = createPrismaClient()) {
     const shippingCents = shippingFor(subtotalCents);
     const status = daysAgo > 3 ? "delivered" : statuses[index % statuses.length]!;
     const createdAt = new Date(now - daysAgo * 24 * 60 * 60 * 1000 - (index % 5) * 60 * 60 * 1000);
+    const email = `${firstName.toLowerCase()}.${lastName.toLowerCase()}${index}@${DEMO_DOMAIN}`;
     await db.order.create({
       data: {
-        email: `${firstName.toLowerCase()}.${lastName.toLowerCase()}${index}@${DEMO_DOMAIN}`,
+        email,
+        mailbox: canonicalMailbox(email),
         firstName,
         lastName,
         phone: "(310) 555-01" + String(10 + index).padStart(2, "0"),

@@ -1,17 +1,16 @@
 import { z } from "zod";
+import { emailSchema } from "~/lib/email";
 import { messages, type Message } from "~/lib/messages";
 
-/** Spec §5: some text, an at sign, some text, a dot, some text, no spaces. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-const required = (max: number) => z.string({ required_error: "Required" }).trim().min(1, "Required").max(max, `At most ${max} characters`);
-
-export const emailSchema = z
-  .string({ required_error: "Required" })
-  .trim()
-  .min(1, "Required")
-  .max(254, "At most 254 characters")
-  .regex(EMAIL_PATTERN, "Enter a valid email address");
+/** One line of text: control characters (CR, LF, NUL …) have no place in a name or an address. */
+const required = (max: number) =>
+  z
+    .string({ required_error: "Required" })
+    .trim()
+    .min(1, "Required")
+    .max(max, `At most ${max} characters`)
+    // eslint-disable-next-line no-control-regex
+    .regex(/^[^\u0000-\u001f\u007f]*$/, "Use a single line without special characters");
 
 /** The shipping/customer form of spec §3, shared by the checkout page and simple-checkout. */
 export const shippingSchema = z.object({

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
-import { EMAIL_PATTERN } from "~/lib/checkout-form";
+import { isEmailAddress } from "~/lib/email";
 import { publicOrigin } from "~/lib/origin.server";
 import { subscribe } from "~/newsletter.server";
 import { enforceRateLimit } from "~/rate-limit.server";
@@ -19,7 +19,7 @@ export function action({ request, context }: ActionFunctionArgs) {
     if (body.website) return json({ ok: true });
     const email = body.email.trim();
     if (!email) return apiError(400, "Please enter your email address.");
-    if (!EMAIL_PATTERN.test(email)) return apiError(400, "Please enter a valid email address.");
+    if (!isEmailAddress(email)) return apiError(400, "Please enter a valid email address.");
     await subscribe(email, publicOrigin(request));
     return json({ ok: true });
   });

@@ -4,13 +4,14 @@ import { MAX_LINE_QUANTITY } from "~/lib/cart";
 import { shippingSchema } from "~/lib/checkout-form";
 import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
 import { publicOrigin } from "~/lib/origin.server";
-import { CheckoutProblem, placeOrder } from "~/orders.server";
+import { placeOrder, type CheckoutRefusal } from "~/orders.server";
 import { enforceRateLimit } from "~/rate-limit.server";
 
 /**
- * The spec's request body (§7). Whatever prices, names or amounts the client
- * sends are ignored: only product ids and quantities are read, and the total
- * is computed from the catalogue.
+ * The spec's request body (§7). Only product ids and quantities are read and
+ * every figure is computed from the catalogue. A `discountAmount` the client
+ * computed itself must match ours: a client that shows one discount is never
+ * charged another (409 with our figures instead).
  */
 const bodySchema = z.object({
   items: z
@@ -25,27 +26,40 @@ const bodySchema = z.object({
   shipping: shippingSchema,
   email: z.string().max(254).optional(),
   discountCode: z.string().max(64).nullable().optional(),
-  discountAmount: z.number().optional(),
+  discountAmount: z.number().nonnegative().optional(),
 });
+
+const statusFor: Record<CheckoutRefusal, number> = {
+  "invalid-code": 400,
+  "code-unavailable": 409,
+  cart: 400,
+  minimum: 400,
+  "outside-area": 400,
+  "zone-minimum": 400,
+  "total-changed": 409,
+  "payment-provider": 502,
+};
 
 export function action({ request, context }: ActionFunctionArgs) {
   return handleFunction("simple-checkout", request, async () => {
     await enforceRateLimit("checkout", context.clientAddress);
     const body = await readJsonBody(request, bodySchema);
-    try {
-      const { url, orderId } = await placeOrder({
-        items: body.items.map((item) => ({ productId: item.product.id, quantity: item.quantity })),
-        shipping: body.shipping,
-        discountCode: body.discountCode ?? null,
-        origin: publicOrigin(request),
-      });
-      return json({ url, orderId });
-    } catch (error) {
-      if (error instanceof CheckoutProblem) {
-        return apiError(error.status, error.problem.description, { title: error.problem.title, delivery: error.delivery });
-      }
-      throw error;
-    }
+    const placed = await placeOrder({
+      items: body.items.map((item) => ({ productId: item.product.id, quantity: item.quantity })),
+      shipping: body.shipping,
+      discountCode: body.discountCode ?? null,
+      origin: publicOrigin(request),
+      expectedDiscountCents: body.discountAmount === undefined ? undefined : Math.round(body.discountAmount * 100),
+    });
+    if (placed.ok) return json({ url: placed.url, orderId: placed.orderId });
+    return apiError(statusFor[placed.refusal], placed.message.description, {
+      title: placed.message.title,
+      delivery: placed.delivery,
+      ...(placed.price && {
+        discountAmount: placed.price.discountCents / 100,
+        total: placed.price.totalCents / 100,
+      }),
+    });
   });
 }
 

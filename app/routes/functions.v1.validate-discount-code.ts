@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { EMAIL_PATTERN } from "~/lib/checkout-form";
 import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
+import { canonicalMailbox, isEmailAddress } from "~/lib/email";
 import { checkDiscountCode } from "~/pricing.server";
 import { enforceRateLimit } from "~/rate-limit.server";
 
@@ -15,8 +15,8 @@ export function action({ request, context }: ActionFunctionArgs) {
   return handleFunction("validate-discount-code", request, async () => {
     await enforceRateLimit("discount", context.clientAddress);
     const { code, email } = await readJsonBody(request, bodySchema);
-    if (!EMAIL_PATTERN.test(email.trim())) return apiError(400, "email: Enter a valid email address");
-    const result = await checkDiscountCode(code, email);
+    if (!isEmailAddress(email.trim())) return apiError(400, "email: Enter a valid email address");
+    const result = await checkDiscountCode(code, canonicalMailbox(email));
     if (!result.valid) return json({ valid: false, discount: 0, description: null, error: result.error });
     return json({ valid: true, code: result.code, discount: result.basisPoints / 10000, description: result.description, error: null });
   });

@@ -68,9 +68,10 @@ describe("send-welcome-email", () => {
     expect(response.status).toBe(200);
     expect(await readJson<OkJson>(response)).toEqual({ ok: true });
 
-    const subscriber = await db.subscriber.findUniqueOrThrow({ where: { email } });
-    expect(subscriber.unsubscribedAt).toBeNull();
-    const emails = await db.outboxMessage.findMany({ where: { to: email } });
+    // Kept and mailed as typed (trimmed); one sign-up per canonical mailbox.
+    const subscriber = await db.subscriber.findUniqueOrThrow({ where: { mailbox: email } });
+    expect(subscriber).toMatchObject({ email: email.toUpperCase(), unsubscribedAt: null });
+    const emails = await db.outboxMessage.findMany({ where: { to: email.toUpperCase() } });
     expect(emails).toHaveLength(1);
     expect(emails[0]).toMatchObject({
       kind: "newsletter-welcome",
@@ -133,7 +134,7 @@ describe("send-welcome-email", () => {
     const response = await storesNothing(() => callFunction("send-welcome-email", { email, website: "http://spam.example" }));
     expect(response.status).toBe(200);
     expect(await readJson<OkJson>(response)).toEqual({ ok: true });
-    expect(await db.subscriber.findUnique({ where: { email } })).toBeNull();
+    expect(await db.subscriber.findFirst({ where: { email } })).toBeNull();
   });
 });
 
@@ -267,14 +268,14 @@ describe("the landing page's forms", () => {
       toast: { title: "Welcome to Chill PB! 🎉", description: expect.stringContaining("WELCOME10") },
       values: {},
     });
-    expect(await db.subscriber.findUnique({ where: { email } })).not.toBeNull();
+    expect(await db.subscriber.findFirst({ where: { email } })).not.toBeNull();
     expect(await db.outboxMessage.count({ where: { to: email, kind: "newsletter-welcome" } })).toBe(1);
   });
 
   it("newsletter is the default intent", async () => {
     const email = uniqueEmail("default");
     expect(await landingJson(await postLanding({ email }))).toMatchObject({ form: "newsletter", ok: true });
-    expect(await db.subscriber.findUnique({ where: { email } })).not.toBeNull();
+    expect(await db.subscriber.findFirst({ where: { email } })).not.toBeNull();
   });
 
   it("newsletter: an invalid email answers 400 with the Invalid Email toast and keeps the value", async () => {
@@ -308,7 +309,7 @@ describe("the landing page's forms", () => {
     expect(response.headers.get("Location")).toBe("/#newsletter");
     expect(response.headers.get("Set-Cookie")).toMatch(/^chillpb_toast=/);
     expect(await toastOf(response)).toMatchObject({ title: "Welcome to Chill PB! 🎉" });
-    expect(await db.subscriber.findUnique({ where: { email } })).not.toBeNull();
+    expect(await db.subscriber.findFirst({ where: { email } })).not.toBeNull();
   });
 
   it("newsletter: a bot filling in the honeypot is thanked and nothing is stored", async () => {

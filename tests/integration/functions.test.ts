@@ -189,19 +189,21 @@ describe("simple-checkout", () => {
       expect(creates[0]?.idempotencyKey).toEqual(expect.stringContaining(orderId));
     });
 
-    it("stores the email in lower case, as the discount rules compare it", async () => {
-      const email = uniqueEmail("Mixed.Case").toUpperCase();
+    it("keeps the email as typed and compares its canonical mailbox", async () => {
+      const mailbox = uniqueEmail("mixed.case");
+      const email = mailbox.replace("@", "+Bars@").toUpperCase();
       const { orderId } = await placeOrder([["bites-variety", 3]], { email });
       const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
-      expect(order.email).toBe(email.toLowerCase());
+      expect(order.email).toBe(email);
+      expect(order.mailbox).toBe(mailbox);
     });
   });
 
-  it("ignores prices, names and discount amounts sent by the client", async () => {
+  it("ignores prices and names sent by the client", async () => {
     const body = {
       items: [{ product: { id: "bites-variety", price: 0.01, priceCents: 1, name: "Free" }, quantity: 3 }],
       shipping: shipping(),
-      discountAmount: 999,
+      discountAmount: 0,
       total: 0.03,
     };
     const response = await callFunction("simple-checkout", body);
@@ -212,6 +214,19 @@ describe("simple-checkout", () => {
     expect(order.items).toEqual([expect.objectContaining({ productId: "bites-variety", unitPriceCents: 1000, quantity: 3 })]);
     expect(order.items[0]?.name).not.toBe("Free");
     expect(stripeMock.sessions.get(order.stripeSessionId ?? "")?.amount_total).toBe(4000);
+  });
+
+  it("refuses with 409 and its own figures a discount amount the client computed differently, and writes no order", async () => {
+    const body = { ...checkoutBody([["bites-variety", 3]]), discountAmount: 999 };
+    const response = await callFunction("simple-checkout", body);
+    expect(response.status).toBe(409);
+    expect(await readJson<ErrorJson & { discountAmount: number; total: number }>(response)).toMatchObject({
+      title: "Total Updated",
+      error: "Your order total is now $40.00. Please check it and place your order again.",
+      discountAmount: 0,
+      total: 40,
+    });
+    expect(await db.order.count({ where: { email: body.shipping.email } })).toBe(0);
   });
 
   it("merges repeated lines of the same product", async () => {
@@ -273,14 +288,14 @@ describe("simple-checkout", () => {
       const second = await placeOrder([["bites-variety", 3]], { email, discountCode: "WELCOME10" });
 
       expect(stripeMock.sessions.get(first.sessionId)?.status).toBe("expired");
-      expect(await db.order.findUniqueOrThrow({ where: { id: first.orderId } })).toMatchObject({ paymentStatus: "expired" });
+      expect(await db.order.findUniqueOrThrow({ where: { id: first.orderId } })).toMatchObject({ paymentStatus: "cancelled", firstOrderClaim: null });
       expect(stripeMock.sessions.get(second.sessionId)?.status).toBe("open");
 
       await markOrderPaid(second.orderId, second.sessionId);
       const code = await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } });
       const paidWithCode = await db.order.count({ where: { email, discountCode: "WELCOME10", paymentStatus: "paid" } });
       expect(paidWithCode).toBe(1);
-      expect(code.timesUsed).toBeGreaterThanOrEqual(1);
+      expect(code.usesHeld).toBeGreaterThanOrEqual(1);
     });
   });
 
@@ -393,7 +408,7 @@ describe("simple-checkout", () => {
     });
   });
 
-  describe("when Stripe fails, answers 502 Checkout Error and keeps the unpaid order", () => {
+  describe("when Stripe fails, answers 502 Checkout Error and keeps the order, given up so it holds no code", () => {
     async function expectCheckoutError() {
       const logged = captureErrorLog();
       const body = checkoutBody([["bites-variety", 3]]);
@@ -402,7 +417,7 @@ describe("simple-checkout", () => {
       expect(await readJson<ErrorJson>(response)).toMatchObject({ error: CHECKOUT_ERROR, title: "Checkout Error" });
       const orders = await db.order.findMany({ where: { email: body.shipping.email } });
       expect(orders).toHaveLength(1);
-      expect(orders[0]).toMatchObject({ paymentStatus: "unpaid", stripeSessionId: null, paidAt: null });
+      expect(orders[0]).toMatchObject({ paymentStatus: "cancelled", stripeSessionId: null, paidAt: null });
       // The failure is logged against the order, without secrets.
       expect(logged()).toContain(orders[0]?.id);
       expect(logged()).not.toMatch(/sk_test|whsec/);

@@ -76,7 +76,7 @@ describe("the newsletter welcome email", () => {
     expect(welcome.text).toContain("WELCOME10");
     expect(welcome.html).toContain("WELCOME10");
 
-    const subscriber = await db.subscriber.findUniqueOrThrow({ where: { email } });
+    const subscriber = await db.subscriber.findFirstOrThrow({ where: { email } });
     const unsubscribeUrl = `http://shop.test/unsubscribe?token=${subscriber.unsubscribeToken}`;
     expect(welcome.header("list-unsubscribe")).toBe(`<${unsubscribeUrl}>`);
     expect(welcome.header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
@@ -112,12 +112,12 @@ describe("the newsletter welcome email", () => {
     expect(token).toBeTruthy();
 
     expect(await unsubscribe(token!)).toBe(true);
-    expect((await db.subscriber.findUniqueOrThrow({ where: { email } })).unsubscribedAt).toBeInstanceOf(Date);
+    expect((await db.subscriber.findFirstOrThrow({ where: { email } })).unsubscribedAt).toBeInstanceOf(Date);
     expect(await unsubscribe(token!), "a second click changes nothing").toBe(false);
     expect(await unsubscribe("not-a-token")).toBe(false);
 
     expect(await subscribe(email, "http://shop.test")).toEqual({ created: false });
-    expect((await db.subscriber.findUniqueOrThrow({ where: { email } })).unsubscribedAt).toBeNull();
+    expect((await db.subscriber.findFirstOrThrow({ where: { email } })).unsubscribedAt).toBeNull();
     expect(await processOutbox({ mailer, workerId: "worker-1" })).toEqual({ sent: 0, failed: 0 });
     expect(smtp.to(email)).toHaveLength(1);
   });
@@ -143,7 +143,7 @@ describe("the newsletter welcome email", () => {
     const response = await post();
     expect(response.status).toBe(200);
     expect(await readJson<{ done: boolean }>(response)).toEqual({ done: true });
-    expect((await db.subscriber.findUniqueOrThrow({ where: { email } })).unsubscribedAt).toBeInstanceOf(Date);
+    expect((await db.subscriber.findFirstOrThrow({ where: { email } })).unsubscribedAt).toBeInstanceOf(Date);
     expect((await post()).status, "a repeated click still answers").toBe(200);
   });
 });

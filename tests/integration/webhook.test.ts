@@ -50,7 +50,7 @@ function emailsFor(orderId: string) {
 }
 
 async function welcomeUses() {
-  return (await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } })).timesUsed;
+  return (await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } })).usesHeld;
 }
 
 // The app logs rejected signatures; keep the test output quiet.

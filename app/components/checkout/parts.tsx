@@ -1,6 +1,8 @@
 import { brand } from "~/brand";
 import { CheckIcon, MailIcon, PinIcon, TruckIcon } from "~/components/icons";
+import type { CheckoutSummary } from "~/checkout.server";
 import type { FieldErrors, ShippingField } from "~/lib/checkout-form";
+import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { formatCents } from "~/lib/money";
 import type { Message } from "~/lib/messages";
 
@@ -26,6 +28,7 @@ export function Field({
   type = "text",
   autoComplete,
   inputMode,
+  onChange,
 }: {
   name: ShippingField;
   label: string;
@@ -35,6 +38,7 @@ export function Field({
   type?: string;
   autoComplete?: string;
   inputMode?: "email" | "tel" | "numeric" | "text";
+  onChange?: (value: string) => void;
 }) {
   const error = errors[name];
   return (
@@ -53,7 +57,8 @@ export function Field({
         aria-required={!optional}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${name}-error` : undefined}
-        maxLength={name === "address" ? 120 : 60}
+        maxLength={name === "email" ? EMAIL_MAX_LENGTH : name === "address" ? 120 : 60}
+        onChange={onChange ? (event) => onChange(event.target.value) : undefined}
       />
       {error ? (
         <p className="field__error" id={`${name}-error`}>
@@ -116,26 +121,13 @@ export function DeliveryResult({ delivery, address }: { delivery: DeliveryView; 
   );
 }
 
-export type SummaryLine = { id: string; name: string; image: string; priceCents: number; quantity: number };
-
-export function OrderSummary({
-  lines,
-  subtotalCents,
-  discountCents,
-  discountCode,
-  shippingCents,
-}: {
-  lines: SummaryLine[];
-  subtotalCents: number;
-  discountCents: number;
-  discountCode: string | null;
-  shippingCents: number;
-}) {
+/** The order summary exactly as the server priced it: nothing here computes money. */
+export function OrderSummary({ summary }: { summary: CheckoutSummary }) {
   return (
     <div className="summary">
       <h2>Order Summary</h2>
       <ul className="summary__lines">
-        {lines.map((line) => (
+        {summary.lines.map((line) => (
           <li key={line.id}>
             <img src={line.image} alt="" width={56} height={42} />
             <span className="summary__name">
@@ -144,32 +136,60 @@ export function OrderSummary({
                 {line.quantity} × {formatCents(line.priceCents)}
               </span>
             </span>
-            <span>{formatCents(line.priceCents * line.quantity)}</span>
+            <span>{formatCents(line.lineTotalCents)}</span>
           </li>
         ))}
       </ul>
       <dl className="summary__totals">
         <div>
           <dt>Subtotal</dt>
-          <dd>{formatCents(subtotalCents)}</dd>
+          <dd>{formatCents(summary.subtotalCents)}</dd>
         </div>
-        {discountCents > 0 ? (
+        {summary.discountCents > 0 ? (
           <div className="summary__discount">
-            <dt>Discount ({discountCode})</dt>
-            <dd>-{formatCents(discountCents)}</dd>
+            <dt>Discount ({summary.discountCode})</dt>
+            <dd>-{formatCents(summary.discountCents)}</dd>
           </div>
         ) : null}
         <div>
           <dt>
             <TruckIcon /> Shipping
           </dt>
-          <dd>{shippingCents > 0 ? formatCents(shippingCents) : "Free"}</dd>
+          <dd>{summary.shippingCents > 0 ? formatCents(summary.shippingCents) : "Free"}</dd>
         </div>
         <div className="summary__total">
           <dt>Total</dt>
-          <dd data-testid="order-total">{formatCents(subtotalCents - discountCents + shippingCents)}</dd>
+          <dd data-testid="order-total">{formatCents(summary.totalCents)}</dd>
         </div>
       </dl>
+      <SummaryNotices summary={summary} />
+    </div>
+  );
+}
+
+/** What stands between this cart and an order, said as soon as the page knows it. */
+function SummaryNotices({ summary }: { summary: CheckoutSummary }) {
+  const notices: { key: string; text: string }[] = [];
+  if (summary.cartProblem) notices.push({ key: "cart", text: summary.cartProblem });
+  if (summary.remainingCents > 0) {
+    notices.push({
+      key: "minimum",
+      text: `Minimum order of ${formatCents(summary.minimumCents)} required: add ${formatCents(summary.remainingCents)} more to your cart.`,
+    });
+  }
+  if (summary.zoneMinimumCents !== null && summary.zoneRemainingCents > 0) {
+    notices.push({
+      key: "zone",
+      text: `Your delivery zone requires a minimum order of ${formatCents(summary.zoneMinimumCents)}: add ${formatCents(summary.zoneRemainingCents)} more.`,
+    });
+  }
+  if (notices.length === 0) return null;
+  return (
+    <div className="notice notice--warning summary__notice" data-testid="summary-notice">
+      {notices.map((notice) => (
+        <p key={notice.key}>{notice.text}</p>
+      ))}
+      <a href="/shop?cart=open">Back to the shop</a>
     </div>
   );
 }
