@@ -34,7 +34,14 @@ export default defineConfig({
     url: `${baseURL}/healthz`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
-    env: { PORT: String(port), DATABASE_URL: "file:./var/e2e.db", MOCKS: "true", TEST_CHECKOUT_EMAIL: "admin-test@chillpb.example" },
+    env: {
+      PORT: String(port),
+      DATABASE_URL: "file:./var/e2e.db",
+      MOCKS: "true",
+      TEST_CHECKOUT_EMAIL: "admin-test@chillpb.example",
+      // Every test comes from 127.0.0.1; the limits themselves are proven by the integration tests.
+      RATE_LIMIT_PER_MINUTE: "1000",
+    },
     stdout: "pipe",
   },
 });

@@ -1,6 +1,13 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { useActionData, useFetcher, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { brand } from "~/brand";
 import { commitCartSession, getCartSession, refillCart } from "~/cart.server";
 import {
@@ -52,7 +59,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     items = refillCart(session, items, restoreFrom.items);
     session.unset("pendingOrderId");
   }
-  const headers = { "Set-Cookie": await commitCartSession(session) };
+  // Personal data, and a page that changes once an order is placed: never kept by a cache (nor the back button's).
+  const headers = { "Set-Cookie": await commitCartSession(session), "Cache-Control": "no-store" };
 
   if (items.length === 0) {
     const pending = pendingId && !restoreFrom ? await findPendingOrder(pendingId) : null;
@@ -95,11 +103,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   const intent = parseIntent(formData);
   if (!intent) return json({ error: "Unknown checkout action." }, { status: 400 });
+  if (items.length === 0) throw redirect("/shop");
   const scope = rateLimitScopes[intent];
   if (scope && !(await hitRateLimit(scope, context.clientAddress)).allowed) {
-    return json({ error: tooManyRequests.description }, { status: 429 });
+    // Refused, but nothing typed is lost: the form comes back as it was sent.
+    const { state } = await handleCheckout("refresh", formData, items, publicOrigin(request));
+    return json({ ...state, message: tooManyRequests }, { status: 429 });
   }
-  if (items.length === 0) throw redirect("/shop");
 
   const { state, outcome } = await handleCheckout(intent, formData, items, publicOrigin(request));
   if (!state.placed) return json(state, { status: statusFor[outcome] });
@@ -111,6 +121,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (wantsHtml(request)) return redirect(state.placed.paymentUrl, { status: 303, headers });
   return json(state, { headers });
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => ({ "Cache-Control": loaderHeaders.get("Cache-Control") ?? "no-store" });
 
 /** The checkout's own posts answer with the whole new state; nothing to reload. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, formData, defaultShouldRevalidate }) =>
@@ -127,14 +139,20 @@ export default function Checkout() {
   const fetcher = useFetcher<typeof action>({ key: "checkout" });
   const toast = useToast();
 
-  const latest = isState(fetcher.data) ? fetcher.data : isState(actionData) ? actionData : loaded.checkout;
+  // A fetcher keeps its last answer across navigations; once the loader has
+  // answered again (after 'Return to checkout'), that answer is out of date.
+  const seen = useRef({ loaded, fetcherData: fetcher.data });
+  if (seen.current.loaded !== loaded) seen.current = { loaded, fetcherData: fetcher.data };
+  const fetcherData = fetcher.data === seen.current.fetcherData ? undefined : fetcher.data;
+
+  const latest = isState(fetcherData) ? fetcherData : isState(actionData) ? actionData : loaded.checkout;
   const placed = latest?.placed ?? loaded.placed;
 
   useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    const message = isState(fetcher.data) ? fetcher.data.message : requestError(fetcher.data);
+    if (fetcher.state !== "idle" || !fetcherData) return;
+    const message = isState(fetcherData) ? fetcherData.message : requestError(fetcherData);
     if (message) toast(message);
-  }, [fetcher.state, fetcher.data, toast]);
+  }, [fetcher.state, fetcherData, toast]);
 
   // Spec §7: the checkout asks which integrations are configured and logs the answer.
   useEffect(() => {
@@ -155,7 +173,7 @@ export default function Checkout() {
         ) : latest ? (
           <>
             {/* After a plain post the message is part of the page; with JavaScript it is a toast. */}
-            {fetcher.data ? null : (
+            {fetcherData ? null : (
               <MessageBanner message={actionData ? (isState(actionData) ? actionData.message : requestError(actionData)) : latest.message} />
             )}
             <CheckoutForm state={latest} />

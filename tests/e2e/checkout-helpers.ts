@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /** Puts products in the cart with plain form posts (works with and without JavaScript). */
 export async function fillCart(page: Page, items: { productId: string; quantity: number }[]) {
@@ -35,4 +35,21 @@ export async function fillShipping(page: Page, shipping: Record<string, string>)
   for (const [field, value] of Object.entries(shipping)) {
     await page.getByLabel(labels[field]!).fill(value);
   }
+}
+
+/** A new address each run, so first-order codes apply. */
+export const newEmail = (label: string) => `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+/**
+ * Gives `email` a paid order through the shop's own endpoints (simple-checkout,
+ * then the demo payment page with the test card), as a returning customer has.
+ */
+export async function payOrderFor(request: APIRequestContext, email: string) {
+  const placed = await request.post("/functions/v1/simple-checkout", {
+    data: { items: [{ product: { id: "bites-variety" }, quantity: 3 }], shipping: { ...westLa, email }, discountCode: null },
+  });
+  expect(placed.ok()).toBe(true);
+  const { url } = (await placed.json()) as { url: string };
+  const paid = await request.post(new URL(url).pathname, { form: { card: "4242 4242 4242 4242" } });
+  expect(paid.ok()).toBe(true);
 }

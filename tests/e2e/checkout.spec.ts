@@ -23,9 +23,8 @@ test("a full purchase: checkout, delivery check, WELCOME10, payment in a new tab
   await page.getByRole("button", { name: "Place Order" }).click();
   const paymentTab = await paymentTabPromise;
 
-  // This tab goes back to the shop with an empty cart.
-  await expect(page).toHaveURL(/\/shop$/);
-  await expect(page.getByTestId("cart-count")).toHaveText("0");
+  // This tab says where payment is; the cart waits with the order.
+  await expect(page.getByRole("heading", { name: "Payment continues in the new tab" })).toBeVisible();
 
   await expect(paymentTab.getByRole("heading", { name: "Pay Chill PB" })).toBeVisible();
   await expect(paymentTab.getByText("$37.00").first()).toBeVisible();
@@ -38,6 +37,9 @@ test("a full purchase: checkout, delivery check, WELCOME10, payment in a new tab
   await expect(paymentTab.getByText("$37.00").first()).toBeVisible();
   await expect(paymentTab.getByText("3 × Chocolate Mini Bites")).toBeVisible();
   await paymentTab.screenshot({ path: "test-results/screenshots/order-confirmed-desktop.png", fullPage: true });
+
+  await page.goto("/shop");
+  await expect(page.getByTestId("cart-count")).toHaveText("0");
 });
 
 test("submitting before the delivery check performs the check instead of placing the order", async ({ page, context }) => {
