@@ -7,6 +7,7 @@ import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { declaredBodyLimit, discardUnreadBodies, parseTrustProxy, sameOrigin, securityHeaders } from "./server/http-guards.mjs";
 
 const development = process.env.NODE_ENV === "development";
 // `npm start` on a fresh clone is the demo: mocks instead of Stripe, a printed
@@ -44,14 +45,13 @@ if (development) {
 
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", process.env.TRUST_PROXY === "true");
+app.set("trust proxy", parseTrustProxy(process.env.TRUST_PROXY));
 app.use(compression());
 // Every response, assets and JSON included; pages add their CSP in entry.server.tsx.
-app.use((_req, res, next) => {
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-  next();
-});
+app.use(securityHeaders({ https: process.env.PUBLIC_URL?.startsWith("https://") ?? false }));
+app.use(discardUnreadBodies);
+app.use(declaredBodyLimit);
+app.use(sameOrigin({ publicUrl: process.env.PUBLIC_URL }));
 // Fingerprinted assets never change; everything else in public/ may.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use("/fonts", express.static("public/fonts", { immutable: true, maxAge: "1y" }));

@@ -1,22 +1,28 @@
-import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { createHash, createHmac, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { createCookie, json } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { db } from "~/db.server";
 import { secureCookies, sessionSecret } from "~/env.server";
 import { isEmailAddress } from "~/lib/email";
+import {
+  clearBackoff,
+  releaseBackoffAttempt,
+  reserveBackoffAttempt,
+  sweepExpiredRateLimits,
+  type BackoffPolicy,
+} from "~/rate-limit.server";
 
 /**
  * Operator sign-in (DESIGN.md §7): scrypt password hashes, sessions in the
  * database (the cookie holds a random token; the database only its SHA-256),
  * idle and absolute expiry, sign-out that ends the session on the server,
- * and throttling of failed sign-ins per address and per account.
+ * and throttling of failed sign-ins per account-and-address pair and per
+ * address, with growing delays rather than a lock.
  */
 
 export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
-const MAX_FAILURES = 5;
-const FAILURE_WINDOW_MS = 15 * 60 * 1000;
 const TOUCH_EVERY_MS = 60 * 1000;
 
 export type Admin = { id: string; email: string };
@@ -80,54 +86,87 @@ authenticator.use(
 );
 
 /**
- * Sign-in attempts per address and per account, in fixed 15-minute windows.
- * The current and the previous window count together, so a lock lasts a full
- * window however late in one it began.
+ * Throttling failed sign-ins (a security review: keyed on the account alone,
+ * five wrong passwords from anywhere locked the real operator out).
+ *
+ * - Per account-and-address pair: 5 free failures, then the pair waits 1 s,
+ *   2 s, 4 s … up to 15 minutes before its next try counts. Another address
+ *   signing in to the same account is never affected. Remembered for a day
+ *   after the last wait, so a slow guesser stays at the longest wait.
+ * - Per address, across all accounts: 20 free failures, then the same growing
+ *   waits, for every account tried from that address. Forgotten 15 minutes
+ *   after the last wait.
+ *
+ * Tries during a wait answer 429 with Retry-After and are not counted. A
+ * successful sign-in clears the pair and takes its attempt back from the
+ * address. Keys are HMACs of the email and address (no email or address in
+ * the database, and one bounded length); every row carries an expiry and
+ * expired rows are swept (here, at most once a minute per process, and by the
+ * outbox worker).
  */
-function attemptKeys(email: string, clientAddress: string, now: number) {
-  const window = Math.floor(now / FAILURE_WINDOW_MS);
-  const keys = (w: number) => [`login-ip:${clientAddress}:${w}`, `login-email:${email}:${w}`];
-  return { current: keys(window), previous: keys(window - 1) };
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const PAIR_THROTTLE: BackoffPolicy = { freeAttempts: 5, baseDelayMs: SECOND_MS, maxDelayMs: 15 * MINUTE_MS, memoryMs: 24 * 60 * MINUTE_MS };
+const ADDRESS_THROTTLE: BackoffPolicy = { freeAttempts: 20, baseDelayMs: SECOND_MS, maxDelayMs: 15 * MINUTE_MS, memoryMs: 15 * MINUTE_MS };
+const SWEEP_EVERY_MS = MINUTE_MS;
+
+function throttleHash(value: string) {
+  return createHmac("sha256", sessionSecret).update(value).digest("hex").slice(0, 32);
 }
 
-/**
- * Counts this attempt before the password is checked, in one atomic step per
- * key, so a burst of simultaneous guesses cannot slip past the limit.
- * Returns false when the address or the account is over it.
- */
-async function countAttempt(email: string, clientAddress: string, now: number) {
-  const { current, previous } = attemptKeys(email, clientAddress, now);
-  const expiresAt = new Date(now + 2 * FAILURE_WINDOW_MS);
-  const earlier = new Map(
-    (await db.rateLimitWindow.findMany({ where: { key: { in: previous } } })).map((row) => [row.key, row.count]),
-  );
-  let allowed = true;
-  for (const [index, key] of current.entries()) {
-    const row = await db.rateLimitWindow.upsert({
-      where: { key },
-      create: { key, count: 1, expiresAt },
-      update: { count: { increment: 1 } },
-    });
-    if (row.count + (earlier.get(previous[index]!) ?? 0) > MAX_FAILURES) allowed = false;
+function throttleKeys(email: string, clientAddress: string) {
+  return {
+    pair: `signin-pair:${throttleHash(`pair\0${email}\0${clientAddress}`)}`,
+    address: `signin-address:${throttleHash(`address\0${clientAddress}`)}`,
+  };
+}
+
+let lastSweepAt = Number.NEGATIVE_INFINITY;
+
+/** Deletes expired rate-limit rows, at most once a minute per process; a failure only logs. */
+async function sweepNow(now: number) {
+  if (Math.abs(now - lastSweepAt) < SWEEP_EVERY_MS) return;
+  lastSweepAt = now;
+  try {
+    await sweepExpiredRateLimits(now);
+  } catch (error) {
+    console.error("Sweeping expired rate limits failed", error);
   }
-  return allowed;
 }
 
-/** A successful sign-in is not a failure: take its attempt back. */
-async function forgiveAttempt(email: string, clientAddress: string, now: number) {
-  await db.rateLimitWindow.updateMany({
-    where: { key: { in: attemptKeys(email, clientAddress, now).current }, count: { gt: 0 } },
-    data: { count: { decrement: 1 } },
-  });
+function describeWait(ms: number) {
+  const seconds = Math.max(1, Math.ceil(ms / SECOND_MS));
+  if (seconds < 60) return seconds === 1 ? "1 second" : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
 }
 
-export type SignInResult = { ok: true; admin: Admin; setCookie: string } | { ok: false; status: number; error: string };
+function throttled(retryAfterMs: number): SignInResult {
+  return {
+    ok: false,
+    status: 429,
+    error: `Too many failed sign-ins. Please wait ${describeWait(retryAfterMs)} and try again.`,
+    retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / SECOND_MS)),
+  };
+}
+
+export type SignInResult =
+  | { ok: true; admin: Admin; setCookie: string }
+  /** `retryAfterSeconds` comes with a 429: how long until the next try counts. */
+  | { ok: false; status: number; error: string; retryAfterSeconds?: number };
 
 /** Checks the form's email and password; on success opens a session and returns its cookie. */
 export async function signIn(form: FormData, clientAddress: string, now = Date.now()): Promise<SignInResult> {
   const email = String(form.get("email") ?? "").trim().toLowerCase().slice(0, 254);
-  if (!(await countAttempt(email, clientAddress, now))) {
-    return { ok: false, status: 429, error: "Too many failed sign-ins. Please wait 15 minutes and try again." };
+  await sweepNow(now);
+  // Every attempt counts before the password is checked (as a failure, until it succeeds).
+  const keys = throttleKeys(email, clientAddress);
+  const address = await reserveBackoffAttempt(keys.address, ADDRESS_THROTTLE, now);
+  if (!address.allowed) return throttled(address.retryAfterMs);
+  const pair = await reserveBackoffAttempt(keys.pair, PAIR_THROTTLE, now);
+  if (!pair.allowed) {
+    await releaseBackoffAttempt(address.reservation);
+    return throttled(pair.retryAfterMs);
   }
   let admin: Admin;
   try {
@@ -140,7 +179,8 @@ export async function signIn(form: FormData, clientAddress: string, now = Date.n
     return { ok: false, status: 401, error: message };
   }
 
-  await forgiveAttempt(email, clientAddress, now);
+  await clearBackoff(keys.pair);
+  await releaseBackoffAttempt(address.reservation);
   const token = randomBytes(32).toString("base64url");
   await db.adminSession.create({
     data: {

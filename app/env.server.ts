@@ -12,6 +12,7 @@ const flag = z
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().positive().default(3000),
     DATABASE_URL: z.string().min(1).default("file:./var/shop.db"),
     SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
     PUBLIC_URL: z.string().url().optional(),
@@ -49,6 +50,13 @@ const schema = z
   }))
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== "production" || env.DEMO) return;
+    if (env.MOCKS) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["MOCKS"],
+        message: "MOCKS=true is for the demo and tests only: it takes no real payments and its webhook secret is public",
+      });
+    }
     const required = ["SESSION_SECRET", "PUBLIC_URL"] as const;
     const stripe = ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
     for (const name of env.MOCKS ? required : [...required, ...stripe]) {

@@ -68,7 +68,7 @@ export async function handleLandingForm(request: Request, clientAddress: string)
       return respond(400);
     }
     try {
-      await subscribe(parsed.data.email, publicOrigin(request));
+      await subscribe(parsed.data.email, publicOrigin());
     } catch (error) {
       console.error("Newsletter sign-up failed", error);
       result.toast = newsletterMessages.failed;

@@ -40,3 +40,113 @@ export async function enforceRateLimit(scope: RateLimitScope, clientAddress: str
     );
   }
 }
+
+// --- Growing delays ---------------------------------------------------------
+
+/**
+ * A counter of failures that answers with growing delays instead of a hard
+ * lock (used by operator sign-in, app/auth.server.ts). After `freeAttempts`
+ * failures the key must wait `baseDelayMs`, and each further failure doubles
+ * the wait, up to `maxDelayMs`; tries during a wait are refused and not
+ * counted. The count is forgotten `memoryMs` after the last wait ends with no
+ * new failure.
+ *
+ * Stored in RateLimitWindow, one row per key: `count` is the failures and
+ * `expiresAt` is the end of the wait plus `memoryMs`, so the wait ends at
+ * `expiresAt - memoryMs` and the row can be swept once it expires (the outbox
+ * worker and `sweepExpiredRateLimits` delete expired rows).
+ */
+export type BackoffPolicy = { freeAttempts: number; baseDelayMs: number; maxDelayMs: number; memoryMs: number };
+
+type BackoffState = { count: number; expiresAt: Date };
+
+/** A counted attempt, so that it can be taken back. */
+export type BackoffReservation = { key: string; before: BackoffState | null; after: BackoffState };
+
+export type BackoffCheck = { allowed: true; reservation: BackoffReservation } | { allowed: false; retryAfterMs: number };
+
+/** How long a key must wait after its `failures`-th failure. */
+export function backoffDelayMs(policy: BackoffPolicy, failures: number) {
+  if (failures < policy.freeAttempts) return 0;
+  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(failures - policy.freeAttempts, 40));
+}
+
+function isUniqueViolation(error: unknown) {
+  return error instanceof Error && "code" in error && error.code === "P2002";
+}
+
+/**
+ * Counts an attempt for the key before the caller checks anything, unless the
+ * key is waiting. Compare-and-set on the row, so a burst of simultaneous
+ * attempts cannot slip past the limit.
+ */
+export async function reserveBackoffAttempt(key: string, policy: BackoffPolicy, now = Date.now()): Promise<BackoffCheck> {
+  for (let tries = 0; tries < 50; tries++) {
+    const row = await db.rateLimitWindow.findUnique({ where: { key } });
+    const live = row && row.expiresAt.getTime() > now ? row : null;
+    const count = live?.count ?? 0;
+    // Below the free attempts there is no wait (whatever another server's clock wrote).
+    const waitUntil = live && count >= policy.freeAttempts ? live.expiresAt.getTime() - policy.memoryMs : now;
+    if (waitUntil > now) return { allowed: false, retryAfterMs: waitUntil - now };
+
+    const after = { count: count + 1, expiresAt: new Date(now + backoffDelayMs(policy, count + 1) + policy.memoryMs) };
+    if (row) {
+      const before = { count: row.count, expiresAt: row.expiresAt };
+      const { count: changed } = await db.rateLimitWindow.updateMany({ where: { key, ...before }, data: after });
+      if (changed === 1) return { allowed: true, reservation: { key, before, after } };
+    } else {
+      try {
+        await db.rateLimitWindow.create({ data: { key, ...after } });
+        return { allowed: true, reservation: { key, before: null, after } };
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    // Another attempt changed the row first: look again.
+  }
+  // Heavy contention on one key is itself a burst: refuse this attempt.
+  return { allowed: false, retryAfterMs: policy.baseDelayMs };
+}
+
+/** Takes a counted attempt back (it was not a failure after all). */
+export async function releaseBackoffAttempt({ key, before, after }: BackoffReservation) {
+  const where = { key, ...after };
+  const { count: restored } = before
+    ? await db.rateLimitWindow.updateMany({ where, data: before })
+    : await db.rateLimitWindow.deleteMany({ where });
+  // Later attempts changed the row meanwhile: keep their wait, take back only the count.
+  if (restored === 0) {
+    await db.rateLimitWindow.updateMany({ where: { key, count: { gt: 0 } }, data: { count: { decrement: 1 } } });
+  }
+}
+
+/** Forgets every failure of the key. */
+export async function clearBackoff(key: string) {
+  await db.rateLimitWindow.deleteMany({ where: { key } });
+}
+
+/** Deletes expired rate-limit rows of every kind; answers how many. */
+export async function sweepExpiredRateLimits(now = Date.now()) {
+  const { count } = await db.rateLimitWindow.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
+  return count;
+}
+
+// --- Endpoints that spend the Stripe API budget or describe the setup --------
+
+/**
+ * verify-payment and /order-success ask Stripe about a Checkout Session
+ * ("verify", one count shared by both); check-secrets says which integrations
+ * are configured. Same table, windows and limit as RateLimitScope.
+ */
+export type StripeRateLimitScope = "verify" | "check-secrets";
+
+/** hitRateLimit for a StripeRateLimitScope. */
+export function hitStripeRateLimit(scope: StripeRateLimitScope, clientAddress: string, now = Date.now()) {
+  // The scope only names the counter's key; these scopes can never collide with RateLimitScope's.
+  return hitRateLimit(scope as unknown as RateLimitScope, clientAddress, now);
+}
+
+/** enforceRateLimit for a StripeRateLimitScope: throws the JSON 429 answer when over the limit. */
+export function enforceStripeRateLimit(scope: StripeRateLimitScope, clientAddress: string) {
+  return enforceRateLimit(scope as unknown as RateLimitScope, clientAddress);
+}

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { env } from "~/env.server";
 
 /**
  * Security headers for every page (DESIGN.md §7). Scripts run only from this
@@ -20,17 +21,15 @@ export function applySecurityHeaders(headers: Headers, nonce: string) {
       "img-src 'self' data:",
       "font-src 'self'",
       "connect-src 'self'",
-      // A no-JavaScript checkout is redirected to Stripe's hosted page.
-      "form-action 'self' https://checkout.stripe.com",
+      // A no-JavaScript checkout is redirected to Stripe's hosted page (or STRIPE_API_URL's).
+      `form-action 'self' https://checkout.stripe.com${env.STRIPE_API_URL ? ` ${new URL(env.STRIPE_API_URL).origin}` : ""}`,
       "frame-ancestors 'none'",
       "base-uri 'self'",
       "object-src 'none'",
     ].join("; "),
   );
-  headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set("X-Frame-Options", "DENY");
-  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  // nosniff, Referrer-Policy, X-Frame-Options, Permissions-Policy and HSTS are
+  // set for every response in server/http-guards.mjs.
 }
 
 /**

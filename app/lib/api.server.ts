@@ -14,16 +14,25 @@ export function apiError(status: number, error: string, extra?: Record<string, u
   return json({ error, ...extra }, { status, headers: { "Cache-Control": "no-store" } });
 }
 
+/**
+ * 413 for a body over its limit. The server (server/http-guards.mjs) then
+ * discards the rest of that body, up to a cap, so the connection stays usable
+ * for the client's next request.
+ */
+export function bodyTooLarge(body: "json" | "text" = "json") {
+  const headers = { "Cache-Control": "no-store" };
+  return body === "json"
+    ? json({ error: "Request body is too large." }, { status: 413, headers })
+    : new Response("Request body is too large.", { status: 413, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+}
+
 /** Reads and validates a JSON body, throwing a 4xx JSON Response for anything else. */
 export async function readJsonBody<Schema extends z.ZodTypeAny>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
   if (request.method !== "POST") throw apiError(405, "Use POST.");
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) throw apiError(415, "Send the body as application/json.");
-  const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > MAX_JSON_BYTES) throw apiError(400, "Request body is too large.");
-
   const text = await readLimited(request, MAX_JSON_BYTES);
-  if (text === null) throw apiError(400, "Request body is too large.");
+  if (text === null) throw bodyTooLarge("json");
   let data: unknown;
   try {
     data = text.trim() ? JSON.parse(text) : {};
@@ -39,21 +48,28 @@ export async function readJsonBody<Schema extends z.ZodTypeAny>(request: Request
   return parsed.data;
 }
 
-/** The body as text, or null once it grows past `limit` bytes (stops reading there). */
+/**
+ * The one body reader for forms and JSON alike: the body as text, or null as
+ * soon as it grows past `limit` bytes (declared or streamed, chunked included).
+ * It stops reading there and holds at most `limit` bytes; it does not cancel
+ * the stream, since that would destroy the socket before the 413 is sent.
+ */
 export async function readLimited(request: Request, limit: number): Promise<string | null> {
+  if (Number(request.headers.get("Content-Length") ?? 0) > limit) return null;
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) return null;
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    reader.releaseLock();
   }
   return Buffer.concat(chunks).toString("utf8");
 }

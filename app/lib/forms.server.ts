@@ -1,4 +1,6 @@
 import { env } from "~/env.server";
+import { bodyTooLarge, readLimited } from "~/lib/api.server";
+import { wantsHtml } from "~/lib/http.server";
 import { assertSameOrigin } from "~/security.server";
 
 /** Our forms are small; anything bigger is refused before it is read. */
@@ -10,15 +12,12 @@ export const MAX_FORM_BYTES = 16 * 1024;
  */
 export async function readFormData(request: Request): Promise<FormData> {
   assertSameOrigin(request, env.PUBLIC_URL);
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_FORM_BYTES) {
-    throw new Response("Request body is too large.", { status: 413 });
-  }
   const type = request.headers.get("Content-Type") ?? "";
+  const text = await readLimited(request, MAX_FORM_BYTES);
+  if (text === null) throw bodyTooLarge(wantsHtml(request) ? "text" : "json");
   if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) {
     return new FormData();
   }
-  const text = await request.text();
-  if (text.length > MAX_FORM_BYTES) throw new Response("Request body is too large.", { status: 413 });
   if (type.startsWith("multipart/form-data")) {
     return new Response(text, { headers: { "Content-Type": type } }).formData().catch(() => new FormData());
   }

@@ -12,8 +12,9 @@ export function wantsHtml(request: Request) {
  * site only, never another origin (no open redirects).
  */
 export function safeRedirectPath(value: FormDataEntryValue | null | undefined, fallback = "/") {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) {
-    return fallback;
-  }
+  // Browsers drop tabs and line breaks from URLs, so "/\t/evil.example" would become "//evil.example".
+  // eslint-disable-next-line no-control-regex
+  if (typeof value !== "string" || !value.startsWith("/") || /[\\\u0000-\u001f\u007f\s]/.test(value)) return fallback;
+  if (value.startsWith("//")) return fallback;
   return value;
 }

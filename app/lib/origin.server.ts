@@ -1,6 +1,11 @@
 import { env } from "~/env.server";
 
-/** The shop's public origin for absolute links (canonical, Open Graph): PUBLIC_URL, else the request's. */
-export function publicOrigin(request: Request) {
-  return (env.PUBLIC_URL ?? new URL(request.url).origin).replace(/\/$/, "");
+/**
+ * The shop's public origin for absolute links (emails, payment return URLs,
+ * canonical and Open Graph links): PUBLIC_URL, which production requires.
+ * Never the request's Host header, which the client writes; the demo without
+ * PUBLIC_URL links to http://localhost:PORT.
+ */
+export function publicOrigin() {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
 }

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { brand } from "~/brand";
 import {
@@ -18,8 +18,8 @@ import { handleLandingForm } from "~/landing.server";
 import { listProducts } from "~/catalog.server";
 import { publicOrigin } from "~/lib/origin.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  return json({ products: await listProducts(), origin: publicOrigin(request) });
+export async function loader() {
+  return json({ products: await listProducts(), origin: publicOrigin() });
 }
 
 /** The newsletter and partnership forms (intents "newsletter" and "partnership"). */

@@ -73,7 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     };
     return json({ placed, checkout: null, cancelled }, { headers });
   }
-  const checkout = restoreFrom ? await resumeCheckout(restoreFrom, items, publicOrigin(request)) : await openCheckout(items);
+  const checkout = restoreFrom ? await resumeCheckout(restoreFrom, items, publicOrigin()) : await openCheckout(items);
   return json({ placed: null, checkout, cancelled }, { headers });
 }
 
@@ -107,11 +107,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const scope = rateLimitScopes[intent];
   if (scope && !(await hitRateLimit(scope, context.clientAddress)).allowed) {
     // Refused, but nothing typed is lost: the form comes back as it was sent.
-    const { state } = await handleCheckout("refresh", formData, items, publicOrigin(request));
+    const { state } = await handleCheckout("refresh", formData, items, publicOrigin());
     return json({ ...state, message: tooManyRequests }, { status: 429 });
   }
 
-  const { state, outcome } = await handleCheckout(intent, formData, items, publicOrigin(request));
+  const { state, outcome } = await handleCheckout(intent, formData, items, publicOrigin());
   if (!state.placed) return json(state, { status: statusFor[outcome] });
 
   // The order is placed: the cart waits with it while the customer pays.

@@ -20,7 +20,7 @@ export function action({ request, context }: ActionFunctionArgs) {
     const email = body.email.trim();
     if (!email) return apiError(400, "Please enter your email address.");
     if (!isEmailAddress(email)) return apiError(400, "Please enter a valid email address.");
-    await subscribe(email, publicOrigin(request));
+    await subscribe(email, publicOrigin());
     return json({ ok: true });
   });
 }

@@ -48,7 +48,7 @@ export function action({ request, context }: ActionFunctionArgs) {
       items: body.items.map((item) => ({ productId: item.product.id, quantity: item.quantity })),
       shipping: body.shipping,
       discountCode: body.discountCode ?? null,
-      origin: publicOrigin(request),
+      origin: publicOrigin(),
       expectedDiscountCents: body.discountAmount === undefined ? undefined : Math.round(body.discountAmount * 100),
     });
     if (placed.ok) return json({ url: placed.url, orderId: placed.orderId });

@@ -55,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: env.STRIPE_WEBHOOK_SECRET ?? MOCK_WEBHOOK_SECRET });
   try {
-    await fetch(`${publicOrigin(request)}/webhooks/stripe`, {
+    await fetch(`${publicOrigin()}/webhooks/stripe`, {
       method: "POST",
       headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
       body: payload,

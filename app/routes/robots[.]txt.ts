@@ -1,7 +1,6 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { publicOrigin } from "~/lib/origin.server";
 
-export function loader({ request }: LoaderFunctionArgs) {
+export function loader() {
   const body = [
     "User-agent: *",
     "Allow: /",
@@ -9,7 +8,7 @@ export function loader({ request }: LoaderFunctionArgs) {
     "Disallow: /checkout",
     "Disallow: /cart",
     "Disallow: /functions/",
-    `Sitemap: ${publicOrigin(request)}/sitemap.xml`,
+    `Sitemap: ${publicOrigin()}/sitemap.xml`,
     "",
   ].join("\n");
   return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" } });

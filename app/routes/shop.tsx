@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const category = parseCategory(url.searchParams.get("category"));
   const products = await listProducts(category);
-  return json({ products, category, origin: publicOrigin(request) });
+  return json({ products, category, origin: publicOrigin() });
 }
 
 /** The catalogue does not change when the cart does, nor when the drawer opens. */

@@ -100,11 +100,11 @@ describe("send-welcome-email", () => {
     }
   });
 
-  it("answers 400 to a body over 32 kB and stores nothing", async () => {
+  it("answers 413 to a body over 32 kB and stores nothing", async () => {
     const response = await storesNothing(() =>
       callFunction("send-welcome-email", { email: uniqueEmail("big"), padding: "x".repeat(100 * 1024) }),
     );
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(413);
     expect(await readJson<ErrorJson>(response)).toEqual({ error: "Request body is too large." });
   });
 
@@ -196,9 +196,9 @@ describe("send-partnership-inquiry", () => {
     expect((await db.partnershipInquiry.findFirstOrThrow({ where: { email: body.email } })).message).toContain("Line two");
   });
 
-  it("answers 400 to a 100 kB message and stores nothing", async () => {
+  it("answers 413 to a 100 kB message and stores nothing", async () => {
     const response = await storesNothing(() => callFunction("send-partnership-inquiry", inquiry({ message: "x".repeat(100 * 1024) })));
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(413);
     expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.any(String) });
   });
 

@@ -379,7 +379,7 @@ describe("simple-checkout", () => {
       ["quantity 100", { ...valid(), items: [{ product: { id: "bites-variety" }, quantity: 100 }] }, 400],
       ["a fractional quantity", { ...valid(), items: [{ product: { id: "bites-variety" }, quantity: 2.5 }] }, 400],
       ["an unknown product", { ...valid(), items: [{ product: { id: "bites-pickle" }, quantity: 3 }] }, 400],
-      ["a body over 32 kB", { ...valid(), notes: "x".repeat(33 * 1024) }, 400],
+      ["a body over 32 kB", { ...valid(), notes: "x".repeat(33 * 1024) }, 413],
       ["a text/plain body", JSON.stringify(valid()), 415, "text/plain"],
       ["a form body", "items=1", 415, "application/x-www-form-urlencoded"],
     ];
@@ -506,5 +506,79 @@ describe("verify-payment", () => {
     expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.any(String) });
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
     expect(logged()).toContain(sessionId);
+  });
+});
+
+/** Freezes the clock a few seconds into a minute, so a fixed rate-limit window cannot roll over mid-test. */
+function freezeClockEarlyInTheMinute() {
+  const now = new Date();
+  now.setUTCSeconds(5, 0);
+  vi.useFakeTimers({ toFake: ["Date"], now });
+  return now;
+}
+
+function limitedAddress(label: string) {
+  return `203.0.113.${Math.floor(Math.random() * 250)}-${label}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+describe("verify-payment is rate limited per address, as it asks Stripe", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("the 11th request a minute from one address answers 429 JSON with Retry-After, without asking Stripe", async () => {
+    const now = freezeClockEarlyInTheMinute();
+    const clientAddress = limitedAddress("verify");
+    const { orderId, sessionId } = await placeOrder();
+    stripeMock.pay(sessionId);
+    for (let index = 0; index < 10; index++) {
+      const response = await callFunction("verify-payment", { sessionId }, { clientAddress });
+      expect(response.status, `request ${index + 1}`).toBe(200);
+      expect(await readJson<VerifyJson>(response)).toEqual({ verified: true, orderId });
+    }
+
+    const stripeCalls = stripeMock.requests.length;
+    const refused = await callFunction("verify-payment", { sessionId }, { clientAddress });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(await readJson<ErrorJson>(refused)).toEqual({ error: expect.stringContaining("Please wait") });
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(stripeMock.requests.length).toBe(stripeCalls);
+
+    // Someone else, at the same moment; and the same address the next minute.
+    expect((await callFunction("verify-payment", { sessionId }, { clientAddress: limitedAddress("other") })).status).toBe(200);
+    vi.setSystemTime(new Date(now.getTime() + 60_000));
+    expect((await callFunction("verify-payment", { sessionId }, { clientAddress })).status).toBe(200);
+  });
+
+  it("counts malformed requests too", async () => {
+    freezeClockEarlyInTheMinute();
+    const clientAddress = limitedAddress("verify-bad");
+    for (let index = 0; index < 10; index++) {
+      expect((await callFunction("verify-payment", { sessionId: "nope" }, { clientAddress })).status).toBe(400);
+    }
+    expect((await callFunction("verify-payment", { sessionId: "nope" }, { clientAddress })).status).toBe(429);
+  });
+});
+
+describe("check-secrets is rate limited per address", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("the 11th request a minute from one address answers 429 JSON with Retry-After", async () => {
+    const now = freezeClockEarlyInTheMinute();
+    const clientAddress = limitedAddress("secrets");
+    for (let index = 0; index < 10; index++) {
+      expect((await callFunction("check-secrets", {}, { clientAddress })).status, `request ${index + 1}`).toBe(200);
+    }
+    const refused = await callFunction("check-secrets", {}, { clientAddress });
+    expect(refused.status).toBe(429);
+    expect(await readJson<ErrorJson>(refused)).toEqual({ error: expect.stringContaining("Please wait") });
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+
+    expect((await callFunction("check-secrets", {}, { clientAddress: limitedAddress("other") })).status).toBe(200);
+    vi.setSystemTime(new Date(now.getTime() + 60_000));
+    expect((await callFunction("check-secrets", {}, { clientAddress })).status).toBe(200);
   });
 });

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { copyFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, inject } from "vitest";
 
 // Runs before each test file imports the app: point it at a private copy of
-// the migrated, seeded template database.
-const file = path.resolve(`var/test/${randomUUID()}.db`);
-copyFileSync(path.resolve("var/test/template.db"), file);
+// this run's migrated, seeded template database.
+const dir = inject("testDatabaseDir");
+const file = path.join(dir, `${randomUUID()}.db`);
+copyFileSync(path.join(dir, "template.db"), file);
 process.env.DATABASE_URL = `file:${file}`;
 
 afterAll(async () => {

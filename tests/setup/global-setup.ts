@@ -1,15 +1,25 @@
 import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import type { TestProject } from "vitest/node";
 
-export const TEMPLATE_DB = path.resolve("var/test/template.db");
+declare module "vitest" {
+  export interface ProvidedContext {
+    testDatabaseDir: string;
+  }
+}
 
-/** Builds one migrated, seeded database that every test file copies. */
-export default function setup() {
-  mkdirSync(path.dirname(TEMPLATE_DB), { recursive: true });
-  rmSync(TEMPLATE_DB, { force: true });
-  const env = { ...process.env, DATABASE_URL: `file:${TEMPLATE_DB}` };
+/**
+ * Builds one migrated, seeded database that every test file copies. Each run
+ * has a folder of its own, so two runs at once never delete each other's files.
+ */
+export default function setup(project: TestProject) {
+  const dir = path.resolve(`var/test/run-${randomUUID()}`);
+  mkdirSync(dir, { recursive: true });
+  const env = { ...process.env, DATABASE_URL: `file:${path.join(dir, "template.db")}` };
   execFileSync(path.resolve("node_modules/.bin/prisma"), ["migrate", "deploy"], { env, stdio: "pipe" });
   execFileSync(path.resolve("node_modules/.bin/tsx"), ["prisma/seed.ts"], { env, stdio: "pipe" });
-  return () => rmSync(path.dirname(TEMPLATE_DB), { recursive: true, force: true });
+  project.provide("testDatabaseDir", dir);
+  return () => rmSync(dir, { recursive: true, force: true });
 }

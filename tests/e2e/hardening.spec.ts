@@ -1,0 +1,183 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import { expect, test } from "@playwright/test";
+
+/**
+ * Attacks and faults against a real server process of its own (a built shop,
+ * its own SQLite file), with a trusted proxy hop and the default rate limit:
+ * oversized and chunked bodies, keep-alive after a refusal, forged client
+ * addresses, cross-site posts.
+ */
+
+const PORT = 3190;
+const ORIGIN = `http://localhost:${PORT}`;
+const DB = "var/e2e-hardening.db";
+let server: ChildProcess;
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  rmSync(DB, { force: true });
+  const env = { ...process.env, DATABASE_URL: `file:./${DB}`, SKIP_BUILD: "true", PORT: String(PORT) };
+  execFileSync("node", ["scripts/prepare.mjs"], { env, stdio: "pipe" });
+  server = spawn("node", ["server.mjs"], {
+    env: { ...env, MOCKS: "true", TRUST_PROXY: "1", PUBLIC_URL: ORIGIN, RATE_LIMIT_PER_MINUTE: "10", OUTBOX_POLL_MS: "0" },
+    stdio: "pipe",
+  });
+  for (let tries = 0; tries < 100; tries++) {
+    const ok = await fetch(`${ORIGIN}/healthz`).then((response) => response.ok, () => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("the hardening server did not start");
+});
+
+test.afterAll(() => {
+  server?.kill();
+  rmSync(DB, { force: true });
+});
+
+function residentMegabytes() {
+  const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string; sentBytes: number };
+
+/** Streams a chunked body of `totalBytes` and stops writing as soon as the server answers. */
+function chunkedPost(path: string, contentType: string, totalBytes: number, agent?: http.Agent): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let sentBytes = 0;
+    let answered = false;
+    const request = http.request(
+      `${ORIGIN}${path}`,
+      { method: "POST", agent, headers: { "Content-Type": contentType, "Transfer-Encoding": "chunked", Origin: ORIGIN } },
+      (response) => {
+        answered = true;
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body, sentBytes }));
+      },
+    );
+    // Once answered, the server may close a connection whose body goes on and on.
+    request.on("error", (error) => (answered ? undefined : reject(error)));
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    const pump = () => {
+      while (!answered && sentBytes < totalBytes) {
+        sentBytes += chunk.length;
+        if (!request.write(chunk)) return void request.once("drain", pump);
+      }
+      if (!answered) request.end();
+    };
+    pump();
+  });
+}
+
+function send(path: string, init: { method?: string; headers?: Record<string, string>; body?: string; agent?: http.Agent }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${ORIGIN}${path}`, { method: init.method ?? "POST", headers: init.headers, agent: init.agent }, (response) => {
+      let body = "";
+      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body, sentBytes: 0 }));
+    });
+    request.on("error", reject);
+    request.end(init.body);
+  });
+}
+
+test("a 50 MB chunked form post is refused with 413 long before it is read, and memory stays flat", async () => {
+  const first = await chunkedPost("/cart", "application/x-www-form-urlencoded", 50 * 1024 * 1024);
+  expect(first.status).toBe(413);
+  // The server stops at its 16 kB form limit; what was written beyond that sits in socket buffers.
+  expect(first.sentBytes).toBeLessThan(8 * 1024 * 1024);
+
+  const before = residentMegabytes();
+  for (let round = 0; round < 10; round++) {
+    const answer = await chunkedPost("/cart", "application/x-www-form-urlencoded", 50 * 1024 * 1024);
+    expect(answer.status).toBe(413);
+  }
+  expect(residentMegabytes() - before).toBeLessThan(40);
+  expect((await fetch(`${ORIGIN}/healthz`)).status).toBe(200);
+});
+
+test("a declared oversized body is refused at once", async () => {
+  const answer = await send("/checkout", {
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(600 * 1024 * 1024), Origin: ORIGIN },
+  }).catch(() => null);
+  // The server answers before the body it was promised; either way it must not accept it.
+  if (answer) expect(answer.status).toBe(413);
+});
+
+test("after an oversized JSON body the next request on the same keep-alive connection succeeds", async () => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const big = JSON.stringify({ email: `${"a".repeat(40 * 1024)}@example.com` });
+  const refused = await send("/functions/v1/send-welcome-email", {
+    agent,
+    headers: { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(big)), Origin: ORIGIN },
+    body: big,
+  });
+  expect(refused.status).toBe(413);
+  expect(JSON.parse(refused.body)).toEqual({ error: "Request body is too large." });
+  expect(refused.headers.connection).not.toBe("close");
+  const next = await new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+    const request = http.request(`${ORIGIN}/healthz`, { agent }, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, reused: request.reusedSocket }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+  // The same connection, still in step.
+  expect(next).toEqual({ status: 200, reused: true });
+
+  // Chunked JSON over the limit gets its answer too.
+  const chunked = await chunkedPost("/functions/v1/send-welcome-email", "application/json", 200 * 1024, agent);
+  expect(chunked.status).toBe(413);
+  expect((await send("/healthz", { method: "GET", agent })).status).toBe(200);
+  agent.destroy();
+});
+
+test("rotating X-Forwarded-For cannot pass the rate limit: the address the trusted proxy appended counts", async () => {
+  const statuses: number[] = [];
+  for (let index = 0; index < 15; index++) {
+    const answer = await send("/functions/v1/send-welcome-email", {
+      headers: {
+        "Content-Type": "application/json",
+        "X-Forwarded-For": `203.0.113.${index}, 198.51.100.7`,
+        Origin: ORIGIN,
+      },
+      body: JSON.stringify({ email: `rotating-${index}@example.com` }),
+    });
+    statuses.push(answer.status);
+  }
+  expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+  expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+});
+
+test("a cross-site or malformed-origin POST to a page route is 403, never a 500", async () => {
+  for (const path of ["/checkout", "/?index", "/unsubscribe", "/cart", "/auth/login"]) {
+    for (const origin of ["https://evil.example", "null", "not a url", "javascript:alert(1)"]) {
+      const answer = await send(path, {
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, Accept: "text/html" },
+        body: "intent=add&productId=bar-chocolate-pb",
+      });
+      expect(answer.status, `${path} from ${origin}`).toBe(403);
+      expect(answer.body).toContain("Cross-site requests are not accepted.");
+    }
+  }
+  const json = await send("/functions/v1/send-welcome-email", {
+    headers: { "Content-Type": "application/json", Origin: "https://evil.example" },
+    body: JSON.stringify({ email: "x@example.com" }),
+  });
+  expect(json.status).toBe(403);
+  expect(JSON.parse(json.body)).toEqual({ error: "Cross-site requests are not accepted." });
+});
+
+test("behind a proxy that rewrites Host without X-Forwarded-Host, the shop's own forms still work", async () => {
+  const answer = await send("/?index", {
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN, Host: "shop-internal:8080", Accept: "text/html" },
+    body: "intent=newsletter&email=rewritten-host@example.com",
+  });
+  expect(answer.status).toBe(303);
+});
