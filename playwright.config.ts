@@ -30,7 +30,7 @@ export default defineConfig({
   ],
   webServer: {
     // A fresh database every run, so tests never see an earlier run's orders.
-    command: "rm -f var/e2e.db && node scripts/prepare.mjs && node server.mjs",
+    command: "rm -f var/e2e.db var/e2e.db-wal var/e2e.db-shm && node scripts/prepare.mjs && node server.mjs",
     url: `${baseURL}/healthz`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

@@ -1,9 +1,16 @@
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "~/generated/prisma/client";
+import { SQLiteAdapter } from "~/sqlite.server";
 
+/**
+ * A Prisma client on the SQLite file of `url` (a DATABASE_URL: "file:" and a
+ * path). The adapter (app/sqlite.server.ts) opens it in WAL mode with a busy
+ * timeout, starts transactions with BEGIN IMMEDIATE, and holds every other
+ * query back while a transaction is open: inside `db.$transaction(async (tx)
+ * => …)`, query through `tx` only, since a `db` query waits for the end of
+ * that very transaction.
+ */
 export function createPrismaClient(url = process.env.DATABASE_URL ?? "file:./var/shop.db") {
-  const adapter = new PrismaBetterSQLite3({ url: url.replace(/^file:/, "") });
-  return new PrismaClient({ adapter });
+  return new PrismaClient({ adapter: new SQLiteAdapter(url.replace(/^file:/, "")) });
 }
 
 // One client per process, kept across dev rebuilds so they don't leak connections.

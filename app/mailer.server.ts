@@ -35,13 +35,25 @@ function envelope(email: OutgoingEmail) {
   };
 }
 
-export function createMailer(smtpUrl: string | undefined = env.SMTP_URL): Mailer {
+/**
+ * How long the SMTP client waits: to connect, for the server's greeting, and
+ * for any one reply (the socket's idle time). The outbox's lease
+ * (`LEASE_MS` in outbox.server.ts) is twice the socket timeout, and is renewed
+ * while a send is in flight, so no send outlives the lease on its row.
+ */
+export const SMTP_TIMEOUTS = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 30_000 };
+
+export function createMailer(
+  smtpUrl: string | undefined = env.SMTP_URL,
+  timeouts: Partial<typeof SMTP_TIMEOUTS> = {},
+): Mailer {
   if (smtpUrl) {
+    const { connectionMs, greetingMs, socketMs } = { ...SMTP_TIMEOUTS, ...timeouts };
     const transport = nodemailer.createTransport({
       url: smtpUrl,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
+      connectionTimeout: connectionMs,
+      greetingTimeout: greetingMs,
+      socketTimeout: socketMs,
     } as nodemailer.TransportOptions);
     return {
       async send(email) {
@@ -57,4 +69,24 @@ export function createMailer(smtpUrl: string | undefined = env.SMTP_URL): Mailer
       await writeFile(path.join(MAIL_DIRECTORY, `${new Date().toISOString().replace(/[:.]/g, "-")}-${email.id}.eml`), info.message as Buffer);
     },
   };
+}
+
+type SmtpError = Error & { code?: string; command?: string; responseCode?: number };
+
+/**
+ * Whether a failed send will fail the same way however often it is retried:
+ * the server refused this message (MAIL FROM, RCPT TO or DATA) with a 5xx
+ * reply, e.g. "550 5.1.1 No such user", or nodemailer refused the recipient
+ * before connecting. 4xx replies ("451 try again later"), timeouts and
+ * network errors are temporary. So are 5xx replies about the connection or
+ * the login (a wrong password, a server that refuses us): those are the
+ * shop's configuration, not this email, and a fixed configuration should
+ * still send the queued emails.
+ */
+export function isPermanentFailure(error: unknown) {
+  if (!(error instanceof Error)) return false;
+  const { code, command, responseCode } = error as SmtpError;
+  if (code !== "EENVELOPE" && code !== "EMESSAGE") return false;
+  if (typeof responseCode === "number") return responseCode >= 500 && responseCode < 600;
+  return command === "API" && /^(Invalid recipient|No recipients defined)/.test(error.message);
 }

@@ -6,7 +6,7 @@ import { canonicalMailbox } from "~/lib/email";
 import { formatCents } from "~/lib/money";
 import { messages, minimumOrderMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
 import { enqueueEmails } from "~/outbox.server";
-import { closeCheckoutSession, createCheckoutSession, describeStripeError, retrieveCheckoutSession } from "~/payments.server";
+import { closeCheckoutSession, createCheckoutSession, describeStripeError, retrieveCheckoutSessionCached } from "~/payments.server";
 import {
   checkDiscountCode,
   normalizeCode,
@@ -290,7 +290,7 @@ export type Verification = { verified: boolean; orderId: string | null };
 
 /** Asks Stripe about a session; a paid one fulfils its order (verify-payment and /order-success). */
 export async function verifyPayment(sessionId: string): Promise<Verification> {
-  const session = await retrieveCheckoutSession(sessionId);
+  const session = await retrieveCheckoutSessionCached(sessionId);
   const orderId = session.metadata?.orderId ?? null;
   if (!orderId || session.payment_status !== "paid") return { verified: false, orderId };
   await markOrderPaid(orderId, session.id);

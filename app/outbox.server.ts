@@ -4,19 +4,29 @@ import { db } from "~/db.server";
 import type { EmailContent } from "~/emails.server";
 import { env } from "~/env.server";
 import type { Prisma } from "~/generated/prisma/client";
-import { createMailer, type Mailer } from "~/mailer.server";
+import { createMailer, isPermanentFailure, SMTP_TIMEOUTS, type Mailer } from "~/mailer.server";
 
 /**
  * The email outbox (DESIGN.md §6). An email is a row written in the same
- * transaction as the change that causes it. A worker claims due rows with a
- * lease (so two processes never send the same row), sends them, and marks
- * them sent, or retries with exponential backoff until MAX_ATTEMPTS, when the
- * row is dead. A crash mid-send leaves a lease that expires and is retried.
+ * transaction as the change that causes it. A worker claims a few due rows
+ * with a lease (so two processes never send the same row), and before each
+ * send renews that row's lease, checking the row is still its own: a row
+ * another worker took over meanwhile is skipped. It sends, and marks the row
+ * sent, or retries with exponential backoff until MAX_ATTEMPTS, when the row
+ * is dead. A permanent refusal (a 5xx answer about the message) makes the row
+ * dead at once. A crash mid-send leaves a lease that expires and is retried.
  */
 
-/** 30 s, 1 min, 2 min … then hourly: about eight hours of tries before a row is dead. */
+/** 30 s, 1 min, 2 min … then hourly: the last try comes about seven hours after the first, and the row is dead. */
 export const MAX_ATTEMPTS = 14;
-const LEASE_MS = 60_000;
+/**
+ * How long a claim holds. Twice the SMTP socket timeout, and renewed before
+ * each send and every third of a lease while the send is in flight, so a
+ * send never outlives the lease on its row.
+ */
+export const LEASE_MS = 2 * SMTP_TIMEOUTS.socketMs;
+/** Rows claimed at a time: few, so a claimed row's turn comes soon. */
+export const CLAIM_LIMIT = 5;
 const BASE_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
@@ -65,14 +75,14 @@ const dueWhere = (now: Date) => ({
  * work instead of racing for the same rows. Taking over an expired lease
  * counts as an attempt, so a message that crashes its sender cannot loop forever.
  */
-async function claimDue(workerId: string, now: Date, limit: number) {
+async function claimDue(workerId: string, now: Date, limit: number, leaseMs: number) {
   const candidates = await db.outboxMessage.findMany({
     where: dueWhere(now),
     orderBy: { nextAttemptAt: "asc" },
     take: limit * 4,
     select: { id: true, status: true, attempts: true },
   });
-  const lease = { claimedBy: workerId, claimedUntil: new Date(now.getTime() + LEASE_MS) };
+  const lease = { claimedBy: workerId, claimedUntil: new Date(now.getTime() + leaseMs) };
   const claimed: string[] = [];
   for (const candidate of candidates) {
     if (claimed.length >= limit) break;
@@ -92,29 +102,73 @@ async function claimDue(workerId: string, now: Date, limit: number) {
 
 export type OutboxRun = { sent: number; failed: number };
 
-/** One pass of the worker: claim, send, record. Safe to run in several processes at once. */
+/**
+ * Extends this worker's lease on a row it is sending, if the row is still its
+ * own; false when another worker has taken it over (or it is no longer being sent).
+ */
+async function renewLease(id: string, workerId: string, until: Date) {
+  const { count } = await db.outboxMessage.updateMany({
+    where: { id, claimedBy: workerId, status: "sending" },
+    data: { claimedUntil: until },
+  });
+  return count === 1;
+}
+
+/** Runs `send` while renewing the row's lease every third of a lease, so a slow send keeps its row. */
+async function whileHoldingLease<T>(id: string, renew: () => Promise<boolean>, leaseMs: number, send: () => Promise<T>) {
+  let renewal = Promise.resolve();
+  const timer = setInterval(() => {
+    renewal = renewal
+      .then(renew)
+      .then((held) => {
+        if (!held) console.error(`Email ${id} lost its lease while being sent`);
+      })
+      .catch((error: unknown) => console.error(`Could not renew the lease of email ${id}`, error));
+  }, Math.max(1, Math.floor(leaseMs / 3)));
+  timer.unref();
+  try {
+    return await send();
+  } finally {
+    clearInterval(timer);
+    await renewal;
+  }
+}
+
+/**
+ * One pass of the worker: claim, send, record. Safe to run in several processes at once.
+ * `now` is the pass's start (tests move it); the lease is `leaseMs` from the moment it is renewed.
+ */
 export async function processOutbox({
   mailer,
   workerId,
   now = new Date(),
-  limit = 20,
+  limit = CLAIM_LIMIT,
+  leaseMs = LEASE_MS,
 }: {
   mailer: Mailer;
   workerId: string;
   now?: Date;
   limit?: number;
+  leaseMs?: number;
 }): Promise<OutboxRun> {
   const run = { sent: 0, failed: 0 };
-  for (const id of await claimDue(workerId, now, limit)) {
+  const startedAt = Date.now();
+  // The pass's clock: `now`, moved on by the time the pass has taken so far.
+  const leaseEnd = () => new Date(now.getTime() + (Date.now() - startedAt) + leaseMs);
+  for (const id of await claimDue(workerId, now, limit, leaseMs)) {
+    // The claim may be old by now: renew it, and leave the row alone if another worker has it.
+    if (!(await renewLease(id, workerId, leaseEnd()))) continue;
     const message = await db.outboxMessage.findUniqueOrThrow({ where: { id } });
+    const mine = { id, claimedBy: workerId, status: "sending" };
     try {
-      await mailer.send(message);
+      await whileHoldingLease(id, () => renewLease(id, workerId, leaseEnd()), leaseMs, () => mailer.send(message));
     } catch (error) {
       run.failed++;
       const attempts = message.attempts + 1;
-      const dead = attempts >= MAX_ATTEMPTS;
+      const permanent = isPermanentFailure(error);
+      const dead = permanent || attempts >= MAX_ATTEMPTS;
       await db.outboxMessage.updateMany({
-        where: { id, claimedBy: workerId },
+        where: mine,
         data: {
           status: dead ? "dead" : "pending",
           attempts,
@@ -124,14 +178,16 @@ export async function processOutbox({
           lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500),
         },
       });
-      console.error(`Email ${id} (${message.kind}) failed, attempt ${attempts}${dead ? ": giving up" : ""}`);
+      console.error(
+        `Email ${id} (${message.kind}) failed, attempt ${attempts}${permanent ? ": refused permanently, giving up" : dead ? ": giving up" : ""}`,
+      );
       continue;
     }
     run.sent++;
     const flag = orderFlagByKind[message.kind];
     await db.$transaction([
       db.outboxMessage.updateMany({
-        where: { id, claimedBy: workerId },
+        where: mine,
         data: { status: "sent", sentAt: new Date(), attempts: message.attempts + 1, claimedBy: null, claimedUntil: null, lastError: null },
       }),
       ...(flag && message.orderId ? [db.order.update({ where: { id: message.orderId }, data: { [flag]: true } })] : []),

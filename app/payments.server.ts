@@ -143,3 +143,74 @@ export function describeStripeError(error: unknown) {
   if (error instanceof Stripe.errors.StripeError) return `${error.type}${error.statusCode ? ` (${error.statusCode})` : ""}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * For logs, about any error: its name, its code (Prisma's P2002…, Stripe's
+ * type) and the first line of its message, never the error object itself:
+ * Prisma's messages go on to print the query with its arguments (emails,
+ * addresses), and its `meta` can hold values too.
+ */
+export function describeErrorBriefly(error: unknown) {
+  if (!(error instanceof Error)) return `a thrown ${typeof error}`;
+  const code = "code" in error && (typeof error.code === "string" || typeof error.code === "number") ? String(error.code) : null;
+  const kind = error instanceof Stripe.errors.StripeError ? `${error.type}${error.statusCode ? ` (${error.statusCode})` : ""}` : error.name;
+  const line = error.message.split("\n").find((text) => text.trim())?.trim() ?? "";
+  const short = line.length > 200 ? `${line.slice(0, 200)}…` : line;
+  return `${kind}${code ? ` ${code}` : ""}: ${short || "(no message)"}`;
+}
+
+/**
+ * Checkout Session answers kept for verification (verify-payment and
+ * /order-success), so that reloading a page or repeating a request does not
+ * ask Stripe each time. A settled answer (paid, or expired) cannot change, so
+ * it is kept SESSION_CACHE_MS; one that still can (open, or complete but not
+ * yet paid) only SESSION_CACHE_UNSETTLED_MS, enough to merge a burst. A
+ * request under way is shared; a failed one is not kept. Only for
+ * verification: closing a payment page must see Stripe's current answer, so
+ * closeCheckoutSession keeps asking retrieveCheckoutSession.
+ */
+export const SESSION_CACHE_MS = 10_000;
+export const SESSION_CACHE_UNSETTLED_MS = 2_000;
+const SESSION_CACHE_MAX_ENTRIES = 1_000;
+
+type RetrievedSession = ReturnType<typeof retrieveCheckoutSession>;
+type CachedSession = { expiresAt: number; session: RetrievedSession };
+
+const sessionCache = new Map<string, CachedSession>();
+
+/** retrieveCheckoutSession, answered from the short-lived cache above when it can be. */
+export function retrieveCheckoutSessionCached(sessionId: string): RetrievedSession {
+  const now = Date.now();
+  const cached = sessionCache.get(sessionId);
+  if (cached && cached.expiresAt > now) return cached.session;
+  sessionCache.delete(sessionId);
+
+  const entry: CachedSession = { expiresAt: now + SESSION_CACHE_MS, session: retrieveCheckoutSession(sessionId) };
+  makeRoomInSessionCache(now);
+  sessionCache.set(sessionId, entry);
+  entry.session.then(
+    (session) => {
+      const settled = session.payment_status === "paid" || session.status === "expired";
+      if (!settled) entry.expiresAt = Math.min(entry.expiresAt, Date.now() + SESSION_CACHE_UNSETTLED_MS);
+    },
+    () => {
+      if (sessionCache.get(sessionId) === entry) sessionCache.delete(sessionId);
+    },
+  );
+  return entry.session;
+}
+
+/** Drops expired answers; when still full, the oldest (a Map keeps insertion order). */
+function makeRoomInSessionCache(now: number) {
+  if (sessionCache.size < SESSION_CACHE_MAX_ENTRIES) return;
+  for (const [id, entry] of sessionCache) if (entry.expiresAt <= now) sessionCache.delete(id);
+  for (const id of sessionCache.keys()) {
+    if (sessionCache.size < SESSION_CACHE_MAX_ENTRIES) break;
+    sessionCache.delete(id);
+  }
+}
+
+/** Forgets every cached Checkout Session answer (tests). */
+export function clearCheckoutSessionCache() {
+  sessionCache.clear();
+}

@@ -3,15 +3,21 @@ import Stripe from "stripe";
 import { z } from "zod";
 import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
 import { verifyPayment } from "~/orders.server";
-import { describeStripeError } from "~/payments.server";
+import { describeErrorBriefly } from "~/payments.server";
+import { enforceStripeRateLimit } from "~/rate-limit.server";
 
 const bodySchema = z.object({
   sessionId: z.string({ required_error: "is required" }).regex(/^cs_[A-Za-z0-9_]{1,200}$/, "is not a Checkout Session id"),
 });
 
-/** { sessionId } → { verified, orderId }: a paid session fulfils its order (once). */
-export function action({ request }: ActionFunctionArgs) {
+/**
+ * { sessionId } → { verified, orderId }: a paid session fulfils its order (once).
+ * Each call may ask Stripe, so it is rate limited per address ("verify", shared
+ * with /order-success).
+ */
+export function action({ request, context }: ActionFunctionArgs) {
   return handleFunction("verify-payment", request, async () => {
+    await enforceStripeRateLimit("verify", context.clientAddress);
     const { sessionId } = await readJsonBody(request, bodySchema);
     try {
       return json(await verifyPayment(sessionId));
@@ -19,7 +25,9 @@ export function action({ request }: ActionFunctionArgs) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) {
         return json({ verified: false, orderId: null });
       }
-      console.error(`verify-payment for ${sessionId} failed: ${describeStripeError(error)}`);
+      // Briefly: a database error's full message would print the query's arguments.
+      console.error(`verify-payment for ${sessionId} failed: ${describeErrorBriefly(error)}`);
+      if (!(error instanceof Stripe.errors.StripeError)) return apiError(500, "Something went wrong. Please try again.");
       return apiError(502, "Could not reach the payment provider. Please try again.");
     }
   });

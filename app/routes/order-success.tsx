@@ -1,5 +1,5 @@
-import { defer, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Await, Link, useLoaderData } from "@remix-run/react";
+import { defer, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Await, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { Suspense } from "react";
 import { brand } from "~/brand";
 import { MessageBanner } from "~/components/checkout/parts";
@@ -8,14 +8,16 @@ import { PageHeader } from "~/components/page-header";
 import { formatCents } from "~/lib/money";
 import { messages } from "~/lib/messages";
 import { findPaidOrder, verifyPayment } from "~/orders.server";
-import { describeStripeError } from "~/payments.server";
+import { describeErrorBriefly } from "~/payments.server";
+import { hitStripeRateLimit, tooManyRequests } from "~/rate-limit.server";
 
 export const meta: MetaFunction = () => [{ title: `Your order | ${brand.name}` }, { name: "robots", content: "noindex" }];
 
 type Outcome =
   | { status: "confirmed"; order: NonNullable<Awaited<ReturnType<typeof findPaidOrder>>> }
   | { status: "not-found" }
-  | { status: "error" };
+  | { status: "error" }
+  | { status: "limited" };
 
 async function verify(sessionId: string): Promise<Outcome> {
   try {
@@ -24,19 +26,48 @@ async function verify(sessionId: string): Promise<Outcome> {
     return order ? { status: "confirmed", order } : { status: "not-found" };
   } catch (error) {
     if (error instanceof Error && "statusCode" in error && error.statusCode === 404) return { status: "not-found" };
-    console.error(`Verifying Checkout Session ${sessionId} failed: ${describeStripeError(error)}`);
+    // Briefly: a database error's full message would print the query's arguments.
+    console.error(`Verifying Checkout Session ${sessionId} failed: ${describeErrorBriefly(error)}`);
     return { status: "error" };
   }
 }
 
-/** Verifies the payment on the server; the page streams a spinner until it knows. */
-export function loader({ request }: LoaderFunctionArgs) {
+const noStore = { "Cache-Control": "no-store" };
+
+const settled = (outcome: Outcome) => Promise.resolve(outcome);
+
+/**
+ * Verifies the payment on the server; the page streams a spinner until it
+ * knows. Verifying may ask Stripe, so it counts against the address's
+ * "verify" limit (shared with the verify-payment function); over it, the
+ * page answers 429 and asks to try again shortly.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
-  const outcome: Promise<Outcome> = /^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)
-    ? verify(sessionId)
-    : Promise.resolve({ status: "not-found" });
-  return defer({ outcome }, { headers: { "Cache-Control": "no-store" } });
+  if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) return defer({ outcome: settled({ status: "not-found" }) }, { headers: noStore });
+  let limit;
+  try {
+    limit = await hitStripeRateLimit("verify", context.clientAddress);
+  } catch (error) {
+    console.error(`Rate-limiting /order-success for Checkout Session ${sessionId} failed: ${describeErrorBriefly(error)}`);
+    return defer({ outcome: settled({ status: "error" }) }, { headers: noStore });
+  }
+  if (!limit.allowed) {
+    return defer(
+      { outcome: settled({ status: "limited" }) },
+      { status: 429, headers: { ...noStore, "Retry-After": String(limit.retryAfterSeconds) } },
+    );
+  }
+  return defer({ outcome: verify(sessionId) }, { headers: noStore });
 }
+
+/** The page shows the customer's order: never stored by a cache; a 429 says when to come back. */
+export const headers: HeadersFunction = ({ loaderHeaders }) => {
+  const result = new Headers({ "Cache-Control": loaderHeaders.get("Cache-Control") ?? "no-store" });
+  const retryAfter = loaderHeaders.get("Retry-After");
+  if (retryAfter) result.set("Retry-After", retryAfter);
+  return result;
+};
 
 export default function OrderSuccess() {
   const { outcome } = useLoaderData<typeof loader>();
@@ -60,6 +91,7 @@ export default function OrderSuccess() {
 }
 
 function Outcome({ outcome }: { outcome: Outcome }) {
+  if (outcome.status === "limited") return <Limited />;
   if (outcome.status !== "confirmed") {
     return (
       <section className="order-card" aria-labelledby="result-title">
@@ -122,6 +154,23 @@ function Outcome({ outcome }: { outcome: Outcome }) {
           Back to Home
         </Link>
       </div>
+    </section>
+  );
+}
+
+function Limited() {
+  const { pathname, search } = useLocation();
+  return (
+    <section className="order-card" aria-labelledby="result-title">
+      <MessageBanner message={tooManyRequests} />
+      <h1 id="result-title">Please Check Again Shortly</h1>
+      <p>
+        We couldn&apos;t check this order just now. Please wait a minute and try again. If you were charged, your order is safe; write to{" "}
+        {brand.contactEmail} if anything looks wrong.
+      </p>
+      <Link to={`${pathname}${search}`} reloadDocument className="button button--primary">
+        Check Again
+      </Link>
     </section>
   );
 }

@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/db.server";
 import { shortOrderId } from "~/emails.server";
-import { createMailer } from "~/mailer.server";
+import { createMailer, type Mailer } from "~/mailer.server";
 import { unsubscribe, subscribe } from "~/newsletter.server";
 import { markOrderPaid } from "~/orders.server";
 import { backoffMs, MAX_ATTEMPTS, processOutbox } from "~/outbox.server";
@@ -12,8 +13,10 @@ import { closedPort, startSmtpServer, type ReceivedEmail, type TestSmtpServer } 
 
 /**
  * The outbox against a real SMTP server on 127.0.0.1: what each email looks
- * like when it arrives, retries while the server is down, giving up, and
- * several workers sharing one database without sending anything twice.
+ * like when it arrives, retries while the server is down or answers "try
+ * later", giving up at once on a permanent refusal, and several workers
+ * sharing one database without sending anything twice, even when the server
+ * is slow.
  */
 
 const TEAM_EMAIL = "hello@chillpb.example";
@@ -306,6 +309,71 @@ describe("when the SMTP server is down", () => {
   });
 });
 
+describe("when the SMTP server refuses an email", () => {
+  it("a 550 answer is permanent: the row is dead after one attempt, with the server's answer in lastError", async () => {
+    const errors = silenceErrorLog();
+    const refusing = await startSmtpServer(0, {
+      rejectRecipient: () => ({ code: 550, message: "5.1.1 <nobody@chillpb.test>: Mailbox does not exist" }),
+    });
+    try {
+      await subscribe(uniqueEmail("nobody"), "http://shop.test");
+      const now = new Date();
+      expect(await processOutbox({ mailer: createMailer(refusing.url), workerId: "worker-1", now })).toEqual({ sent: 0, failed: 1 });
+
+      const [row] = await outboxRows();
+      expect(row).toMatchObject({ status: "dead", attempts: 1, claimedBy: null, claimedUntil: null, sentAt: null });
+      expect(row!.lastError).toContain("550 5.1.1 <nobody@chillpb.test>: Mailbox does not exist");
+      expect(errors()).toEqual([expect.stringContaining("refused permanently, giving up")]);
+
+      // Dead is final: not tried again after any backoff, even by a server that would accept it.
+      const later = new Date(now.getTime() + 24 * 3_600 * SECOND);
+      expect(await processOutbox({ mailer, workerId: "worker-1", now: later })).toEqual({ sent: 0, failed: 0 });
+      expect(refusing.received).toHaveLength(0);
+      expect(smtp.received).toHaveLength(0);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it("an address nodemailer cannot send to is dead after one attempt", async () => {
+    silenceErrorLog();
+    await db.outboxMessage.create({ data: { kind: "newsletter-welcome", to: "not an address", subject: "Hello", text: "Hi", html: "<p>Hi</p>" } });
+    expect(await processOutbox({ mailer, workerId: "worker-1" })).toEqual({ sent: 0, failed: 1 });
+    const [row] = await outboxRows();
+    expect(row).toMatchObject({ status: "dead", attempts: 1, lastError: "No recipients defined" });
+    expect(smtp.received).toHaveLength(0);
+  });
+
+  it("a 451 answer is temporary: the row waits for the backoff and is sent when the server accepts it", async () => {
+    const errors = silenceErrorLog();
+    let refusals = 0;
+    const greylisting = await startSmtpServer(0, {
+      rejectRecipient: () => (refusals++ === 0 ? { code: 451, message: "4.7.1 Greylisted, try again later" } : undefined),
+    });
+    try {
+      const email = uniqueEmail("greylisted");
+      await subscribe(email, "http://shop.test");
+      const greylistedMailer = createMailer(greylisting.url);
+      const first = new Date();
+      expect(await processOutbox({ mailer: greylistedMailer, workerId: "worker-1", now: first })).toEqual({ sent: 0, failed: 1 });
+
+      const [row] = await outboxRows();
+      expect(row).toMatchObject({ status: "pending", attempts: 1, claimedBy: null, claimedUntil: null, sentAt: null });
+      expect(row!.lastError).toContain("451 4.7.1 Greylisted, try again later");
+      expect(row!.nextAttemptAt.getTime()).toBe(first.getTime() + backoffMs(1));
+      expect(row!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+      expect(errors()).toEqual([expect.not.stringContaining("giving up")]);
+
+      const due = new Date(row!.nextAttemptAt.getTime() + SECOND);
+      expect(await processOutbox({ mailer: greylistedMailer, workerId: "worker-1", now: due })).toEqual({ sent: 1, failed: 0 });
+      expect(await outboxRows()).toMatchObject([{ status: "sent", attempts: 2, lastError: null }]);
+      expect(greylisting.to(email)).toHaveLength(1);
+    } finally {
+      await greylisting.close();
+    }
+  });
+});
+
 describe("several workers", () => {
   it("two workers on one database: each email is received exactly once", async () => {
     const addresses = Array.from({ length: 10 }, () => uniqueEmail("crowd"));
@@ -380,4 +448,97 @@ describe("several workers", () => {
     expect(smtp.to(busy)).toHaveLength(1);
     expect(smtp.received).toHaveLength(2);
   });
+
+  it("a row another worker took over after this worker claimed it is skipped, not sent", async () => {
+    const first = uniqueEmail("first");
+    const second = uniqueEmail("second");
+    await subscribe(first, "http://shop.test");
+    await subscribe(second, "http://shop.test");
+    // While worker-1 sends its first row, worker-2 takes the other one over (as if worker-1's claim had run out).
+    const takeOverTheOtherRow: Mailer = {
+      async send(email) {
+        await mailer.send(email);
+        await db.outboxMessage.updateMany({
+          where: { id: { not: email.id } },
+          data: { claimedBy: "worker-2", claimedUntil: new Date(Date.now() + 60 * SECOND), attempts: { increment: 1 } },
+        });
+      },
+    };
+
+    expect(await processOutbox({ mailer: takeOverTheOtherRow, workerId: "worker-1" })).toEqual({ sent: 1, failed: 0 });
+    expect(smtp.received).toHaveLength(1);
+    const rows = await outboxRows();
+    expect(rows.map((row) => [row.status, row.claimedBy])).toEqual(
+      expect.arrayContaining([
+        ["sent", null],
+        ["sending", "worker-2"],
+      ]),
+    );
+  });
+
+  it("a send that takes longer than the lease keeps its row: the lease is renewed while it is in flight", async () => {
+    const slow = await startSmtpServer(0, { delayMs: 2.5 * SECOND });
+    try {
+      const email = uniqueEmail("slow-one");
+      await subscribe(email, "http://shop.test");
+      const leaseMs = SECOND;
+      const sending = processOutbox({ mailer: createMailer(slow.url), workerId: "worker-a", leaseMs });
+      // Meanwhile another worker keeps looking for due rows, as it would on another instance.
+      let done = false;
+      const other = (async () => {
+        const runs = [];
+        while (!done) {
+          runs.push(await processOutbox({ mailer: createMailer(slow.url), workerId: "worker-b", leaseMs }));
+          await sleep(50);
+        }
+        return runs;
+      })();
+      expect(await sending).toEqual({ sent: 1, failed: 0 });
+      done = true;
+      const otherRuns = await other;
+      expect(slow.to(email), "received").toHaveLength(1);
+      expect(otherRuns.every((run) => run.sent === 0 && run.failed === 0), "the other worker sent nothing").toBe(true);
+      expect(await outboxRows()).toMatchObject([{ status: "sent", attempts: 1 }]);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe("a slow SMTP server", () => {
+  it(
+    "two workers polling while the server takes 4 s per email: each email is delivered exactly once",
+    async () => {
+      const slow = await startSmtpServer(0, { delayMs: 4 * SECOND });
+      try {
+        const addresses = Array.from({ length: 6 }, () => uniqueEmail("slow"));
+        for (const address of addresses) await subscribe(address, "http://shop.test");
+        // A lease longer than one send and shorter than a pass of three; the SMTP timeouts are below it.
+        const leaseMs = 6 * SECOND;
+        const timeouts = { connectionMs: SECOND, greetingMs: SECOND, socketMs: 5 * SECOND };
+        const deadline = Date.now() + 25 * SECOND;
+        const unfinished = () => db.outboxMessage.count({ where: { status: { in: ["pending", "sending"] } } });
+        // Each worker polls like the real one, the second starting a second later (another instance).
+        const worker = async (workerId: string, startAfterMs: number) => {
+          await sleep(startAfterMs);
+          const workerMailer = createMailer(slow.url, timeouts);
+          while (Date.now() < deadline) {
+            await processOutbox({ mailer: workerMailer, workerId, limit: 3, leaseMs });
+            if ((await unfinished()) === 0) return;
+            await sleep(100);
+          }
+        };
+        await Promise.all([worker("worker-a", 0), worker("worker-b", SECOND)]);
+
+        for (const address of addresses) expect(slow.to(address), address).toHaveLength(1);
+        expect(slow.received).toHaveLength(6);
+        const rows = await outboxRows();
+        expect(rows.map((row) => row.status)).toEqual(Array(6).fill("sent"));
+        expect(new Set(slow.received.map((email) => email.messageId)).size).toBe(6);
+      } finally {
+        await slow.close();
+      }
+    },
+    30 * SECOND,
+  );
 });

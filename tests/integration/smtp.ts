@@ -5,7 +5,9 @@ import { SMTPServer } from "smtp-server";
  * A real SMTP server on 127.0.0.1 for the outbox tests: it accepts every
  * message (no TLS, no authentication) and keeps what it received, with the
  * SMTP envelope and a minimal MIME reading of the message (headers, text and
- * HTML parts), enough to assert on without a mail parser.
+ * HTML parts), enough to assert on without a mail parser. Options make it slow
+ * (a delay before each message is accepted) or refuse recipients (a 550 or a
+ * 451 answer to RCPT TO).
  */
 
 export type ReceivedEmail = {
@@ -35,9 +37,19 @@ export type TestSmtpServer = {
   close(): Promise<void>;
 };
 
+export type SmtpReply = { code: number; message: string };
+
+export type TestSmtpServerOptions = {
+  /** How long the server takes, after the message's data is in, before it accepts it. */
+  delayMs?: number;
+  /** A reply that refuses a recipient at RCPT TO, e.g. `{ code: 550, message: "5.1.1 No such user" }`; undefined accepts it. */
+  rejectRecipient?: (address: string) => SmtpReply | undefined;
+};
+
 /** Starts an SMTP server; port 0 picks a free one. */
-export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
+export async function startSmtpServer(port = 0, options: TestSmtpServerOptions = {}): Promise<TestSmtpServer> {
   const received: ReceivedEmail[] = [];
+  const delays = new Set<NodeJS.Timeout>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -46,19 +58,32 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
     disableReverseLookup: true,
     // Let close() finish quickly even if a client is still connected.
     closeTimeout: 1_000,
+    onRcptTo(address, _session, callback) {
+      const reply = options.rejectRecipient?.(address.address);
+      if (!reply) return callback();
+      callback(Object.assign(new Error(reply.message), { responseCode: reply.code }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("error", callback);
       stream.on("end", () => {
         const { mailFrom, rcptTo } = session.envelope;
-        received.push(
-          parseEmail(Buffer.concat(chunks).toString("utf8"), {
-            from: mailFrom ? mailFrom.address : null,
-            to: rcptTo.map((recipient) => recipient.address),
-          }),
-        );
-        callback();
+        const email = parseEmail(Buffer.concat(chunks).toString("utf8"), {
+          from: mailFrom ? mailFrom.address : null,
+          to: rcptTo.map((recipient) => recipient.address),
+        });
+        // A message counts as received once the server accepts it, after the delay.
+        const accept = () => {
+          received.push(email);
+          callback();
+        };
+        if (!options.delayMs) return accept();
+        const timer = setTimeout(() => {
+          delays.delete(timer);
+          accept();
+        }, options.delayMs);
+        delays.add(timer);
       });
     },
   });
@@ -76,7 +101,11 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
     url: `smtp://127.0.0.1:${actualPort}`,
     received,
     to: (address) => received.filter((email) => email.envelope.to.includes(address)),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const timer of delays) clearTimeout(timer);
+      delays.clear();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

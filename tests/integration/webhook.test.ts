@@ -257,3 +257,96 @@ describe("checkout.session.expired", () => {
     expect(await db.outboxMessage.count({ where: { orderId } })).toBe(2);
   });
 });
+
+describe("a signed event of an unexpected shape", () => {
+  const EMAIL = /[^\s@"'`]+@[^\s@"'`]+\.[a-z]{2,}/i;
+
+  /** Everything console.error and console.warn were given during the test, as text. */
+  function logged() {
+    const calls = [...vi.mocked(console.warn).mock.calls, ...vi.mocked(console.error).mock.calls];
+    return calls.map((args) => args.map((arg) => (arg instanceof Error ? `${arg.message}\n${arg.stack ?? ""}` : String(arg))).join(" ")).join("\n");
+  }
+
+  beforeEach(() => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+  });
+
+  async function customerSession() {
+    const { session } = await paidSession({ email: uniqueEmail("private") });
+    expect(session.customer_email).toMatch(EMAIL);
+    return session;
+  }
+
+  const shapes: [name: string, build: (session: MockSession) => unknown][] = [
+    ["no id", (session) => ({ object: "event", type: "checkout.session.completed", data: { object: session } })],
+    ["an id that is not a string", (session) => ({ id: 42, object: "event", type: "checkout.session.completed", data: { object: session } })],
+    ["no type", (session) => ({ id: "evt_test_notype", object: "event", data: { object: session } })],
+    ["no data", () => ({ id: "evt_test_nodata", object: "event", type: "checkout.session.completed" })],
+    ["no data.object", () => ({ id: "evt_test_noobject", object: "event", type: "checkout.session.completed", data: {} })],
+    ["data.object a string", (session) => ({ id: "evt_test_string", type: "checkout.session.completed", data: { object: session.id } })],
+    ["data.object an array", (session) => ({ id: "evt_test_array", type: "checkout.session.completed", data: { object: [session] } })],
+    ["data.object null", () => ({ id: "evt_test_null", type: "checkout.session.expired", data: { object: null } })],
+    ["an array body", (session) => [JSON.parse(sessionEvent("checkout.session.completed", session)) as unknown]],
+    ["a string body", () => "checkout.session.completed"],
+    ["a session without an id", (session) => ({ id: "evt_test_noid", type: "checkout.session.completed", data: { object: { ...session, id: undefined } } })],
+    [
+      "a session whose orderId is not a string",
+      (session) => ({ id: "evt_test_meta", type: "checkout.session.completed", data: { object: { ...session, metadata: { orderId: 7 } } } }),
+    ],
+    [
+      "a session whose payment_status is not a string",
+      (session) => ({ id: "evt_test_status", type: "checkout.session.completed", data: { object: { ...session, payment_status: true } } }),
+    ],
+  ];
+
+  it.each(shapes)("%s: answers 400 JSON, changes nothing and logs no customer data", async (_name, build) => {
+    const session = await customerSession();
+    const orderId = session.metadata.orderId!;
+    const eventsBefore = await db.stripeEvent.count();
+    const response = await deliver(JSON.stringify(build(session)));
+    expect(response.status).toBe(400);
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(await readJson<WebhookJson>(response)).toEqual({ error: expect.any(String) });
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
+    expect(await db.stripeEvent.count()).toBe(eventsBefore);
+    expect(logged()).not.toMatch(EMAIL);
+    expect(vi.mocked(console.warn)).toHaveBeenCalled();
+  });
+
+  it("still handles a well-formed event of a type it ignores whose object is not a session", async () => {
+    const payload = JSON.stringify({ id: "evt_test_customer", type: "customer.created", data: { object: { id: "cus_test_1", email: "x@example.com" } } });
+    const response = await deliver(payload);
+    expect(response.status).toBe(200);
+    expect(await readJson<WebhookJson>(response)).toEqual({ received: true });
+  });
+
+  it("still handles a session whose metadata is null (no order: nothing to do)", async () => {
+    const session = await customerSession();
+    const response = await deliver(sessionEvent("checkout.session.completed", { ...session, metadata: null as unknown as Record<string, string> }));
+    expect(response.status).toBe(200);
+    expect((await db.order.findUniqueOrThrow({ where: { id: session.metadata.orderId! } })).paymentStatus).toBe("unpaid");
+  });
+
+  it("a failure while handling answers 500 JSON (so Stripe retries) and logs the error's code and first line only", async () => {
+    const session = await customerSession();
+    const email = session.customer_email!;
+    const failure = Object.assign(new Error(`\nInvalid \`db.stripeEvent.update()\` invocation:\n\n{ where: { email: "${email}" } }\n`), {
+      code: "P2025",
+      meta: { email },
+    });
+    vi.spyOn(db.stripeEvent, "update").mockRejectedValueOnce(failure);
+
+    const payload = sessionEvent("checkout.session.completed", session);
+    const response = await deliver(payload);
+    expect(response.status).toBe(500);
+    expect(await readJson<WebhookJson>(response)).toEqual({ error: expect.any(String) });
+    expect(logged()).toContain("P2025");
+    expect(logged()).toContain("Invalid `db.stripeEvent.update()` invocation");
+    expect(logged()).not.toMatch(EMAIL);
+
+    // Stripe's retry is handled normally: the order was paid once, the event is finished now.
+    const retried = await deliver(payload);
+    expect(retried.status).toBe(200);
+    expect(await db.outboxMessage.count({ where: { orderId: session.metadata.orderId!, kind: "order-confirmation" } })).toBe(1);
+  });
+});
