@@ -63,12 +63,13 @@ function chunkedPost(path: string, contentType: string, totalBytes: number, agen
     // Once answered, the server may close a connection whose body goes on and on.
     request.on("error", (error) => (answered ? undefined : reject(error)));
     const chunk = Buffer.alloc(64 * 1024, "a");
+    // One chunk per turn of the event loop, as a real upload goes: the answer is seen as soon as it arrives.
     const pump = () => {
-      while (!answered && sentBytes < totalBytes) {
-        sentBytes += chunk.length;
-        if (!request.write(chunk)) return void request.once("drain", pump);
-      }
-      if (!answered) request.end();
+      if (answered) return;
+      if (sentBytes >= totalBytes) return void request.end();
+      sentBytes += chunk.length;
+      if (request.write(chunk)) setImmediate(pump);
+      else request.once("drain", pump);
     };
     pump();
   });
