@@ -128,7 +128,7 @@ export async function handleCheckout(
       return finish(await applyTypedCode(state, email, mailbox));
 
     case "check-delivery":
-      return finish(await checkAddress(state, cartItems, key));
+      return checkAddress(state, key, finish);
 
     case "place-order": {
       const shipping = shippingSchema.safeParse(values);
@@ -144,15 +144,15 @@ export async function handleCheckout(
       if (typed && typed !== state.discount?.code) {
         const applied = await applyTypedCode(state, email, mailbox);
         if (applied !== "ok") return finish(applied);
-        const { summary } = (await finish()).state;
-        state.message = {
+        const result = await finish();
+        result.state.message = {
           title: "Discount Applied!",
-          description: `${typed}: ${state.discount!.description}. Your total is now ${formatCents(summary.totalCents)}: press Place Order to pay.`,
+          description: `${typed}: ${state.discount!.description}. Your total is now ${formatCents(result.state.summary.totalCents)}: press Place Order to pay.`,
         };
-        return finish();
+        return result;
       }
       // The delivery check is required once: until then, submitting performs it.
-      if (!state.delivery) return finish(await checkAddress(state, cartItems, key));
+      if (!state.delivery) return checkAddress(state, key, finish);
 
       const quoted = Number(formText(formData, "quotedTotalCents", 12));
       const placed = await placeOrder({
@@ -201,36 +201,35 @@ async function applyTypedCode(state: Working, email: z.SafeParseReturnType<strin
   return "ok";
 }
 
-async function checkAddress(state: Working, cartItems: CartItem[], key: string): Promise<CheckoutOutcome> {
+/** Performs the delivery check; the zone minimum is judged on the summary `finish` prices anyway. */
+async function checkAddress(state: Working, key: string, finish: (outcome?: CheckoutOutcome) => Promise<{ state: CheckoutState; outcome: CheckoutOutcome }>) {
   const missing = addressFields.filter((field) => !state.values[field].trim());
   if (missing.length > 0) {
     for (const field of missing) state.fieldErrors[field] = "Required";
     state.message = messages.completeAddress;
-    return "invalid";
+    return finish("invalid");
   }
   const zip = shippingSchema.shape.zipCode.safeParse(state.values.zipCode);
   if (!zip.success) {
     state.fieldErrors.zipCode = zip.error.issues[0]?.message;
     state.message = messages.completeAddress;
-    return "invalid";
+    return finish("invalid");
   }
 
   const delivery = await checkDelivery(state.values);
   state.delivery = { ...delivery, addressKey: key };
   if (!delivery.isWithinRange) {
     state.message = delivery.error ? messages.deliveryError : messages.outsideArea;
-    return "ok";
+    return finish();
   }
-  const { price } = await priceOrder(cartItems, null);
-  const minimum = zoneMinimumCents(delivery);
-  state.message =
-    price.subtotalCents < minimum
-      ? zoneMinimumMessage(minimum)
-      : {
-          title: "Delivery Available!",
-          description: `Great news: you're ${delivery.distance?.toFixed(1)} miles from our kitchen, in our ${delivery.deliveryZone} delivery zone.`,
-        };
-  return "ok";
+  state.message = {
+    title: "Delivery Available!",
+    description: `Great news: you're ${delivery.distance?.toFixed(1)} miles from our kitchen, in our ${delivery.deliveryZone} delivery zone.`,
+  };
+  const result = await finish();
+  const { zoneMinimumCents: minimum, zoneRemainingCents } = result.state.summary;
+  if (minimum !== null && zoneRemainingCents > 0) result.state.message = zoneMinimumMessage(minimum);
+  return result;
 }
 
 /** The order summary for this cart, code and delivery zone. */

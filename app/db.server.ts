@@ -17,3 +17,8 @@ export function createPrismaClient(url = process.env.DATABASE_URL ?? "file:./var
 const globalForDb = globalThis as typeof globalThis & { __db?: PrismaClient };
 
 export const db = (globalForDb.__db ??= createPrismaClient());
+
+/** A write refused by a unique index (Prisma's P2002): someone else wrote that row first. */
+export function isUniqueViolation(error: unknown) {
+  return error instanceof Error && "code" in error && error.code === "P2002";
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { brand } from "~/brand";
-import { db } from "~/db.server";
+import { db, isUniqueViolation } from "~/db.server";
 import { welcomeEmail } from "~/emails.server";
 import { canonicalMailbox, emailSchema } from "~/lib/email";
 import type { Message } from "~/lib/messages";
@@ -37,7 +37,7 @@ export async function subscribe(rawEmail: string, origin: string): Promise<{ cre
     });
   } catch (error) {
     // Two sign-ups of one address at the same moment: the other one won.
-    if (error instanceof Error && "code" in error && error.code === "P2002") return { created: false };
+    if (isUniqueViolation(error)) return { created: false };
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { db } from "~/db.server";
+import { db, isUniqueViolation } from "~/db.server";
 import { checkDelivery, zoneMinimumCents, type DeliveryCheck } from "~/delivery.server";
 import { fulfilmentEmail, orderConfirmationEmail } from "~/emails.server";
 import type { Shipping } from "~/lib/checkout-form";
@@ -6,7 +6,8 @@ import { canonicalMailbox } from "~/lib/email";
 import { formatCents } from "~/lib/money";
 import { messages, minimumOrderMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
 import { enqueueEmails } from "~/outbox.server";
-import { closeCheckoutSession, createCheckoutSession, describeStripeError, retrieveCheckoutSessionCached } from "~/payments.server";
+import { describeError } from "~/lib/errors.server";
+import { closeCheckoutSession, createCheckoutSession, retrieveCheckoutSessionCached } from "~/payments.server";
 import {
   checkDiscountCode,
   normalizeCode,
@@ -92,7 +93,7 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
   try {
     session = await createCheckoutSession(order.order, input.origin);
   } catch (error) {
-    console.error(`Checkout Session for order ${order.order.id} failed: ${describeStripeError(error)}`);
+    console.error(`Checkout Session for order ${order.order.id} failed: ${describeError(error)}`);
     await giveUpOrder(order.order.id, "cancelled");
     return refuse("payment-provider", messages.checkoutError);
   }
@@ -198,10 +199,6 @@ const codeUnavailable = (code: string): Message => ({
   description: `"${code}" has already been used as often as it can be.`,
   destructive: true,
 });
-
-function isUniqueViolation(error: unknown) {
-  return error instanceof Error && "code" in error && error.code === "P2002";
-}
 
 /**
  * The order holding a first-order claim is an earlier attempt of the same

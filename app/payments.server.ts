@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import { env } from "~/env.server";
+import { describeError } from "~/lib/errors.server";
 
 /**
  * Stripe Checkout: the hosted payment page and its signed webhook. In the demo
@@ -125,7 +126,7 @@ export async function closeCheckoutSession(sessionId: string): Promise<"closed" 
     } catch {
       // Reported below with the first error.
     }
-    console.error(`Could not close Checkout Session ${sessionId}: ${describeStripeError(error)}`);
+    console.error(`Could not close Checkout Session ${sessionId}: ${describeError(error)}`);
     return "failed";
   }
 }
@@ -136,27 +137,6 @@ export function verifyWebhookEvent(rawBody: string, signature: string | null) {
   if (!secret) throw new Error("STRIPE_WEBHOOK_SECRET is not set");
   if (!signature) throw new Error("No Stripe-Signature header");
   return stripe().webhooks.constructEvent(rawBody, signature, secret);
-}
-
-/** For logs: the kind of failure, never card data or secrets. */
-export function describeStripeError(error: unknown) {
-  if (error instanceof Stripe.errors.StripeError) return `${error.type}${error.statusCode ? ` (${error.statusCode})` : ""}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * For logs, about any error: its name, its code (Prisma's P2002…, Stripe's
- * type) and the first line of its message, never the error object itself:
- * Prisma's messages go on to print the query with its arguments (emails,
- * addresses), and its `meta` can hold values too.
- */
-export function describeErrorBriefly(error: unknown) {
-  if (!(error instanceof Error)) return `a thrown ${typeof error}`;
-  const code = "code" in error && (typeof error.code === "string" || typeof error.code === "number") ? String(error.code) : null;
-  const kind = error instanceof Stripe.errors.StripeError ? `${error.type}${error.statusCode ? ` (${error.statusCode})` : ""}` : error.name;
-  const line = error.message.split("\n").find((text) => text.trim())?.trim() ?? "";
-  const short = line.length > 200 ? `${line.slice(0, 200)}…` : line;
-  return `${kind}${code ? ` ${code}` : ""}: ${short || "(no message)"}`;
 }
 
 /**

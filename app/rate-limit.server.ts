@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { db } from "~/db.server";
+import { db, isUniqueViolation } from "~/db.server";
 import { env } from "~/env.server";
 
 /**
@@ -8,7 +8,12 @@ import { env } from "~/env.server";
  * server instances. Fixed one-minute windows.
  */
 
-export type RateLimitScope = "newsletter" | "partnership" | "discount" | "delivery" | "checkout";
+/**
+ * "verify" (verify-payment and /order-success, one shared count) and
+ * "check-secrets" guard endpoints that spend the Stripe API budget or describe
+ * the setup.
+ */
+export type RateLimitScope = "newsletter" | "partnership" | "discount" | "delivery" | "checkout" | "verify" | "check-secrets";
 
 export const tooManyRequests = {
   title: "Slow down a little",
@@ -71,10 +76,6 @@ export function backoffDelayMs(policy: BackoffPolicy, failures: number) {
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(failures - policy.freeAttempts, 40));
 }
 
-function isUniqueViolation(error: unknown) {
-  return error instanceof Error && "code" in error && error.code === "P2002";
-}
-
 /**
  * Counts an attempt for the key before the caller checks anything, unless the
  * key is waiting. Compare-and-set on the row, so a burst of simultaneous
@@ -129,24 +130,4 @@ export async function clearBackoff(key: string) {
 export async function sweepExpiredRateLimits(now = Date.now()) {
   const { count } = await db.rateLimitWindow.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   return count;
-}
-
-// --- Endpoints that spend the Stripe API budget or describe the setup --------
-
-/**
- * verify-payment and /order-success ask Stripe about a Checkout Session
- * ("verify", one count shared by both); check-secrets says which integrations
- * are configured. Same table, windows and limit as RateLimitScope.
- */
-export type StripeRateLimitScope = "verify" | "check-secrets";
-
-/** hitRateLimit for a StripeRateLimitScope. */
-export function hitStripeRateLimit(scope: StripeRateLimitScope, clientAddress: string, now = Date.now()) {
-  // The scope only names the counter's key; these scopes can never collide with RateLimitScope's.
-  return hitRateLimit(scope as unknown as RateLimitScope, clientAddress, now);
-}
-
-/** enforceRateLimit for a StripeRateLimitScope: throws the JSON 429 answer when over the limit. */
-export function enforceStripeRateLimit(scope: StripeRateLimitScope, clientAddress: string) {
-  return enforceRateLimit(scope as unknown as RateLimitScope, clientAddress);
 }

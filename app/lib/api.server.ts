@@ -1,6 +1,7 @@
 import { json } from "@remix-run/node";
 import type { z } from "zod";
 import { env } from "~/env.server";
+import { describeError } from "~/lib/errors.server";
 import { assertSameOrigin } from "~/security.server";
 
 /**
@@ -84,7 +85,8 @@ export async function handleFunction(name: string, request: Request, run: () => 
     return await run();
   } catch (error) {
     if (error instanceof Response) return error;
-    console.error(`Function ${name} failed`, error);
+    // Briefly: a database error's full message prints the query's arguments (customer data).
+    console.error(`Function ${name} failed: ${describeError(error)}`);
     return apiError(500, "Something went wrong. Please try again.");
   }
 }

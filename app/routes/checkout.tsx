@@ -29,7 +29,7 @@ import { readFormData } from "~/lib/forms.server";
 import { wantsHtml } from "~/lib/http.server";
 import { messages } from "~/lib/messages";
 import { publicOrigin } from "~/lib/origin.server";
-import { closeOrderPayment, findPendingOrder } from "~/orders.server";
+import { closeOrderPayment, findPendingOrder, type PendingOrder } from "~/orders.server";
 import { hitRateLimit, tooManyRequests } from "~/rate-limit.server";
 
 export const meta: MetaFunction = () => [{ title: `Checkout | ${brand.name}` }, { name: "robots", content: "noindex" }];
@@ -45,16 +45,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { session, items: cartItems } = await getCartSession(request);
   let items = cartItems;
   const pendingId = session.get("pendingOrderId");
-  let restoreId = session.get("restoreOrderId") ?? null;
+  const restoreId = session.get("restoreOrderId");
 
+  let restoreFrom: PendingOrder | null = null;
   if (cancelled && pendingId) {
     const closed = await closeOrderPayment(pendingId, "cancelled");
-    const order = await findPendingOrder(pendingId);
-    if (closed === "paid" && order?.stripeSessionId) throw redirect(`/order-success?session_id=${order.stripeSessionId}`);
+    restoreFrom = await findPendingOrder(pendingId);
+    if (closed === "paid" && restoreFrom?.stripeSessionId) throw redirect(`/order-success?session_id=${restoreFrom.stripeSessionId}`);
     session.unset("pendingOrderId");
-    restoreId = pendingId;
+  } else if (restoreId) {
+    restoreFrom = await findPendingOrder(restoreId);
   }
-  const restoreFrom = restoreId ? await findPendingOrder(restoreId) : null;
   if (restoreFrom) {
     items = refillCart(session, items, restoreFrom.items);
     session.unset("pendingOrderId");

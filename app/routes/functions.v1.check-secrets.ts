@@ -2,13 +2,13 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { env } from "~/env.server";
 import { handleFunction } from "~/lib/api.server";
 import { stripeConfigured, webhookSecret } from "~/payments.server";
-import { enforceStripeRateLimit } from "~/rate-limit.server";
+import { enforceRateLimit } from "~/rate-limit.server";
 
 /** Which integrations are configured, as booleans: never a value (spec §7). Rate limited per address. */
 export function action({ request, context }: ActionFunctionArgs) {
   return handleFunction("check-secrets", request, async () => {
     if (request.method !== "POST") return json({ error: "Use POST." }, { status: 405 });
-    await enforceStripeRateLimit("check-secrets", context.clientAddress);
+    await enforceRateLimit("check-secrets", context.clientAddress);
     return json({
       stripe: stripeConfigured(),
       stripeWebhook: Boolean(webhookSecret()),

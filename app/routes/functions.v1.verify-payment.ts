@@ -3,8 +3,8 @@ import Stripe from "stripe";
 import { z } from "zod";
 import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
 import { verifyPayment } from "~/orders.server";
-import { describeErrorBriefly } from "~/payments.server";
-import { enforceStripeRateLimit } from "~/rate-limit.server";
+import { describeError } from "~/lib/errors.server";
+import { enforceRateLimit } from "~/rate-limit.server";
 
 const bodySchema = z.object({
   sessionId: z.string({ required_error: "is required" }).regex(/^cs_[A-Za-z0-9_]{1,200}$/, "is not a Checkout Session id"),
@@ -17,7 +17,7 @@ const bodySchema = z.object({
  */
 export function action({ request, context }: ActionFunctionArgs) {
   return handleFunction("verify-payment", request, async () => {
-    await enforceStripeRateLimit("verify", context.clientAddress);
+    await enforceRateLimit("verify", context.clientAddress);
     const { sessionId } = await readJsonBody(request, bodySchema);
     try {
       return json(await verifyPayment(sessionId));
@@ -26,7 +26,7 @@ export function action({ request, context }: ActionFunctionArgs) {
         return json({ verified: false, orderId: null });
       }
       // Briefly: a database error's full message would print the query's arguments.
-      console.error(`verify-payment for ${sessionId} failed: ${describeErrorBriefly(error)}`);
+      console.error(`verify-payment for ${sessionId} failed: ${describeError(error)}`);
       if (!(error instanceof Stripe.errors.StripeError)) return apiError(500, "Something went wrong. Please try again.");
       return apiError(502, "Could not reach the payment provider. Please try again.");
     }

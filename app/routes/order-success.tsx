@@ -8,8 +8,8 @@ import { PageHeader } from "~/components/page-header";
 import { formatCents } from "~/lib/money";
 import { messages } from "~/lib/messages";
 import { findPaidOrder, verifyPayment } from "~/orders.server";
-import { describeErrorBriefly } from "~/payments.server";
-import { hitStripeRateLimit, tooManyRequests } from "~/rate-limit.server";
+import { describeError } from "~/lib/errors.server";
+import { hitRateLimit, tooManyRequests } from "~/rate-limit.server";
 
 export const meta: MetaFunction = () => [{ title: `Your order | ${brand.name}` }, { name: "robots", content: "noindex" }];
 
@@ -27,7 +27,7 @@ async function verify(sessionId: string): Promise<Outcome> {
   } catch (error) {
     if (error instanceof Error && "statusCode" in error && error.statusCode === 404) return { status: "not-found" };
     // Briefly: a database error's full message would print the query's arguments.
-    console.error(`Verifying Checkout Session ${sessionId} failed: ${describeErrorBriefly(error)}`);
+    console.error(`Verifying Checkout Session ${sessionId} failed: ${describeError(error)}`);
     return { status: "error" };
   }
 }
@@ -47,9 +47,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) return defer({ outcome: settled({ status: "not-found" }) }, { headers: noStore });
   let limit;
   try {
-    limit = await hitStripeRateLimit("verify", context.clientAddress);
+    limit = await hitRateLimit("verify", context.clientAddress);
   } catch (error) {
-    console.error(`Rate-limiting /order-success for Checkout Session ${sessionId} failed: ${describeErrorBriefly(error)}`);
+    console.error(`Rate-limiting /order-success for Checkout Session ${sessionId} failed: ${describeError(error)}`);
     return defer({ outcome: settled({ status: "error" }) }, { headers: noStore });
   }
   if (!limit.allowed) {

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { db } from "~/db.server";
 import { readLimited } from "~/lib/api.server";
 import { markOrderPaid, releaseOrder } from "~/orders.server";
-import { describeErrorBriefly, verifyWebhookEvent } from "~/payments.server";
+import { describeError } from "~/lib/errors.server";
+import { verifyWebhookEvent } from "~/payments.server";
 
 const MAX_WEBHOOK_BYTES = 512 * 1024;
 
@@ -87,7 +88,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ received: true });
   } catch (error) {
     // Never the error itself: a Prisma error prints the query and its arguments.
-    console.error(`Stripe webhook ${event.id} (${event.type}) failed: ${describeErrorBriefly(error)}`);
+    console.error(`Stripe webhook ${event.id} (${event.type}) failed: ${describeError(error)}`);
     // A 5xx makes Stripe deliver the event again later.
     return json({ error: "Could not handle the event" }, { status: 500 });
   }
