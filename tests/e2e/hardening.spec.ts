@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { expect, test } from "@playwright/test";
+import Stripe from "stripe";
 
 /**
  * Attacks and faults against a real server process of its own (a built shop,
@@ -181,4 +182,38 @@ test("behind a proxy that rewrites Host without X-Forwarded-Host, the shop's own
     body: "intent=newsletter&email=rewritten-host@example.com",
   });
   expect(answer.status).toBe(303);
+});
+
+test("after 5 wrong passwords from one address the operator still signs in from another", async () => {
+  const login = (password: string, client: string) =>
+    send("/auth/login", {
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN, "X-Forwarded-For": client },
+      body: new URLSearchParams({ email: "admin@chillpb.example", password }).toString(),
+    });
+  for (let guess = 0; guess < 5; guess++) expect((await login(`wrong-guess-${guess}`, "203.0.113.50")).status).toBe(401);
+  const attacker = await login("wrong-guess-6", "203.0.113.50");
+  expect(attacker.status).toBe(429);
+  expect(attacker.headers["retry-after"]).toBeDefined();
+  const operator = await login("chillpb-demo-admin", "198.51.100.20");
+  expect(operator.status).toBe(200);
+  expect(operator.headers["set-cookie"]?.join(";")).toContain("chillpb_admin=");
+});
+
+test("a signed webhook of the wrong shape is 400, never a 500", async () => {
+  const secret = "whsec_chillpb_mock_secret";
+  const bodies = [
+    { object: "event", type: "checkout.session.completed", data: { object: { id: "cs_test_x", object: "checkout.session" } } },
+    { id: "evt_test_no_object", object: "event", type: "checkout.session.completed", data: {} },
+    [{ id: "evt_test_array" }],
+    { id: "evt_test_string", object: "event", type: "checkout.session.completed", data: { object: "maya@example.com" } },
+  ];
+  for (const body of bodies) {
+    const payload = JSON.stringify(body);
+    const answer = await send("/webhooks/stripe", {
+      headers: { "Content-Type": "application/json", "Stripe-Signature": Stripe.webhooks.generateTestHeaderString({ payload, secret }) },
+      body: payload,
+    });
+    expect(answer.status, payload).toBe(400);
+    expect(JSON.parse(answer.body)).toHaveProperty("error");
+  }
 });
