@@ -11,20 +11,21 @@ import Stripe from "stripe";
  * addresses, cross-site posts.
  */
 
-const PORT = 3190;
+// One server per Playwright worker, so parallel runs of this file never share a port or a database.
+const PORT = 3190 + Number(process.env.TEST_WORKER_INDEX ?? 0);
 const ORIGIN = `http://localhost:${PORT}`;
-const DB = "var/e2e-hardening.db";
+const DB = `var/e2e-hardening-${PORT}.db`;
 let server: ChildProcess;
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  rmSync(DB, { force: true });
+  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
   const env = { ...process.env, DATABASE_URL: `file:./${DB}`, SKIP_BUILD: "true", PORT: String(PORT) };
   execFileSync("node", ["scripts/prepare.mjs"], { env, stdio: "pipe" });
   server = spawn("node", ["server.mjs"], {
     env: { ...env, MOCKS: "true", TRUST_PROXY: "1", PUBLIC_URL: ORIGIN, RATE_LIMIT_PER_MINUTE: "10", OUTBOX_POLL_MS: "0" },
-    stdio: "pipe",
+    stdio: ["ignore", "ignore", "inherit"],
   });
   for (let tries = 0; tries < 100; tries++) {
     const ok = await fetch(`${ORIGIN}/healthz`).then((response) => response.ok, () => false);
@@ -34,9 +35,13 @@ test.beforeAll(async () => {
   throw new Error("the hardening server did not start");
 });
 
-test.afterAll(() => {
-  server?.kill();
-  rmSync(DB, { force: true });
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    server.kill();
+    await exited;
+  }
+  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
 });
 
 function residentMegabytes() {
