@@ -2,6 +2,10 @@ import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
+// A fresh database every run: a new SQLite file, or the empty PostgreSQL database
+// the PostgreSQL pass made for this run (scripts/test-postgres.mjs).
+const databaseUrl = process.env.E2E_DATABASE_URL ?? "file:./var/e2e.db";
+const freshSqlite = databaseUrl.startsWith("file:") ? "rm -f var/e2e.db var/e2e.db-wal var/e2e.db-shm && " : "";
 
 /**
  * End-to-end tests in the system Chromium (never a downloaded browser),
@@ -29,14 +33,13 @@ export default defineConfig({
     { name: "chromium-no-js", testMatch: /\.no-js\.spec\.ts$/, use: { javaScriptEnabled: false } },
   ],
   webServer: {
-    // A fresh database every run, so tests never see an earlier run's orders.
-    command: "rm -f var/e2e.db var/e2e.db-wal var/e2e.db-shm && node scripts/prepare.mjs && node server.mjs",
+    command: `${freshSqlite}node scripts/prepare.mjs && node server.mjs`,
     url: `${baseURL}/healthz`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
     env: {
       PORT: String(port),
-      DATABASE_URL: "file:./var/e2e.db",
+      DATABASE_URL: databaseUrl,
       MOCKS: "true",
       TEST_CHECKOUT_EMAIL: "admin-test@chillpb.example",
       // Every test comes from 127.0.0.1; the limits themselves are proven by the integration tests.

@@ -1,9 +1,11 @@
 import path from "node:path";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { defineConfig } from "prisma/config";
+import { SQLiteAdapter } from "./app/utils/sqlite.server";
 
 // Prisma 6.19's JavaScript schema engine: migrate and generate run through the
-// better-sqlite3 driver, so no native engine is ever downloaded.
+// app's own libSQL adapter, so no native engine is ever downloaded, and a
+// migration waits for another process's write lock (busy timeout, WAL) like
+// the app does instead of failing with SQLITE_BUSY.
 process.env.DATABASE_URL ??= "file:./var/shop.db";
 
 export default defineConfig({
@@ -15,7 +17,7 @@ export default defineConfig({
     seed: "tsx prisma/seed.ts",
   },
   async adapter() {
-    return new PrismaBetterSQLite3({ url: sqliteFile(process.env.DATABASE_URL ?? "") });
+    return new SQLiteAdapter(sqliteFile(process.env.DATABASE_URL ?? ""));
   },
 });
 

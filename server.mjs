@@ -1,5 +1,6 @@
 // The shop's HTTP server: Remix behind Express, so that we control static
-// caching, compression and the client address (see docs/decisions/001).
+// caching, compression, security headers and the client address (see
+// docs/decisions/013).
 import { statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -7,7 +8,14 @@ import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import { declaredBodyLimit, discardUnreadBodies, parseTrustProxy, sameOrigin, securityHeaders } from "./server/http-guards.mjs";
+import {
+  declaredBodyLimit,
+  discardUnreadBodies,
+  parseTrustProxy,
+  paymentFormOrigins,
+  sameOrigin,
+  securityHeaders,
+} from "./server/http-guards.mjs";
 
 const development = process.env.NODE_ENV === "development";
 // `npm start` on a fresh clone is the demo: mocks instead of Stripe, a printed
@@ -47,8 +55,13 @@ const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", parseTrustProxy(process.env.TRUST_PROXY));
 app.use(compression());
-// Every response, assets and JSON included; pages add their CSP in entry.server.tsx.
-app.use(securityHeaders({ https: process.env.PUBLIC_URL?.startsWith("https://") ?? false }));
+// Every response, assets and JSON included; pages get the nonce through the load context.
+app.use(
+  securityHeaders({
+    https: process.env.PUBLIC_URL?.startsWith("https://") ?? false,
+    formActionOrigins: paymentFormOrigins(process.env.STRIPE_API_URL),
+  }),
+);
 app.use(discardUnreadBodies);
 app.use(declaredBodyLimit);
 app.use(sameOrigin({ publicUrl: process.env.PUBLIC_URL }));
@@ -63,7 +76,7 @@ app.all(
   createRequestHandler({
     build: development ? () => build : build,
     mode: build.mode,
-    getLoadContext: (req) => ({ clientAddress: req.ip ?? "unknown" }),
+    getLoadContext: (req, res) => ({ clientAddress: req.ip ?? "unknown", cspNonce: res.locals.cspNonce }),
   }),
 );
 

@@ -7,6 +7,9 @@ export default defineConfig({
   root: path.resolve(__dirname),
   base: "/admin/",
   plugins: [react()],
+  // The shop's browser-safe vocabulary (order statuses, money format), shared
+  // with the storefront rather than copied; admin/tsconfig.json maps the same.
+  resolve: { alias: { "@shop": path.resolve(__dirname, "../app/lib") } },
   build: {
     outDir: path.resolve(__dirname, "dist"),
     emptyOutDir: true,

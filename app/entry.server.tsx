@@ -1,28 +1,30 @@
 import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
+import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/lib/nonce";
-import { startMocks } from "~/mocks.server";
-import { startOutboxWorker } from "~/outbox.server";
-import { applySecurityHeaders, createNonce } from "~/security.server";
+import { startMocks } from "~/services/mocks.server";
+import { startOutboxWorker } from "~/services/outbox.server";
+import { startRateLimitSweeper } from "~/utils/rate-limit.server";
 
 const ABORT_DELAY = 5_000;
 
 startMocks();
 startOutboxWorker();
+startRateLimitSweeper();
 
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ) {
   // Bots get the whole page at once; people get it streamed as it renders.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
-  const nonce = createNonce();
-  applySecurityHeaders(responseHeaders, nonce);
+  // The CSP header carrying this nonce is set by the HTTP server (server/http-guards.mjs).
+  const nonce = loadContext.cspNonce ?? "";
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

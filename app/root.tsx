@@ -15,13 +15,14 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { brand } from "~/brand";
-import { commitCartSession, getCartSession, loadCartLines, settlePendingOrder } from "~/cart.server";
+import { brand } from "~/lib/brand";
+import { loadCartLines } from "~/models/cart.server";
+import { commitCartSession, getCartSession, settlePendingOrder } from "~/utils/cart-session.server";
 import { CartProvider } from "~/components/cart/cart-context";
 import { NotFound, UnexpectedError } from "~/components/error-pages";
 import { useNonce } from "~/lib/nonce";
 import { Toaster, ToastProvider } from "~/components/toaster";
-import { readToast } from "~/toast.server";
+import { readToast } from "~/utils/toast.server";
 import stylesheet from "~/styles/app.css";
 
 export const links: LinksFunction = () => [

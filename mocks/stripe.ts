@@ -1,11 +1,24 @@
 import { randomBytes } from "node:crypto";
 import { http, HttpResponse } from "msw";
 import qs from "qs";
+// Relative paths, not ~/: Remix empties a .server module in the browser build
+// only when the importer's folder joined with the path as written lies in
+// app/, which "~/…" from mocks/ does not; the payment page route imports this
+// file, so db.server would pull Prisma into the browser build.
+import type { MockCheckoutSession } from "../app/generated/prisma/client";
+import { db } from "../app/utils/db.server";
 
 /**
  * A stand-in for the parts of the Stripe API the shop uses: coupons and
  * Checkout Sessions (create, retrieve, expire), honouring idempotency keys.
  * Its hosted payment page is app/routes/mock-stripe.pay.$sessionId.tsx.
+ *
+ * Checkout Sessions live in the database (MockCheckoutSession), not in this
+ * process: the payment page, the webhook and verify-payment may be served by
+ * another instance than the one that created the session, or after a restart.
+ * Coupons and idempotency keys stay in memory: the shop creates a coupon and
+ * its session in one request, and the SDK retries a request from the process
+ * that sent it, which is the process whose MSW answers it.
  */
 
 export const STRIPE_API = "https://api.stripe.com/v1";
@@ -33,27 +46,81 @@ export type MockSession = {
 
 type Form = Record<string, unknown>;
 
-const sessions = new Map<string, MockSession>();
 const coupons = new Map<string, { id: string; amount_off: number }>();
-const idempotent = new Map<string, unknown>();
+const idempotent = new Map<string, Promise<unknown>>();
+
+const toUnixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** A stored session as Stripe's JSON. Only this module writes the rows, so their statuses are Stripe's. */
+function toStripeJson(row: MockCheckoutSession): MockSession {
+  return {
+    id: row.id,
+    object: "checkout.session",
+    mode: "payment",
+    status: row.status as MockSession["status"],
+    payment_status: row.paymentStatus as MockSession["payment_status"],
+    currency: "usd",
+    customer_email: row.customerEmail,
+    client_reference_id: row.clientReferenceId,
+    metadata: JSON.parse(row.metadata) as MockSession["metadata"],
+    amount_subtotal: row.amountSubtotal,
+    amount_total: row.amountTotal,
+    total_details: { amount_discount: row.amountDiscount, amount_shipping: row.amountShipping, amount_tax: 0 },
+    line_items: JSON.parse(row.lineItems) as MockSession["line_items"],
+    success_url: row.successUrl,
+    cancel_url: row.cancelUrl,
+    url: row.url,
+    created: toUnixSeconds(row.createdAt),
+    expires_at: toUnixSeconds(row.expiresAt),
+  };
+}
+
+async function findSession(sessionId: string) {
+  const row = await db.mockCheckoutSession.findUnique({ where: { id: sessionId } });
+  return row ? toStripeJson(row) : null;
+}
+
+/**
+ * Moves an open session on (paid, or expired), as Stripe allows only from
+ * "open". Conditional, so that of a payment and an expiry, or two of either,
+ * at the same moment on any instance, one wins whole. Answers whether this
+ * call moved it, and the session as it now stands (null when there is none).
+ */
+async function leaveOpen(sessionId: string, data: { status: "complete" | "expired"; paymentStatus?: "paid" }) {
+  const { count } = await db.mockCheckoutSession.updateMany({ where: { id: sessionId, status: "open" }, data });
+  return { moved: count === 1, session: await findSession(sessionId) };
+}
 
 export const stripeMock = {
-  sessions,
-  /** Every request the stand-in answered, for tests to inspect. */
+  /** Every request this process's stand-in answered, for tests to inspect. */
   requests: [] as { method: string; path: string; body: Form; idempotencyKey: string | null }[],
-  reset() {
-    sessions.clear();
+  /** Forgets every session, coupon, idempotency key and request (between tests). */
+  async reset() {
     coupons.clear();
     idempotent.clear();
     stripeMock.requests.length = 0;
+    await db.mockCheckoutSession.deleteMany();
   },
-  /** What paying on the hosted page does to the session. */
-  pay(sessionId: string) {
-    const session = sessions.get(sessionId);
-    if (!session) return null;
-    session.payment_status = "paid";
-    session.status = "complete";
-    return session;
+  /** A Checkout Session as Stripe would answer it, or null when there is no such session. */
+  session: findSession,
+  /** Every Checkout Session, oldest first. */
+  async allSessions() {
+    const rows = await db.mockCheckoutSession.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    return rows.map(toStripeJson);
+  },
+  /**
+   * What paying on the hosted page does to the session: the paid session, or
+   * null when there is none or it is no longer open. Only one of several
+   * payments at once (from any instance) finds it open.
+   */
+  async pay(sessionId: string) {
+    const { moved, session } = await leaveOpen(sessionId, { status: "complete", paymentStatus: "paid" });
+    return moved ? session : null;
+  },
+  /** What Stripe does when a payment page's time runs out: the open session expires. Null when it was not open. */
+  async timeOut(sessionId: string) {
+    const { moved, session } = await leaveOpen(sessionId, { status: "expired" });
+    return moved ? session : null;
   },
 };
 
@@ -76,17 +143,21 @@ function record(request: Request, body: Form) {
   });
 }
 
-/** Replays the first answer for a repeated idempotency key, as Stripe does. */
-function once<T>(request: Request, make: () => T): T {
+/** Replays the first answer for a repeated idempotency key, as Stripe does; a failed one is not kept. */
+function once<T>(request: Request, make: () => Promise<T>): Promise<T> {
   const key = request.headers.get("Idempotency-Key");
   if (!key) return make();
-  if (!idempotent.has(key)) idempotent.set(key, make());
-  return idempotent.get(key) as T;
+  const earlier = idempotent.get(key) as Promise<T> | undefined;
+  if (earlier) return earlier;
+  const answer = make();
+  idempotent.set(key, answer);
+  answer.catch(() => idempotent.delete(key));
+  return answer;
 }
 
 const int = (value: unknown) => Number.parseInt(String(value ?? "0"), 10) || 0;
 
-function createSession(body: Form): MockSession {
+async function createSession(body: Form): Promise<MockSession> {
   const lineItems = (body.line_items as Form[] | undefined) ?? [];
   const items = lineItems.map((item) => {
     const price = (item.price_data ?? {}) as Form;
@@ -103,35 +174,35 @@ function createSession(body: Form): MockSession {
   const discount = Math.min(subtotal, couponId ? (coupons.get(String(couponId))?.amount_off ?? 0) : 0);
   const sessionId = id("cs");
   const successUrl = String(body.success_url ?? "");
-  const session: MockSession = {
-    id: sessionId,
-    object: "checkout.session",
-    mode: "payment",
-    status: "open",
-    payment_status: "unpaid",
-    currency: "usd",
-    customer_email: body.customer_email ? String(body.customer_email) : null,
-    client_reference_id: body.client_reference_id ? String(body.client_reference_id) : null,
-    metadata: (body.metadata as Record<string, string> | undefined) ?? {},
-    amount_subtotal: subtotal,
-    amount_total: subtotal - discount + shipping,
-    total_details: { amount_discount: discount, amount_shipping: shipping, amount_tax: 0 },
-    line_items: items,
-    success_url: successUrl,
-    cancel_url: String(body.cancel_url ?? ""),
-    url: `${new URL(successUrl).origin}/mock-stripe/pay/${sessionId}`,
-    created: Math.floor(Date.now() / 1000),
-    expires_at: body.expires_at ? int(body.expires_at) : Math.floor(Date.now() / 1000) + 24 * 60 * 60,
-  };
-  sessions.set(sessionId, session);
-  return session;
+  const now = Date.now();
+  const row = await db.mockCheckoutSession.create({
+    data: {
+      id: sessionId,
+      status: "open",
+      paymentStatus: "unpaid",
+      customerEmail: body.customer_email ? String(body.customer_email) : null,
+      clientReferenceId: body.client_reference_id ? String(body.client_reference_id) : null,
+      metadata: JSON.stringify(body.metadata ?? {}),
+      amountSubtotal: subtotal,
+      amountDiscount: discount,
+      amountShipping: shipping,
+      amountTotal: subtotal - discount + shipping,
+      lineItems: JSON.stringify(items),
+      successUrl,
+      cancelUrl: String(body.cancel_url ?? ""),
+      url: `${new URL(successUrl).origin}/mock-stripe/pay/${sessionId}`,
+      createdAt: new Date(now),
+      expiresAt: body.expires_at ? new Date(int(body.expires_at) * 1000) : new Date(now + 24 * 60 * 60 * 1000),
+    },
+  });
+  return toStripeJson(row);
 }
 
 export const stripeHandlers = [
   http.post(`${STRIPE_API}/coupons`, async ({ request }) => {
     const body = await readForm(request);
     record(request, body);
-    const coupon = once(request, () => {
+    const coupon = await once(request, async () => {
       const created = { id: id("coupon"), object: "coupon", amount_off: int(body.amount_off), currency: "usd" };
       coupons.set(created.id, created);
       return created;
@@ -143,22 +214,21 @@ export const stripeHandlers = [
     const body = await readForm(request);
     record(request, body);
     if (!body.success_url || !body.cancel_url) return stripeError(400, "success_url and cancel_url are required");
-    return HttpResponse.json(once(request, () => createSession(body)));
+    return HttpResponse.json(await once(request, () => createSession(body)));
   }),
 
-  http.get(`${STRIPE_API}/checkout/sessions/:id`, ({ request, params }) => {
+  http.get(`${STRIPE_API}/checkout/sessions/:id`, async ({ request, params }) => {
     record(request, {});
-    const session = sessions.get(String(params.id));
+    const session = await findSession(String(params.id));
     return session ? HttpResponse.json(session) : stripeError(404, `No such checkout.session: '${String(params.id)}'`);
   }),
 
-  http.post(`${STRIPE_API}/checkout/sessions/:id/expire`, ({ request, params }) => {
+  http.post(`${STRIPE_API}/checkout/sessions/:id/expire`, async ({ request, params }) => {
     record(request, {});
-    const session = sessions.get(String(params.id));
-    if (!session) return stripeError(404, `No such checkout.session: '${String(params.id)}'`);
-    // As Stripe: only an open session can be expired.
-    if (session.status !== "open") return stripeError(400, "Only Checkout Sessions with a status in [open] can be expired.");
-    session.status = "expired";
+    const sessionId = String(params.id);
+    const { moved, session } = await leaveOpen(sessionId, { status: "expired" });
+    if (!session) return stripeError(404, `No such checkout.session: '${sessionId}'`);
+    if (!moved) return stripeError(400, "Only Checkout Sessions with a status in [open] can be expired.");
     return HttpResponse.json(session);
   }),
 ];

@@ -3,8 +3,8 @@
  * a month of sample paid orders, so the order dashboard has something to show.
  * Idempotent: the orders are only added once; the admin's password is reset.
  */
-import { upsertAdmin } from "../app/auth.server";
-import { createPrismaClient } from "../app/db.server";
+import { upsertAdmin } from "../app/utils/auth.server";
+import { createPrismaClient } from "../app/utils/db.server";
 import { discountCentsFor, shippingFor } from "../app/lib/cart";
 import { canonicalMailbox } from "../app/lib/email";
 import { catalogue } from "./catalogue";

@@ -4,7 +4,7 @@
  * `npx prisma db seed`.
  */
 import { catalogue, discountCodes } from "./catalogue";
-import { createPrismaClient } from "../app/db.server";
+import { createPrismaClient } from "../app/utils/db.server";
 
 export async function seed(db = createPrismaClient()) {
   for (const product of catalogue) {

@@ -3,8 +3,8 @@
  *   npm run admin:create -- --email you@example.com --password 'a long passphrase'
  */
 import { parseArgs } from "node:util";
-import { MIN_PASSWORD_LENGTH, upsertAdmin } from "../app/auth.server";
-import { db } from "../app/db.server";
+import { MIN_PASSWORD_LENGTH, upsertAdmin } from "../app/utils/auth.server";
+import { db } from "../app/utils/db.server";
 
 const { values } = parseArgs({ options: { email: { type: "string" }, password: { type: "string" } } });
 

@@ -23,17 +23,34 @@ const stale = (output, sources) =>
   !existsSync(output) || Math.max(...sources.map((source) => newestMtime(source))) > statSync(output).mtimeMs;
 
 if (process.env.SKIP_BUILD !== "true") {
-  if (stale("build/index.js", ["app", "remix.config.js"])) {
+  // mocks/ is bundled into the server build too: the demo's stand-ins and their payment page.
+  if (stale("build/index.js", ["app", "mocks", "remix.config.js"])) {
     console.log("Building the shop…");
     run(bin("remix"), ["build"]);
   }
-  if (stale("admin/dist/index.html", ["admin/src", "admin/index.html", "admin/vite.config.ts"])) {
+  // app/lib is in the admin's sources too: it imports the shop's vocabulary through its @shop alias.
+  if (stale("admin/dist/index.html", ["admin/src", "admin/index.html", "admin/vite.config.ts", "app/lib"])) {
     console.log("Building the admin app…");
     run(bin("vite"), ["build", "--config", "admin/vite.config.ts", "--logLevel", "warn"]);
   }
 }
 
-run(bin("prisma"), ["migrate", "deploy"]);
-run(bin("tsx"), ["prisma/seed.ts"]);
-// The demo (npm start without NODE_ENV=production) gets a demo admin and sample orders.
-if (process.env.NODE_ENV !== "production") run(bin("tsx"), ["prisma/seed-demo.ts"]);
+function seed() {
+  run(bin("tsx"), ["prisma/seed.ts"]);
+  // The demo (npm start without NODE_ENV=production) gets a demo admin and sample orders.
+  if (process.env.NODE_ENV !== "production") run(bin("tsx"), ["prisma/seed-demo.ts"]);
+}
+
+const databaseUrl = process.env.DATABASE_URL ?? "";
+if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  // Instances starting together take turns: the first migrates and seeds, the rest find it done.
+  const { migratePostgres, withStartupLock } = await import("./migrate-postgres.mjs");
+  await withStartupLock(databaseUrl, async (client) => {
+    const applied = await migratePostgres(client);
+    if (applied.length > 0) console.log(`Applied ${applied.join(", ")}.`);
+    seed();
+  });
+} else {
+  run(bin("prisma"), ["migrate", "deploy"]);
+  seed();
+}

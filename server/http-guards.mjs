@@ -1,6 +1,7 @@
 // What every request meets before Remix (DESIGN.md §7): the client address as
 // the trusted proxy saw it, the security headers, a cap on declared body
 // sizes, and the same-origin check for every state-changing request.
+import { randomBytes } from "node:crypto";
 
 /** Bodies larger than this are refused before anything reads them (the Stripe webhook's own cap). */
 export const MAX_DECLARED_BODY_BYTES = 512 * 1024;
@@ -22,9 +23,37 @@ export function parseTrustProxy(value) {
     .filter(Boolean);
 }
 
-/** The headers every response carries; pages add their nonce-based CSP in entry.server.tsx. */
-export function securityHeaders({ https }) {
+/**
+ * The security headers of every response, set here and nowhere else
+ * (DESIGN.md §7). Each request gets a fresh nonce in `res.locals.cspNonce`;
+ * the server hands it to Remix, which puts it on its inline scripts, so
+ * scripts run only from this origin or with that nonce. JSON-LD blocks are
+ * data, not scripts, and need none.
+ *
+ * `formActionOrigins`: where a form may post besides this origin (a
+ * no-JavaScript checkout is redirected to Stripe's hosted page).
+ */
+export function securityHeaders({ https, formActionOrigins = [] }) {
+  const formAction = ["'self'", ...formActionOrigins].join(" ");
   return (_req, res, next) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = nonce;
+    res.setHeader(
+      "Content-Security-Policy",
+      [
+        "default-src 'self'",
+        `script-src 'self' 'nonce-${nonce}'`,
+        // React renders style attributes on the server; styles cannot run code.
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        `form-action ${formAction}`,
+        "frame-ancestors 'none'",
+        "base-uri 'self'",
+        "object-src 'none'",
+      ].join("; "),
+    );
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("X-Frame-Options", "DENY");
@@ -32,6 +61,13 @@ export function securityHeaders({ https }) {
     if (https) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     next();
   };
+}
+
+/** Where the checkout's no-JavaScript form may be sent: Stripe's hosted page, or STRIPE_API_URL's stand-in. */
+export function paymentFormOrigins(stripeApiUrl) {
+  const origins = ["https://checkout.stripe.com"];
+  if (stripeApiUrl) origins.push(new URL(stripeApiUrl).origin);
+  return origins;
 }
 
 const wantsJson = (req) => req.path.startsWith("/functions/") || !(req.get("accept") ?? "").includes("text/html");

@@ -12,6 +12,7 @@ import { OrderList } from "./pages/orders/list";
 import { OrderShow } from "./pages/orders/show";
 import { authProvider } from "./providers/auth";
 import { dataProvider } from "./providers/data";
+import { notificationProvider } from "./providers/notifications";
 
 // The dashboard's chart library is loaded only when the dashboard is opened.
 const DashboardPage = lazy(() => import("./pages/dashboard"));
@@ -46,7 +47,9 @@ export function App() {
         <Refine
           dataProvider={dataProvider}
           authProvider={authProvider}
+          notificationProvider={notificationProvider}
           routerProvider={routerProvider}
+          // The resources also make the header's nav (useMenu): its links, labels and order.
           resources={[
             { name: "orders", list: "/", show: "/orders/:id", meta: { label: "Orders" } },
             { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },

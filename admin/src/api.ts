@@ -37,23 +37,3 @@ export function postForm<T>(path: string, fields: Record<string, string>) {
 export function getJson<T>(path: string) {
   return request<T>(path, { method: "GET" });
 }
-
-/** The masked order the shop's get-orders / get-order return (spec §3). */
-export type AdminOrder = {
-  id: string;
-  status: string;
-  payment_status: string;
-  created_at: string;
-  total: number;
-  total_cents: number;
-  items: { product: { id: string; name: string; price: number }; quantity: number }[];
-  customer_email: string;
-  shipping_info: { firstName: string; lastName: string; city: string; state: string };
-  chef_notified: boolean;
-  preparing_sent: boolean;
-  shipped_sent: boolean;
-  delivered_sent: boolean;
-  history?: { from: string; to: string; changed_by: string; changed_at: string }[];
-};
-
-export const ORDER_STATUSES = ["pending", "preparing", "shipped", "delivered"] as const;

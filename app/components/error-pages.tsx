@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { brand } from "~/brand";
+import { brand } from "~/lib/brand";
 import { ArrowLeftIcon } from "~/components/icons";
 
 export function NotFound() {

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { brand } from "~/brand";
+import { brand } from "~/lib/brand";
 
 export function Logo({ className = "" }: { className?: string }) {
   return (

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { brand } from "~/brand";
+import { brand } from "~/lib/brand";
 import { InstagramIcon, MailIcon, PinIcon } from "~/components/icons";
 import { Logo } from "~/components/logo";
 

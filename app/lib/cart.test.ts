@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { applyCartChange, cartTotals, discountCentsFor, shippingFor, type CartItem } from "~/lib/cart";
+import {
+  applyCartChange,
+  cartTotals,
+  discountCentsFor,
+  shippingFor,
+  type CartChange,
+  type CartChangeResult,
+  type CartItem,
+} from "~/lib/cart";
 import { formatCents } from "~/lib/money";
 
 const bar = { priceCents: 600 };
@@ -56,15 +64,22 @@ describe("cart changes", () => {
     expect(apply(start, { intent: "remove", productId: "a" })).toEqual([{ productId: "b", quantity: 1 }]);
     expect(apply(start, { intent: "clear" })).toEqual([]);
   });
+});
 
-  it("refuses more than 99 of one product, leaving the cart as it was", () => {
-    const start = [{ productId: "a", quantity: 98 }];
-    expect(applyCartChange(start, { intent: "add", productId: "a", quantity: 1 })).toEqual({
-      ok: true,
-      items: [{ productId: "a", quantity: 99 }],
-    });
-    expect(applyCartChange(start, { intent: "add", productId: "a", quantity: 2 })).toMatchObject({ ok: false });
-    expect(applyCartChange(start, { intent: "update", productId: "a", quantity: 100 })).toMatchObject({ ok: false });
+describe("the 99-per-product cap", () => {
+  const line = (quantity: number): CartItem[] => [{ productId: "a", quantity }];
+  const tooMany: CartChangeResult = { ok: false, error: "You can order up to 99 of one product at a time." };
+  const cases: [string, CartItem[], CartChange, CartChangeResult][] = [
+    ["adding 1 to 98", line(98), { intent: "add", productId: "a", quantity: 1 }, { ok: true, items: line(99) }],
+    ["adding 2 to 98", line(98), { intent: "add", productId: "a", quantity: 2 }, tooMany],
+    ["adding 99 to an empty cart", [], { intent: "add", productId: "a", quantity: 99 }, { ok: true, items: line(99) }],
+    ["adding 100 to an empty cart", [], { intent: "add", productId: "a", quantity: 100 }, tooMany],
+    ["updating 2 to 99", line(2), { intent: "update", productId: "a", quantity: 99 }, { ok: true, items: line(99) }],
+    ["updating 2 to 100", line(2), { intent: "update", productId: "a", quantity: 100 }, tooMany],
+  ];
+
+  it.each(cases)("%s", (_name, items, change, expected) => {
+    expect(applyCartChange(items, change)).toEqual(expected);
   });
 });
 
@@ -82,24 +97,26 @@ describe("cart totals", () => {
     expect(cartTotals([])).toMatchObject({ itemCount: 0, subtotalCents: 0, meetsMinimum: false, remainingCents: 2000 });
   });
 
-  it("needs $20.00 before checkout and says how much is missing", () => {
-    const below = cartTotals([{ ...bar, quantity: 3 }]);
-    expect(below.meetsMinimum).toBe(false);
-    expect(`Add ${formatCents(below.remainingCents)} more`).toBe("Add $2.00 more");
-
-    const oneCentShort = cartTotals([{ priceCents: 1999, quantity: 1 }]);
-    expect(oneCentShort.meetsMinimum).toBe(false);
-    expect(formatCents(oneCentShort.remainingCents)).toBe("$0.01");
-
-    const exactly = cartTotals([{ ...bites, quantity: 2 }]);
-    expect(exactly.meetsMinimum).toBe(true);
-    expect(exactly.remainingCents).toBe(0);
+  it("says how much is missing below the $20.00 minimum: three $6.00 bars are $2.00 short", () => {
+    expect(cartTotals([{ ...bar, quantity: 3 }])).toMatchObject({ subtotalCents: 1800, meetsMinimum: false, remainingCents: 200 });
   });
 
-  it("charges $10.00 shipping below $50 and none from $50", () => {
-    expect(shippingFor(4999)).toBe(1000);
-    expect(shippingFor(5000)).toBe(0);
-    expect(cartTotals([{ ...bites, quantity: 5 }]).shippingCents).toBe(0);
+  // [subtotal, meets the $20 minimum, cents still missing, shipping]
+  const boundaries: [number, boolean, number, number][] = [
+    [1999, false, 1, 1000],
+    [2000, true, 0, 1000],
+    [4999, true, 0, 1000],
+    [5000, true, 0, 0],
+  ];
+
+  it.each(boundaries)("a subtotal of %i cents: minimum met %s, %i cents missing, shipping %i cents", (subtotal, meetsMinimum, remainingCents, shippingCents) => {
+    const totals = cartTotals([{ priceCents: subtotal, quantity: 1 }]);
+    expect(totals).toEqual({ itemCount: 1, subtotalCents: subtotal, shippingCents, meetsMinimum, remainingCents });
+    expect(shippingFor(subtotal)).toBe(shippingCents);
+  });
+
+  it("ships five $10.00 cartons free (exactly $50.00)", () => {
+    expect(cartTotals([{ ...bites, quantity: 5 }])).toMatchObject({ subtotalCents: 5000, shippingCents: 0 });
   });
 });
 
@@ -122,10 +139,13 @@ describe("discounts", () => {
     expect(discountCentsFor(0, 1000)).toBe(0);
   });
 
-  it("makes total = subtotal - discount + shipping at the free-shipping boundary", () => {
-    for (const subtotal of [1999, 2000, 4999, 5000]) {
-      const total = subtotal - discountCentsFor(subtotal, 1000) + shippingFor(subtotal);
-      expect(total).toBe(subtotal - Math.floor((subtotal * 1000 + 5000) / 10000) + (subtotal >= 5000 ? 0 : 1000));
-    }
+  // 10% (WELCOME10) around the $20 minimum and the $50 free-shipping threshold.
+  it.each([
+    [1999, 200], // 199.9
+    [2000, 200],
+    [4999, 500], // 499.9
+    [5000, 500],
+  ])("takes 10%% of %i cents as %i cents", (subtotal, discount) => {
+    expect(discountCentsFor(subtotal, 1000)).toBe(discount);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
+import { firstFieldErrors } from "~/lib/forms";
 import { messages, type Message } from "~/lib/messages";
 
 /** One line of text: control characters (CR, LF, NUL …) have no place in a name or an address. */
@@ -41,12 +42,8 @@ export type FieldErrors = Partial<Record<ShippingField | "code", string>>;
 export const addressFields = ["address", "city", "state", "zipCode"] as const;
 
 /** The field errors of a failed parse, and the one message the spec shows for them. */
-export function describeShippingErrors(error: z.ZodError): { fieldErrors: FieldErrors; message: Message } {
-  const fieldErrors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const field = issue.path[0] as ShippingField;
-    fieldErrors[field] ??= issue.message;
-  }
+export function describeShippingErrors(error: z.ZodError<z.input<typeof shippingSchema>>): { fieldErrors: FieldErrors; message: Message } {
+  const fieldErrors: FieldErrors = firstFieldErrors(error);
   const message = Object.values(fieldErrors).includes("Required")
     ? messages.missingInformation
     : fieldErrors.email

@@ -36,6 +36,11 @@ export const emailSchema = z
   .max(EMAIL_MAX_LENGTH, `At most ${EMAIL_MAX_LENGTH} characters`)
   .refine(isEmailAddress, INVALID_EMAIL);
 
+/** An address as it is compared and stored where case does not matter (operator accounts, inquiries). */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 const GMAIL_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
 
 /**
@@ -45,7 +50,7 @@ const GMAIL_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
  * The address shown and mailed stays as the customer typed it.
  */
 export function canonicalMailbox(email: string): string {
-  const address = email.trim().toLowerCase();
+  const address = normalizeEmail(email);
   const at = address.lastIndexOf("@");
   let local = address.slice(0, at);
   let domain = address.slice(at + 1).replace(/\.+$/, "");

@@ -1,3 +1,7 @@
+import { MINIMUM_ORDER_CENTS } from "~/lib/cart";
+import { DELIVERY_RADIUS_MILES } from "~/lib/delivery-zones";
+import { formatCents, formatWholeDollars } from "~/lib/money";
+
 /**
  * The texts the spec gives for outcomes (spec §5, §8), in one place so pages,
  * functions and tests say exactly the same thing.
@@ -10,7 +14,6 @@ export const messages = {
   checkDetails: { title: "Check Your Details", description: "Please correct the highlighted fields.", destructive: true },
   enterCode: { title: "Enter Code", description: "Please enter a discount code.", destructive: true },
   emailBeforeCode: { title: "Enter Your Email", description: "Please enter your email before applying a discount code.", destructive: true },
-  discountError: { title: "Error", description: "Could not validate discount code. Please try again.", destructive: true },
   discountRemoved: { title: "Discount Removed", description: "The discount code has been removed." },
   completeAddress: {
     title: "Complete Address Required",
@@ -19,7 +22,7 @@ export const messages = {
   },
   outsideArea: {
     title: "Outside Delivery Area",
-    description: "You're outside our 25-mile delivery area. Please contact us directly to arrange delivery.",
+    description: `You're outside our ${DELIVERY_RADIUS_MILES}-mile delivery area. Please contact us directly to arrange delivery.`,
     destructive: true,
   },
   deliveryError: {
@@ -44,7 +47,7 @@ export const messages = {
 export function minimumOrderMessage(remainingCents: number): Message {
   return {
     title: "Minimum Order Required",
-    description: `Minimum order amount is $20.00. Please add $${(remainingCents / 100).toFixed(2)} more to your cart.`,
+    description: `Minimum order amount is ${formatCents(MINIMUM_ORDER_CENTS)}. Please add ${formatCents(remainingCents)} more to your cart.`,
     destructive: true,
   };
 }
@@ -52,7 +55,7 @@ export function minimumOrderMessage(remainingCents: number): Message {
 export function zoneMinimumMessage(minimumCents: number): Message {
   return {
     title: "Minimum Order Not Met",
-    description: `Your delivery zone requires a minimum order of $${minimumCents / 100}. Please add more items to your cart.`,
+    description: `Your delivery zone requires a minimum order of ${formatWholeDollars(minimumCents)}. Please add more items to your cart.`,
     destructive: true,
   };
 }

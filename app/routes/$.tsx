@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NotFound } from "~/components/error-pages";
+import { brand } from "~/lib/brand";
 
 /** Any path no other route claims: log it (so broken links can be found) and answer 404. */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -8,7 +9,7 @@ export function loader({ request }: LoaderFunctionArgs) {
   throw new Response("Not Found", { status: 404 });
 }
 
-export const meta: MetaFunction = () => [{ title: "Page not found | Chill PB" }];
+export const meta: MetaFunction = () => [{ title: `Page not found | ${brand.name}` }];
 
 export default function CatchAll() {
   return <NotFound />;

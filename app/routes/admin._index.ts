@@ -1,3 +1,3 @@
-import { adminAppResponse } from "~/admin-app.server";
+import { adminAppResponse } from "~/utils/admin-app.server";
 
 export const loader = () => adminAppResponse();

@@ -1,18 +1,23 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { signIn } from "~/auth.server";
-import { readFormData } from "~/lib/forms.server";
+import { signIn } from "~/utils/auth.server";
+import { EMAIL_MAX_LENGTH } from "~/lib/email";
+import { formText, readFormData } from "~/utils/forms.server";
 
 /**
  * The admin app's sign-in: email and password as a form; answers JSON and sets
  * the session cookie, or 429 with Retry-After while failed sign-ins must wait.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const result = await signIn(await readFormData(request), context.clientAddress);
-  if (!result.ok) {
-    const headers: Record<string, string> = { "Cache-Control": "no-store" };
-    if (result.retryAfterSeconds !== undefined) headers["Retry-After"] = String(result.retryAfterSeconds);
-    return json({ error: result.error }, { status: result.status, headers });
+  const form = await readFormData(request);
+  const credentials = { email: formText(form, "email", EMAIL_MAX_LENGTH), password: formText(form, "password", 1024) };
+  const result = await signIn(credentials, context.clientAddress);
+  if (result.ok === false && result.reason === "throttled") {
+    return json(
+      { error: result.error },
+      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds), "Cache-Control": "no-store" } },
+    );
   }
+  if (!result.ok) return json({ error: result.error }, { status: 401, headers: { "Cache-Control": "no-store" } });
   return json({ email: result.admin.email }, { headers: { "Set-Cookie": result.setCookie, "Cache-Control": "no-store" } });
 }
 

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { signOut } from "~/auth.server";
-import { assertSameOrigin } from "~/security.server";
-import { env } from "~/env.server";
+import { signOut } from "~/utils/auth.server";
+import { assertSameOrigin } from "~/utils/same-origin.server";
+import { env } from "~/utils/env.server";
 
 /** Ends the admin session on the server and clears its cookie. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,5 +1,5 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireAdmin } from "~/auth.server";
+import { requireAdmin } from "~/utils/auth.server";
 
 /** Who is signed in (401 when no one is): the admin app's session check. */
 export async function loader({ request }: LoaderFunctionArgs) {

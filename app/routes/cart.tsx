@@ -1,7 +1,8 @@
 import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { cartFormSchema, commitCartSession, getCartSession, loadCartLines, updateCart } from "~/cart.server";
-import { readFormData } from "~/lib/forms.server";
-import { safeRedirectPath, wantsHtml } from "~/lib/http.server";
+import { cartFormSchema, loadCartLines, updateCart } from "~/models/cart.server";
+import { commitCartSession, getCartSession } from "~/utils/cart-session.server";
+import { readFormData } from "~/utils/forms.server";
+import { safeRedirectPath, wantsHtml } from "~/utils/http.server";
 
 /**
  * The cart's one action route (intents add, update, remove, clear, restore).

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { env } from "~/env.server";
-import { handleFunction } from "~/lib/api.server";
-import { stripeConfigured, webhookSecret } from "~/payments.server";
-import { enforceRateLimit } from "~/rate-limit.server";
+import { env } from "~/utils/env.server";
+import { handleFunction } from "~/utils/api.server";
+import { stripeConfigured, webhookSecret } from "~/services/stripe.server";
+import { enforceRateLimit } from "~/utils/rate-limit.server";
 
 /** Which integrations are configured, as booleans: never a value (spec §7). Rate limited per address. */
 export function action({ request, context }: ActionFunctionArgs) {

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { getOrderWithHistory } from "~/admin-orders.server";
-import { requireAdmin } from "~/auth.server";
-import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
+import { getOrderWithHistory } from "~/models/admin-orders.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
 
 const bodySchema = z.object({ orderId: z.string({ required_error: "is required" }).uuid("is not an order id") });
 

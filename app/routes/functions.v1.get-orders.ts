@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { listOrders, ordersQuerySchema } from "~/admin-orders.server";
-import { requireAdmin } from "~/auth.server";
-import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
+import { listOrders, ordersQuerySchema } from "~/models/admin-orders.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
 
 /** Signed-in admins only: a page of paid orders, masked (spec §6-§7). */
 export function action({ request }: ActionFunctionArgs) {

@@ -1,8 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
-import { describePartnershipErrors, partnershipMessages, partnershipSchema, submitInquiry } from "~/partnership.server";
-import { enforceRateLimit } from "~/rate-limit.server";
+import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
+import { partnershipSchema } from "~/lib/partnership-form";
+import { describePartnershipErrors, partnershipMessages, submitInquiry } from "~/models/partnership.server";
+import { enforceRateLimit } from "~/utils/rate-limit.server";
 
 const bodySchema = z.object({
   name: z.string().max(1000).optional(),

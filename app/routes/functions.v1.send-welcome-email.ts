@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
+import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
 import { isEmailAddress } from "~/lib/email";
-import { publicOrigin } from "~/lib/origin.server";
-import { subscribe } from "~/newsletter.server";
-import { enforceRateLimit } from "~/rate-limit.server";
+import { publicOrigin } from "~/utils/origin.server";
+import { subscribe } from "~/models/newsletter.server";
+import { enforceRateLimit } from "~/utils/rate-limit.server";
 
 const bodySchema = z.object({
   email: z.string({ required_error: "is required" }).max(254, "is too long"),

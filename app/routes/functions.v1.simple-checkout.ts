@@ -2,10 +2,10 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { MAX_LINE_QUANTITY } from "~/lib/cart";
 import { shippingSchema } from "~/lib/checkout-form";
-import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
-import { publicOrigin } from "~/lib/origin.server";
-import { placeOrder, type CheckoutRefusal } from "~/orders.server";
-import { enforceRateLimit } from "~/rate-limit.server";
+import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
+import { publicOrigin } from "~/utils/origin.server";
+import { placeOrder, type CheckoutRefusal } from "~/models/orders.server";
+import { enforceRateLimit } from "~/utils/rate-limit.server";
 
 /**
  * The spec's request body (§7). Only product ids and quantities are read and

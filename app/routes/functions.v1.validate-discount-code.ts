@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
+import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
 import { canonicalMailbox, isEmailAddress } from "~/lib/email";
-import { checkDiscountCode } from "~/pricing.server";
-import { enforceRateLimit } from "~/rate-limit.server";
+import { checkDiscountCode } from "~/models/pricing.server";
+import { enforceRateLimit } from "~/utils/rate-limit.server";
 
 const bodySchema = z.object({
   code: z.string({ required_error: "is required" }).max(64, "is too long"),
@@ -17,8 +17,9 @@ export function action({ request, context }: ActionFunctionArgs) {
     const { code, email } = await readJsonBody(request, bodySchema);
     if (!isEmailAddress(email.trim())) return apiError(400, "email: Enter a valid email address");
     const result = await checkDiscountCode(code, canonicalMailbox(email));
-    if (!result.valid) return json({ valid: false, discount: 0, description: null, error: result.error });
-    return json({ valid: true, code: result.code, discount: result.basisPoints / 10000, description: result.description, error: null });
+    if (!result.ok) return json({ valid: false, discount: 0, description: null, error: result.error });
+    const { discount } = result;
+    return json({ valid: true, code: discount.code, discount: discount.basisPoints / 10000, description: discount.description, error: null });
   });
 }
 

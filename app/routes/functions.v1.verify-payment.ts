@@ -1,13 +1,14 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import Stripe from "stripe";
 import { z } from "zod";
-import { apiError, handleFunction, readJsonBody } from "~/lib/api.server";
-import { verifyPayment } from "~/orders.server";
-import { describeError } from "~/lib/errors.server";
-import { enforceRateLimit } from "~/rate-limit.server";
+import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
+import { verifyPayment } from "~/models/orders.server";
+import { CHECKOUT_SESSION_ID } from "~/services/stripe.server";
+import { describeError } from "~/utils/errors.server";
+import { enforceRateLimit } from "~/utils/rate-limit.server";
 
 const bodySchema = z.object({
-  sessionId: z.string({ required_error: "is required" }).regex(/^cs_[A-Za-z0-9_]{1,200}$/, "is not a Checkout Session id"),
+  sessionId: z.string({ required_error: "is required" }).regex(CHECKOUT_SESSION_ID, "is not a Checkout Session id"),
 });
 
 /**

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { db } from "~/db.server";
+import { db } from "~/utils/db.server";
 
 /** For load balancers: 200 when the server can reach its database. */
 export async function loader() {

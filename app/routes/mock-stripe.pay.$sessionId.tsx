@@ -1,12 +1,14 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import Stripe from "stripe";
-import { env } from "~/env.server";
-import { readFormData } from "~/lib/forms.server";
+import { env } from "~/utils/env.server";
+import { readFormData } from "~/utils/forms.server";
 import { formatCents } from "~/lib/money";
-import { publicOrigin } from "~/lib/origin.server";
-import { MOCK_WEBHOOK_SECRET } from "~/payments.server";
+import { publicOrigin } from "~/utils/origin.server";
+import { MOCK_WEBHOOK_SECRET } from "~/services/stripe.server";
 import { stripeMock } from "../../mocks/stripe";
+import { brand } from "~/lib/brand";
+import { privatePageMeta } from "~/lib/seo";
 
 /**
  * The demo's stand-in for Stripe's hosted payment page (MOCKS=true only).
@@ -14,17 +16,17 @@ import { stripeMock } from "../../mocks/stripe";
  * 4000 0000 0000 0002 is declined; Cancel returns to the shop's cancel URL.
  */
 
-export const meta: MetaFunction = () => [{ title: "Test payment | Chill PB" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => privatePageMeta("Test payment");
 
-function findSession(sessionId: string | undefined) {
+async function findSession(sessionId: string | undefined) {
   if (!env.MOCKS) throw new Response("Not Found", { status: 404 });
-  const session = sessionId ? stripeMock.sessions.get(sessionId) : undefined;
+  const session = sessionId ? await stripeMock.session(sessionId) : null;
   if (!session) throw new Response("Not Found", { status: 404 });
   return session;
 }
 
-export function loader({ params }: LoaderFunctionArgs) {
-  const session = findSession(params.sessionId);
+export async function loader({ params }: LoaderFunctionArgs) {
+  const session = await findSession(params.sessionId);
   return json({
     email: session.customer_email,
     lines: session.line_items,
@@ -36,16 +38,21 @@ export function loader({ params }: LoaderFunctionArgs) {
   });
 }
 
+/** Paid or expired: the words the page itself shows. */
+const pageClosed = () => json({ error: "This payment page is no longer open." }, { status: 400 });
+
 export async function action({ request, params }: ActionFunctionArgs) {
-  const session = findSession(params.sessionId);
-  if (session.status !== "open") return json({ error: "This payment page has expired." }, { status: 400 });
+  const session = await findSession(params.sessionId);
+  if (session.status !== "open") return pageClosed();
   const card = String((await readFormData(request)).get("card") ?? "").replace(/\D/g, "");
   if (card === "4000000000000002") return json({ error: "Your card was declined." }, { status: 402 });
   if (card !== "4242424242424242") {
     return json({ error: "Use the test card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)." }, { status: 400 });
   }
 
-  const paid = stripeMock.pay(session.id)!;
+  // Paid or expired since it was read above, perhaps by another tab on another server instance.
+  const paid = await stripeMock.pay(session.id);
+  if (!paid) return pageClosed();
   const payload = JSON.stringify({
     id: `evt_test_${session.id.slice(-16)}`,
     object: "event",
@@ -75,7 +82,7 @@ export default function MockPaymentPage() {
     <main className="mock-pay" id="main">
       <div className="mock-pay__card">
         <p className="mock-pay__badge">Test mode: no real payment is taken</p>
-        <h1>Pay Chill PB</h1>
+        <h1>Pay {brand.name}</h1>
         <p className="mock-pay__total">{formatCents(data.total)}</p>
         <ul className="mock-pay__lines">
           {data.lines.map((line) => (
@@ -125,7 +132,7 @@ export default function MockPaymentPage() {
           <p className="notice notice--warning">This payment page is no longer open.</p>
         )}
         <a href={data.cancelUrl} className="button button--ghost button--block">
-          Cancel and return to Chill PB
+          Cancel and return to {brand.name}
         </a>
       </div>
     </main>

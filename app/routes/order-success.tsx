@@ -1,17 +1,20 @@
 import { defer, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Await, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { Suspense } from "react";
-import { brand } from "~/brand";
-import { MessageBanner } from "~/components/checkout/parts";
+import { brand } from "~/lib/brand";
+import { MessageBanner } from "~/components/checkout-parts";
 import { CheckIcon } from "~/components/icons";
 import { PageHeader } from "~/components/page-header";
 import { formatCents } from "~/lib/money";
 import { messages } from "~/lib/messages";
-import { findPaidOrder, verifyPayment } from "~/orders.server";
-import { describeError } from "~/lib/errors.server";
-import { hitRateLimit, tooManyRequests } from "~/rate-limit.server";
+import { shortOrderId } from "~/lib/orders";
+import { findPaidOrder, verifyPayment } from "~/models/orders.server";
+import { CHECKOUT_SESSION_ID } from "~/services/stripe.server";
+import { describeError } from "~/utils/errors.server";
+import { hitRateLimit, tooManyRequests } from "~/utils/rate-limit.server";
+import { privatePageMeta } from "~/lib/seo";
 
-export const meta: MetaFunction = () => [{ title: `Your order | ${brand.name}` }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => privatePageMeta("Your order");
 
 type Outcome =
   | { status: "confirmed"; order: NonNullable<Awaited<ReturnType<typeof findPaidOrder>>> }
@@ -44,7 +47,7 @@ const settled = (outcome: Outcome) => Promise.resolve(outcome);
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
-  if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) return defer({ outcome: settled({ status: "not-found" }) }, { headers: noStore });
+  if (!CHECKOUT_SESSION_ID.test(sessionId)) return defer({ outcome: settled({ status: "not-found" }) }, { headers: noStore });
   let limit;
   try {
     limit = await hitRateLimit("verify", context.clientAddress);
@@ -115,7 +118,7 @@ function Outcome({ outcome }: { outcome: Outcome }) {
       <dl className="order-card__facts">
         <div>
           <dt>Order ID</dt>
-          <dd>{order.id.slice(0, 8)}</dd>
+          <dd>{shortOrderId(order.id)}</dd>
         </div>
         <div>
           <dt>Email</dt>

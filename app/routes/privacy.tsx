@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { brand } from "~/brand";
+import { brand } from "~/lib/brand";
 import { LegalPage } from "~/components/legal-page";
 
 export const meta: MetaFunction = () => [

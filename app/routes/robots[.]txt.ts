@@ -1,4 +1,4 @@
-import { publicOrigin } from "~/lib/origin.server";
+import { publicOrigin } from "~/utils/origin.server";
 
 export function loader() {
   const body = [

@@ -1,15 +1,16 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
-import { brand } from "~/brand";
+import { brand } from "~/lib/brand";
 import { AddedToCartPopup } from "~/components/cart/added-popup";
 import { CartDrawer } from "~/components/cart/cart-drawer";
-import { BoxIcon, ClockIcon, SnowflakeIcon, TruckIcon } from "~/components/icons";
+import { DeliveryTiles } from "~/components/delivery-tiles";
 import { ProductCard } from "~/components/shop/product-card";
 import { ShopHeader } from "~/components/shop/shop-header";
 import { SiteFooter } from "~/components/site-footer";
-import { listProducts, parseCategory, type Category } from "~/catalog.server";
-import { publicOrigin } from "~/lib/origin.server";
+import { listProducts, parseCategory, type Category } from "~/models/catalog.server";
+import { publicOrigin } from "~/utils/origin.server";
 import type { RootLoader } from "~/root";
+import { publicPageMeta } from "~/lib/seo";
 
 const filters: { category: Category | null; label: string }[] = [
   { category: null, label: "All Products" },
@@ -31,29 +32,14 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, current
   return defaultShouldRevalidate;
 };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  const title = `Shop Frozen PB Yogurt Bars & Mini Bites | ${brand.name}`;
-  const description =
-    "Order organic, high-protein frozen peanut-butter yogurt bars ($6) and chocolate-dipped mini bites ($10 a carton of ten), delivered frozen across West LA and the South Bay.";
-  const url = `${data?.origin ?? ""}/shop`;
-  const image = `${data?.origin ?? ""}/images/og-shop.png`;
-  return [
-    { title },
-    { name: "description", content: description },
-    { tagName: "link", rel: "canonical", href: url },
-    { property: "og:type", content: "website" },
-    { property: "og:site_name", content: brand.name },
-    { property: "og:title", content: title },
-    { property: "og:description", content: description },
-    { property: "og:url", content: url },
-    { property: "og:image", content: image },
-    { property: "og:image:alt", content: "Chill PB frozen peanut-butter yogurt bars and bites" },
-    { name: "twitter:card", content: "summary_large_image" },
-    { name: "twitter:title", content: title },
-    { name: "twitter:description", content: description },
-    { name: "twitter:image", content: image },
-  ];
-};
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  publicPageMeta({
+    title: `Shop Frozen PB Yogurt Bars & Mini Bites | ${brand.name}`,
+    description:
+      "Order organic, high-protein frozen peanut-butter yogurt bars ($6) and chocolate-dipped mini bites ($10 a carton of ten), delivered frozen across West LA and the South Bay.",
+    origin: data?.origin ?? "",
+    path: "/shop",
+  });
 
 export default function Shop() {
   const { products, category, origin } = useLoaderData<typeof loader>();
@@ -115,28 +101,7 @@ export default function Shop() {
         <section className="delivery-info" aria-labelledby="delivery-title">
           <div className="container">
             <h2 id="delivery-title">Delivery information</h2>
-            <ul className="info-tiles">
-              <li>
-                <ClockIcon />
-                <h3>2-3 business days</h3>
-                <p>Delivered across West LA and the South Bay, shipped within 24 hours of your order.</p>
-              </li>
-              <li>
-                <SnowflakeIcon />
-                <h3>Insulated frozen packaging</h3>
-                <p>Every order travels in an insulated box with ice packs, so it arrives frozen solid.</p>
-              </li>
-              <li>
-                <TruckIcon />
-                <h3>Free shipping over $50</h3>
-                <p>A flat $10.00 below that. Orders start at $20.00.</p>
-              </li>
-              <li>
-                <BoxIcon />
-                <h3>Store in the freezer</h3>
-                <p>Keep frozen and enjoy straight from the freezer: they won&apos;t melt in your hand.</p>
-              </li>
-            </ul>
+            <DeliveryTiles />
           </div>
         </section>
       </main>

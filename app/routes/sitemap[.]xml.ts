@@ -1,4 +1,4 @@
-import { publicOrigin } from "~/lib/origin.server";
+import { publicOrigin } from "~/utils/origin.server";
 
 const pages = ["/", "/shop", "/shop?category=bars", "/shop?category=bites", "/privacy", "/terms"];
 

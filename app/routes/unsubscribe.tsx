@@ -1,12 +1,13 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { brand } from "~/brand";
+import { brand } from "~/lib/brand";
 import { LegalPage } from "~/components/legal-page";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/utils/forms.server";
 import { maskEmail } from "~/lib/masking";
-import { findSubscriberByToken, unsubscribe } from "~/newsletter.server";
+import { findSubscriberByToken, unsubscribe } from "~/models/newsletter.server";
+import { privatePageMeta } from "~/lib/seo";
 
-export const meta: MetaFunction = () => [{ title: `Unsubscribe | ${brand.name}` }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => privatePageMeta("Unsubscribe");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token")?.slice(0, 100) ?? "";

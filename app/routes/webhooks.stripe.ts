@@ -1,10 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { db } from "~/db.server";
-import { readLimited } from "~/lib/api.server";
-import { markOrderPaid, releaseOrder } from "~/orders.server";
-import { describeError } from "~/lib/errors.server";
-import { verifyWebhookEvent } from "~/payments.server";
+import { handlePaymentEvent, type PaymentEvent } from "~/models/payment-events.server";
+import { readLimited } from "~/utils/api.server";
+import { describeError } from "~/utils/errors.server";
+import { verifyWebhookEvent } from "~/services/stripe.server";
 
 const MAX_WEBHOOK_BYTES = 512 * 1024;
 
@@ -30,11 +29,7 @@ const sessionSchema = z.object({
   metadata: z.object({ orderId: z.string().optional() }).passthrough().nullish(),
 });
 
-type CheckoutSession = z.infer<typeof sessionSchema>;
-
-type ParsedEvent =
-  | { ok: true; id: string; type: string; session: CheckoutSession | null }
-  | { ok: false; problem: string };
+type ParsedEvent = ({ ok: true } & PaymentEvent) | { ok: false; problem: string };
 
 /** The event's shape, or where it is wrong (field path and issue code only: never a value). */
 function parseEvent(event: unknown): ParsedEvent {
@@ -54,9 +49,8 @@ function describeIssue(error: z.ZodError, prefix?: string) {
 }
 
 /**
- * Stripe's webhook: the raw body's signature is checked, then its shape; each
- * event id is handled once (a repeat is acknowledged and skipped), and paid
- * or expired Checkout Sessions move their order on.
+ * Stripe's webhook: the raw body's signature is checked, then its shape, and
+ * the event is handed to the payment-events model (each id handled once).
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_WEBHOOK_BYTES) {
@@ -79,34 +73,13 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   try {
-    const seen = await db.stripeEvent.findUnique({ where: { id: event.id } });
-    if (seen?.processedAt) return json({ received: true, duplicate: true });
-    if (!seen) await db.stripeEvent.create({ data: { id: event.id, type: event.type } }).catch(() => undefined);
-
-    await handleEvent(event.type, event.session);
-    await db.stripeEvent.update({ where: { id: event.id }, data: { processedAt: new Date() } });
-    return json({ received: true });
+    const { duplicate } = await handlePaymentEvent(event);
+    return json(duplicate ? { received: true, duplicate: true } : { received: true });
   } catch (error) {
     // Never the error itself: a Prisma error prints the query and its arguments.
     console.error(`Stripe webhook ${event.id} (${event.type}) failed: ${describeError(error)}`);
     // A 5xx makes Stripe deliver the event again later.
     return json({ error: "Could not handle the event" }, { status: 500 });
-  }
-}
-
-async function handleEvent(type: string, session: CheckoutSession | null) {
-  if (!session) return;
-  const orderId = session.metadata?.orderId;
-  switch (type) {
-    case "checkout.session.completed":
-    case "checkout.session.async_payment_succeeded":
-      if (orderId && session.payment_status === "paid") await markOrderPaid(orderId, session.id);
-      return;
-    case "checkout.session.expired":
-      if (orderId) await releaseOrder(orderId, session.id);
-      return;
-    default:
-      return;
   }
 }
 

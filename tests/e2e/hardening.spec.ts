@@ -147,6 +147,9 @@ test("after an oversized JSON body the next request on the same keep-alive conne
 });
 
 test("rotating X-Forwarded-For cannot pass the rate limit: the address the trusted proxy appended counts", async () => {
+  // The limit counts whole-minute windows: start early in one, so all 15 requests fall in it.
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 200));
   const statuses: number[] = [];
   for (let index = 0; index < 15; index++) {
     const answer = await send("/functions/v1/send-welcome-email", {
@@ -221,5 +224,31 @@ test("a signed webhook of the wrong shape is 400, never a 500", async () => {
     });
     expect(answer.status, payload).toBe(400);
     expect(JSON.parse(answer.body)).toHaveProperty("error");
+  }
+});
+
+test("every answer carries the security headers, set once; a page's scripts carry its own fresh nonce", async () => {
+  const nonces: (string | undefined)[] = [];
+  for (let round = 0; round < 2; round++) {
+    const page = await send("/", { method: "GET" });
+    expect(page.status).toBe(200);
+    const policy = String(page.headers["content-security-policy"]);
+    const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(policy).toContain(`form-action 'self' https://checkout.stripe.com`);
+    const scriptNonces = [...page.body.matchAll(/<script\b[^>]*?\snonce="([^"]*)"/g)].map((match) => match[1]);
+    expect(scriptNonces.length).toBeGreaterThan(0);
+    expect(new Set(scriptNonces)).toEqual(new Set([nonce]));
+    nonces.push(nonce);
+  }
+  expect(nonces[0]).not.toBe(nonces[1]);
+
+  for (const path of ["/healthz", "/favicon.svg", "/admin"]) {
+    const answer = await send(path, { method: "GET" });
+    expect(answer.headers["content-security-policy"], path).toContain("frame-ancestors 'none'");
+    expect(answer.headers["x-content-type-options"], path).toBe("nosniff");
+    expect(answer.headers["x-frame-options"], path).toBe("DENY");
+    // One header each: a second setter would turn them into lists.
+    expect(String(answer.headers["content-security-policy"]).match(/default-src/g), path).toHaveLength(1);
   }
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { db } from "~/db.server";
-import { cartClient, readCartJson } from "./cart-client";
+import { db } from "~/utils/db.server";
+import { action as cartAction } from "~/routes/cart";
+import { callRoute, cartClient, jsonRequest, readCartJson } from "../utils";
 
 describe("/cart as a fetcher (JSON)", () => {
   it("adds, merges, updates, removes and clears", async () => {
@@ -74,16 +75,7 @@ describe("/cart as a fetcher (JSON)", () => {
     it("a body that is not a form", async () => {
       const cart = cartClient();
       await cart.post({ intent: "add", productId: "bar-banana-pb" });
-      const { action } = await import("~/routes/cart");
-      const response = await action({
-        request: new Request("http://localhost/cart", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: "{not json",
-        }),
-        params: {},
-        context: { clientAddress: "127.0.0.1" },
-      });
+      const response = await callRoute(cartAction, jsonRequest("/cart", "{not json"));
       expect(response.status).toBe(400);
       expect(await readCartJson(response)).toMatchObject({ ok: false });
     });
@@ -152,7 +144,7 @@ describe("/cart as a plain form post (no JavaScript)", () => {
       { html: true },
     );
     expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/shop?category=bars");
+    expect(response).toHaveRedirect("/shop?category=bars");
 
     const first = await cart.page();
     expect(first.cartFlash).toEqual({ kind: "added", productId: "bar-strawberry-pb", quantity: 1 });
@@ -164,6 +156,7 @@ describe("/cart as a plain form post (no JavaScript)", () => {
     const cart = cartClient();
     const response = await cart.post({ intent: "add", productId: "nope", redirectTo: "/shop" }, { html: true });
     expect(response.status).toBe(302);
+    expect(response).toHaveRedirect("/shop");
     expect((await cart.page()).cartFlash).toEqual({ kind: "error", message: "Sorry, we couldn't find that product." });
   });
 
@@ -171,7 +164,7 @@ describe("/cart as a plain form post (no JavaScript)", () => {
     const cart = cartClient();
     for (const redirectTo of ["https://evil.example/", "//evil.example", "/\\evil.example"]) {
       const response = await cart.post({ intent: "clear", redirectTo }, { html: true });
-      expect(response.headers.get("Location")).toBe("/shop");
+      expect(response).toHaveRedirect("/shop");
     }
   });
 

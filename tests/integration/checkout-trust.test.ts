@@ -1,21 +1,21 @@
 import { randomUUID } from "node:crypto";
-import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { stripeMock, type MockSession } from "../../mocks/stripe";
-import { db } from "~/db.server";
-import { markOrderPaid } from "~/orders.server";
-import { action as webhook } from "~/routes/webhooks.stripe";
+import { stripeMock } from "../../mocks/stripe";
+import { db } from "~/utils/db.server";
 import {
   callFunction,
   checkoutBody,
+  deliverStripeEvent,
+  payOrder,
   placeOrder,
   readJson,
+  stripeSessionEvent,
   uniqueEmail,
   type CheckoutJson,
   type DiscountJson,
   type ErrorJson,
   type OkJson,
-} from "./functions-client";
+} from "../utils";
 
 /**
  * The rules a customer could try to get around: a first-order code under
@@ -23,8 +23,6 @@ import {
  * placements, two tabs holding the same first-order code, and the per-product
  * cap split over several lines.
  */
-
-const WEBHOOK_SECRET = "whsec_chillpb_tests";
 
 // Closing a replaced checkout or a paid-after-expiry order may log; keep the output quiet.
 beforeEach(() => {
@@ -37,29 +35,10 @@ afterEach(() => {
 
 const random = () => randomUUID().replace(/-/g, "").slice(0, 10);
 
-function sessionOf(sessionId: string) {
-  const session = stripeMock.sessions.get(sessionId);
+async function sessionOf(sessionId: string) {
+  const session = await stripeMock.session(sessionId);
   if (!session) throw new Error(`The Stripe stand-in has no session ${sessionId}`);
   return session;
-}
-
-/** A signed Stripe event for one Checkout Session, delivered to the webhook route as Stripe would. */
-function deliverSessionEvent(type: string, session: Pick<MockSession, "id" | "object" | "metadata"> & Partial<MockSession>) {
-  const payload = JSON.stringify({
-    id: `evt_test_${randomUUID().replace(/-/g, "")}`,
-    object: "event",
-    api_version: "2025-08-27.basil",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    type,
-    data: { object: session },
-  });
-  const headers = new Headers({
-    "Content-Type": "application/json",
-    "Stripe-Signature": Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-  });
-  const request = new Request("http://shop.test/webhooks/stripe", { method: "POST", headers, body: payload });
-  return webhook({ request, params: {}, context: { clientAddress: "127.0.0.1" } });
 }
 
 async function createLimitedCode(usageLimit = 1) {
@@ -77,8 +56,8 @@ describe("first-order codes compare the canonical mailbox", () => {
   async function paidGmailCustomer() {
     const letters = random();
     const base = `x.y${letters}@gmail.com`;
-    const { orderId, sessionId } = await placeOrder([["bites-variety", 3]], { email: base, discountCode: "WELCOME10" });
-    expect(await markOrderPaid(orderId, sessionId)).toBe(true);
+    const { sessionId } = await placeOrder([["bites-variety", 3]], { email: base, discountCode: "WELCOME10" });
+    await payOrder(sessionId);
     const variants = [
       `x.y${letters}+2@gmail.com`,
       `xy${letters}@gmail.com`,
@@ -167,13 +146,10 @@ describe("a usage limit cannot be beaten by parallel placements", () => {
     if (!sessionId) throw new Error(`Order ${orderId} has no Checkout Session`);
 
     // Stripe expires the payment page and tells the shop.
-    sessionOf(sessionId).status = "expired";
-    const delivered = await deliverSessionEvent("checkout.session.expired", {
-      id: sessionId,
-      object: "checkout.session",
-      metadata: { orderId },
-      status: "expired",
-    });
+    expect(await stripeMock.timeOut(sessionId)).toMatchObject({ status: "expired" });
+    const delivered = await deliverStripeEvent(
+      stripeSessionEvent("checkout.session.expired", { id: sessionId, object: "checkout.session", metadata: { orderId }, status: "expired" }),
+    );
     expect(delivered.status).toBe(200);
 
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("expired");
@@ -188,8 +164,8 @@ describe("a usage limit cannot be beaten by parallel placements", () => {
 
   it("refuses a code with usageLimit 1 once it was placed and paid", async () => {
     const code = await createLimitedCode(1);
-    const { orderId, sessionId } = await placeOrder([["bites-variety", 3]], { email: uniqueEmail("limit-paid"), discountCode: code });
-    expect(await markOrderPaid(orderId, sessionId)).toBe(true);
+    const { sessionId } = await placeOrder([["bites-variety", 3]], { email: uniqueEmail("limit-paid"), discountCode: code });
+    await payOrder(sessionId);
     expect(await usesHeld(code)).toBe(1);
 
     const validated = await callFunction("validate-discount-code", { code, email: uniqueEmail("limit-next") });
@@ -215,12 +191,12 @@ describe("two tabs with the same first-order code", () => {
     const second = await placeOrder([["bites-variety", 3]], { email, discountCode: "WELCOME10" });
 
     expect(await db.order.findUniqueOrThrow({ where: { id: first.orderId } })).toMatchObject({ paymentStatus: "cancelled", firstOrderClaim: null });
-    expect(sessionOf(first.sessionId).status).toBe("expired");
+    expect((await sessionOf(first.sessionId)).status).toBe("expired");
 
     const survivor = await db.order.findUniqueOrThrow({ where: { id: second.orderId } });
     expect(survivor).toMatchObject({ paymentStatus: "unpaid", discountCode: "WELCOME10", stripeSessionId: second.sessionId });
     expect(survivor.firstOrderClaim).toBe(`WELCOME10:${survivor.mailbox}`);
-    expect(sessionOf(second.sessionId).status).toBe("open");
+    expect((await sessionOf(second.sessionId)).status).toBe("open");
   });
 
   it("two parallel placements leave at most one unpaid order holding the code, and once it is paid the code is refused", async () => {
@@ -236,12 +212,12 @@ describe("two tabs with the same first-order code", () => {
     const survivor = orders.find((order) => order.paymentStatus === "unpaid")!;
     for (const order of orders.filter((o) => o.id !== survivor.id)) {
       expect(order, order.id).toMatchObject({ paymentStatus: "cancelled", firstOrderClaim: null });
-      if (order.stripeSessionId) expect(sessionOf(order.stripeSessionId).status).toBe("expired");
+      if (order.stripeSessionId) expect((await sessionOf(order.stripeSessionId)).status).toBe("expired");
     }
     expect(survivor.firstOrderClaim).toBe(`WELCOME10:${mailbox}`);
     if (!survivor.stripeSessionId) throw new Error(`The surviving order ${survivor.id} has no Checkout Session`);
 
-    expect(await markOrderPaid(survivor.id, survivor.stripeSessionId)).toBe(true);
+    await payOrder(survivor.stripeSessionId);
     const before = await db.order.count({ where: { email } });
     const again = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { email, discountCode: "WELCOME10" }));
     expect([400, 409]).toContain(again.status);

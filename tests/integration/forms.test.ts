@@ -1,11 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db } from "~/db.server";
-import { env } from "~/env.server";
-import type { LandingFormResult } from "~/landing.server";
-import { action as landingAction } from "~/routes/_index";
-import { readToast } from "~/toast.server";
-import { callFunction, readJson, uniqueEmail, type ErrorJson, type FunctionName, type OkJson } from "./functions-client";
+import { db } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import type { LandingFormResult } from "~/routes/_index/landing.server";
+import { action as landingAction } from "~/routes/_index/route";
+import {
+  callFunction,
+  callRoute,
+  formRequest,
+  readJson,
+  uniqueEmail,
+  type CallInit,
+  type ErrorJson,
+  type FunctionName,
+  type OkJson,
+  type ShopRequestInit,
+} from "../utils";
 
 /**
  * The newsletter and partnership forms: the two /functions/v1 endpoints and
@@ -231,30 +241,17 @@ describe("send-partnership-inquiry", () => {
   });
 });
 
-type LandingInit = { accept?: string; origin?: string; clientAddress?: string; contentType?: string };
+type LandingInit = CallInit & Pick<ShopRequestInit, "accept" | "origin">;
 
 /** POSTs the landing page's form the way a browser does, straight into the route's action. */
-function postLanding(fields: Record<string, string>, init: LandingInit = {}) {
-  const headers = new Headers({
-    "Content-Type": init.contentType ?? "application/x-www-form-urlencoded;charset=UTF-8",
-    Accept: init.accept ?? "application/json",
-  });
-  if (init.origin) headers.set("Origin", init.origin);
-  const request = new Request("http://shop.test/?index", { method: "POST", headers, body: new URLSearchParams(fields).toString() });
-  return landingAction({ request, params: {}, context: { clientAddress: init.clientAddress ?? `test-${randomUUID()}` } });
+function postLanding(fields: Record<string, string>, { clientAddress, accept = "application/json", origin }: LandingInit = {}) {
+  const request = formRequest("/?index", fields, { contentType: "application/x-www-form-urlencoded;charset=UTF-8", accept, origin });
+  return callRoute(landingAction, request, { clientAddress });
 }
 
 async function landingJson(response: Response) {
   expect(response.headers.get("Content-Type")).toContain("application/json");
   return readJson<LandingFormResult>(response);
-}
-
-/** The toast a redirect carries in its one-time cookie, as the next page would read it. */
-async function toastOf(response: Response) {
-  const setCookie = response.headers.get("Set-Cookie") ?? "";
-  const cookie = setCookie.split(";")[0] ?? "";
-  const { toast } = await readToast(new Request("http://shop.test/", { headers: { Cookie: cookie } }));
-  return toast;
 }
 
 describe("the landing page's forms", () => {
@@ -298,7 +295,7 @@ describe("the landing page's forms", () => {
     }
     const plain = await postLanding({ intent: "newsletter", email: "" }, { accept: "text/html" });
     expect(plain.status).toBe(303);
-    expect(plain.headers.get("Location")).toBe("/#newsletter");
+    expect(plain).toHaveRedirect("/#newsletter");
     expect(plain.headers.get("Set-Cookie")).toBeNull();
   });
 
@@ -306,9 +303,8 @@ describe("the landing page's forms", () => {
     const email = uniqueEmail("no-js");
     const response = await postLanding({ intent: "newsletter", email }, { accept: "text/html,application/xhtml+xml" });
     expect(response.status).toBe(303);
-    expect(response.headers.get("Location")).toBe("/#newsletter");
-    expect(response.headers.get("Set-Cookie")).toMatch(/^chillpb_toast=/);
-    expect(await toastOf(response)).toMatchObject({ title: "Welcome to Chill PB! 🎉" });
+    expect(response).toHaveRedirect("/#newsletter");
+    await expect(response).toSendToast(expect.objectContaining({ title: "Welcome to Chill PB! 🎉" }));
     expect(await db.subscriber.findFirst({ where: { email } })).not.toBeNull();
   });
 
@@ -330,9 +326,8 @@ describe("the landing page's forms", () => {
   it("partnership: a plain form post is redirected (303) with the toast in a cookie", async () => {
     const response = await postLanding({ intent: "partnership", ...inquiry() }, { accept: "text/html" });
     expect(response.status).toBe(303);
-    expect(response.headers.get("Location")).toBe("/");
-    expect(response.headers.get("Set-Cookie")).toMatch(/^chillpb_toast=/);
-    expect(await toastOf(response)).toMatchObject({ title: "Message Sent!" });
+    expect(response).toHaveRedirect("/");
+    await expect(response).toSendToast(expect.objectContaining({ title: "Message Sent!" }));
   });
 
   it("partnership: missing information answers 400 with the toast, the field errors and the values kept", async () => {
@@ -360,18 +355,16 @@ describe("the landing page's forms", () => {
 
   it("answers 403 to a cross-site post and stores nothing", async () => {
     for (const fields of [{ intent: "newsletter", email: uniqueEmail() }, { intent: "partnership", ...inquiry() }]) {
-      const outcome = await storesNothing(() => postLanding(fields, { origin: "https://evil.example" }).catch((thrown: unknown) => thrown));
+      const outcome = await storesNothing(() => postLanding(fields, { origin: "https://evil.example" }));
       expect(outcome).toBeInstanceOf(Response);
-      expect((outcome as Response).status).toBe(403);
+      expect(outcome.status).toBe(403);
     }
   });
 
   it("answers 413 to a form over 16 kB and stores nothing", async () => {
-    const outcome = await storesNothing(() =>
-      postLanding({ intent: "partnership", ...inquiry({ message: "x".repeat(20 * 1024) }) }).catch((thrown: unknown) => thrown),
-    );
+    const outcome = await storesNothing(() => postLanding({ intent: "partnership", ...inquiry({ message: "x".repeat(20 * 1024) }) }));
     expect(outcome).toBeInstanceOf(Response);
-    expect((outcome as Response).status).toBe(413);
+    expect(outcome.status).toBe(413);
   });
 });
 

@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import zipcodes from "zipcodes";
 import { stripeMock } from "../../mocks/stripe";
 import { server } from "../setup/msw";
-import { db } from "~/db.server";
-import { distanceMiles, kitchenPosition } from "~/delivery.server";
-import { markOrderPaid } from "~/orders.server";
+import { db } from "~/utils/db.server";
+import { distanceMiles, kitchenPosition } from "~/models/delivery.server";
+import { markOrderPaid } from "~/models/orders.server";
 import {
   callFunction,
   checkoutBody,
@@ -17,7 +17,7 @@ import {
   type DiscountJson,
   type ErrorJson,
   type VerifyJson,
-} from "./functions-client";
+} from "../utils";
 
 const STRIPE_SESSIONS = "https://api.stripe.com/v1/checkout/sessions";
 const CHECKOUT_ERROR = "There was an error processing your order. Please try again.";
@@ -94,7 +94,7 @@ describe("validate-discount-code", () => {
   it("refuses WELCOME10 to an email that already has a paid order (paid through verify-payment)", async () => {
     const email = uniqueEmail("returning");
     const { orderId, sessionId } = await placeOrder([["bites-variety", 3]], { email, discountCode: "WELCOME10" });
-    stripeMock.pay(sessionId);
+    await stripeMock.pay(sessionId);
     const verified = await readJson<VerifyJson>(await callFunction("verify-payment", { sessionId }));
     expect(verified).toEqual({ verified: true, orderId });
 
@@ -170,8 +170,8 @@ describe("simple-checkout", () => {
         ["bites-variety", 1, 1000],
       ]);
 
-      const session = stripeMock.sessions.get(order.stripeSessionId ?? "");
-      expect(session).toBeDefined();
+      const session = await stripeMock.session(order.stripeSessionId ?? "");
+      expect(session).not.toBeNull();
       expect(session).toMatchObject({
         amount_total: order.totalCents,
         metadata: { orderId },
@@ -213,7 +213,7 @@ describe("simple-checkout", () => {
     expect(order).toMatchObject({ subtotalCents: 3000, discountCents: 0, shippingCents: 1000, totalCents: 4000 });
     expect(order.items).toEqual([expect.objectContaining({ productId: "bites-variety", unitPriceCents: 1000, quantity: 3 })]);
     expect(order.items[0]?.name).not.toBe("Free");
-    expect(stripeMock.sessions.get(order.stripeSessionId ?? "")?.amount_total).toBe(4000);
+    expect((await stripeMock.session(order.stripeSessionId ?? ""))?.amount_total).toBe(4000);
   });
 
   it("refuses with 409 and its own figures a discount amount the client computed differently, and writes no order", async () => {
@@ -250,7 +250,7 @@ describe("simple-checkout", () => {
         shippingCents: 1000,
         totalCents: 3700,
       });
-      const session = stripeMock.sessions.get(sessionId);
+      const session = await stripeMock.session(sessionId);
       expect(session?.amount_total).toBe(3700);
       expect(session?.total_details).toMatchObject({ amount_discount: 300, amount_shipping: 1000 });
     });
@@ -259,7 +259,7 @@ describe("simple-checkout", () => {
       const { orderId, sessionId } = await placeOrder([["bites-variety", 5]], { discountCode: "WELCOME10" });
       const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
       expect(order).toMatchObject({ subtotalCents: 5000, discountCents: 500, shippingCents: 0, totalCents: 4500 });
-      expect(stripeMock.sessions.get(sessionId)?.amount_total).toBe(4500);
+      expect((await stripeMock.session(sessionId))?.amount_total).toBe(4500);
     });
 
     it("charges shipping just under $50", async () => {
@@ -287,9 +287,9 @@ describe("simple-checkout", () => {
       const first = await placeOrder([["bites-variety", 3]], { email, discountCode: "WELCOME10" });
       const second = await placeOrder([["bites-variety", 3]], { email, discountCode: "WELCOME10" });
 
-      expect(stripeMock.sessions.get(first.sessionId)?.status).toBe("expired");
+      expect((await stripeMock.session(first.sessionId))?.status).toBe("expired");
       expect(await db.order.findUniqueOrThrow({ where: { id: first.orderId } })).toMatchObject({ paymentStatus: "cancelled", firstOrderClaim: null });
-      expect(stripeMock.sessions.get(second.sessionId)?.status).toBe("open");
+      expect((await stripeMock.session(second.sessionId))?.status).toBe("open");
 
       await markOrderPaid(second.orderId, second.sessionId);
       const code = await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } });
@@ -468,7 +468,7 @@ describe("verify-payment", () => {
 
   it("answers { verified: true, orderId } for a paid session and marks the order paid", async () => {
     const { orderId, sessionId } = await placeOrder();
-    stripeMock.pay(sessionId);
+    await stripeMock.pay(sessionId);
     const response = await callFunction("verify-payment", { sessionId });
     expect(response.status).toBe(200);
     expect(await readJson<VerifyJson>(response)).toEqual({ verified: true, orderId });
@@ -479,7 +479,7 @@ describe("verify-payment", () => {
 
   it("can be asked again: still verified, and the order is fulfilled once", async () => {
     const { orderId, sessionId } = await placeOrder();
-    stripeMock.pay(sessionId);
+    await stripeMock.pay(sessionId);
     for (let i = 0; i < 3; i++) {
       expect(await readJson<VerifyJson>(await callFunction("verify-payment", { sessionId }))).toEqual({ verified: true, orderId });
     }
@@ -498,7 +498,7 @@ describe("verify-payment", () => {
 
   it("answers 502 with a JSON error when Stripe fails", async () => {
     const { orderId, sessionId } = await placeOrder();
-    stripeMock.pay(sessionId);
+    await stripeMock.pay(sessionId);
     const logged = captureErrorLog();
     server.use(http.get(`${STRIPE_SESSIONS}/:id`, () => HttpResponse.json({ error: { type: "api_error", message: "boom" } }, { status: 500 })));
     const response = await callFunction("verify-payment", { sessionId });
@@ -530,7 +530,7 @@ describe("verify-payment is rate limited per address, as it asks Stripe", () => 
     const now = freezeClockEarlyInTheMinute();
     const clientAddress = limitedAddress("verify");
     const { orderId, sessionId } = await placeOrder();
-    stripeMock.pay(sessionId);
+    await stripeMock.pay(sessionId);
     for (let index = 0; index < 10; index++) {
       const response = await callFunction("verify-payment", { sessionId }, { clientAddress });
       expect(response.status, `request ${index + 1}`).toBe(200);

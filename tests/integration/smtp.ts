@@ -1,13 +1,13 @@
 import { createServer, type AddressInfo } from "node:net";
+import { simpleParser, type HeaderValue } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 /**
  * A real SMTP server on 127.0.0.1 for the outbox tests: it accepts every
  * message (no TLS, no authentication) and keeps what it received, with the
- * SMTP envelope and a minimal MIME reading of the message (headers, text and
- * HTML parts), enough to assert on without a mail parser. Options make it slow
- * (a delay before each message is accepted) or refuse recipients (a 550 or a
- * 451 answer to RCPT TO).
+ * SMTP envelope and the message as mailparser reads it (headers, text and
+ * HTML parts). Options make it slow (a delay before each message is accepted)
+ * or refuse recipients (a 550 or a 451 answer to RCPT TO).
  */
 
 export type ReceivedEmail = {
@@ -15,9 +15,13 @@ export type ReceivedEmail = {
   envelope: { from: string | null; to: string[] };
   /** The message as sent, CRLF line endings. */
   raw: string;
-  /** The top-level header block, unfolded, with encoded words decoded. */
+  /** The top-level header block, one `name: value` line per header, each value as `header` gives it. */
   headerBlock: string;
-  /** The first value of a top-level header (case-insensitive name), decoded. */
+  /**
+   * The first value of a top-level header (case-insensitive name): Subject,
+   * Message-ID and the address headers as mailparser decoded them (encoded
+   * words included); any other header as it was sent, unfolded.
+   */
   header(name: string): string | undefined;
   headerNames: string[];
   subject: string;
@@ -69,21 +73,20 @@ export async function startSmtpServer(port = 0, options: TestSmtpServerOptions =
       stream.on("error", callback);
       stream.on("end", () => {
         const { mailFrom, rcptTo } = session.envelope;
-        const email = parseEmail(Buffer.concat(chunks).toString("utf8"), {
-          from: mailFrom ? mailFrom.address : null,
-          to: rcptTo.map((recipient) => recipient.address),
-        });
-        // A message counts as received once the server accepts it, after the delay.
-        const accept = () => {
-          received.push(email);
-          callback();
-        };
-        if (!options.delayMs) return accept();
-        const timer = setTimeout(() => {
-          delays.delete(timer);
-          accept();
-        }, options.delayMs);
-        delays.add(timer);
+        const envelope = { from: mailFrom ? mailFrom.address : null, to: rcptTo.map((recipient) => recipient.address) };
+        parseEmail(Buffer.concat(chunks).toString("utf8"), envelope).then((email) => {
+          // A message counts as received once the server accepts it, after the delay.
+          const accept = () => {
+            received.push(email);
+            callback();
+          };
+          if (!options.delayMs) return accept();
+          const timer = setTimeout(() => {
+            delays.delete(timer);
+            accept();
+          }, options.delayMs);
+          delays.add(timer);
+        }, callback);
       });
     },
   });
@@ -121,94 +124,34 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-type Part = { headers: [name: string, value: string][]; body: string };
-
-function splitPart(raw: string): Part {
-  const end = raw.indexOf("\r\n\r\n");
-  const headerText = end === -1 ? raw : raw.slice(0, end);
-  const body = end === -1 ? "" : raw.slice(end + 4);
-  const headers = headerText
-    .replace(/\r\n(?=[ \t])/g, "")
-    .split("\r\n")
-    .filter((line) => line.includes(":"))
-    .map((line): [string, string] => {
-      const colon = line.indexOf(":");
-      return [line.slice(0, colon).trim().toLowerCase(), decodeEncodedWords(line.slice(colon + 1).trim())];
-    });
-  return { headers, body };
+/** A header's value as mailparser decoded it, where it is text: a string, or an address list as text. */
+function decodedValue(value: HeaderValue | undefined) {
+  if (typeof value === "string") return value;
+  if (value && typeof value === "object" && "text" in value) return value.text;
+  return undefined;
 }
 
-function headerOf(part: Part, name: string) {
-  return part.headers.find(([key]) => key === name.toLowerCase())?.[1];
-}
-
-/** RFC 2047 encoded words (=?UTF-8?Q?...?= and =?UTF-8?B?...?=). */
-function decodeEncodedWords(value: string) {
-  return value
-    .replace(/(\?=)\s+(=\?)/g, "$1$2")
-    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_match, _charset: string, encoding: string, text: string) =>
-      encoding.toUpperCase() === "B"
-        ? Buffer.from(text, "base64").toString("utf8")
-        : decodeQuotedPrintable(text.replace(/_/g, " ")),
-    );
-}
-
-function decodeQuotedPrintable(value: string) {
-  const text = value.replace(/=\r?\n/g, "");
-  const bytes: number[] = [];
-  for (let index = 0; index < text.length; index++) {
-    const hex = text.slice(index + 1, index + 3);
-    if (text[index] === "=" && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      index += 2;
-    } else {
-      bytes.push(...Buffer.from(text[index] ?? "", "utf8"));
-    }
-  }
-  return Buffer.from(bytes).toString("utf8");
-}
-
-function decodeBody(part: Part) {
-  const encoding = (headerOf(part, "content-transfer-encoding") ?? "7bit").toLowerCase();
-  const decoded =
-    encoding === "base64"
-      ? Buffer.from(part.body.replace(/\s+/g, ""), "base64").toString("utf8")
-      : encoding === "quoted-printable"
-        ? decodeQuotedPrintable(part.body)
-        : part.body;
-  return decoded.replace(/\r\n/g, "\n");
-}
-
-/** Walks multipart bodies and collects the text/plain and text/html leaves. */
-function collectLeaves(part: Part, into: { text: string; html: string }) {
-  const type = headerOf(part, "content-type") ?? "text/plain";
-  if (type.toLowerCase().startsWith("multipart/")) {
-    const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
-    if (!boundary) return;
-    const sections = part.body.split(`--${boundary}`).slice(1);
-    for (const section of sections) {
-      if (section.startsWith("--")) break;
-      collectLeaves(splitPart(section.replace(/^\r\n/, "")), into);
-    }
-    return;
-  }
-  if (type.toLowerCase().startsWith("text/html")) into.html += decodeBody(part);
-  else if (type.toLowerCase().startsWith("text/plain")) into.text += decodeBody(part);
-}
-
-export function parseEmail(raw: string, envelope: ReceivedEmail["envelope"]): ReceivedEmail {
-  const top = splitPart(raw);
-  const leaves = { text: "", html: "" };
-  collectLeaves(top, leaves);
+/**
+ * Reads a message with mailparser. Where mailparser keeps a header as
+ * structured data (a date, a content type, the List-* headers, which it folds
+ * into one `list` entry, or several values) the tests get it as it was sent.
+ */
+async function parseEmail(raw: string, envelope: ReceivedEmail["envelope"]): Promise<ReceivedEmail> {
+  const parsed = await simpleParser(raw);
+  const headers = parsed.headerLines.map(({ key, line }): [name: string, value: string] => {
+    const sent = line.slice(line.indexOf(":") + 1).replace(/\r?\n(?=[ \t])/g, "").trim();
+    return [key, decodedValue(parsed.headers.get(key)) ?? sent];
+  });
+  const header = (name: string) => headers.find(([key]) => key === name.toLowerCase())?.[1];
   return {
     envelope,
     raw,
-    headerBlock: top.headers.map(([name, value]) => `${name}: ${value}`).join("\n"),
-    header: (name) => headerOf(top, name),
-    headerNames: top.headers.map(([name]) => name),
-    subject: headerOf(top, "subject") ?? "",
-    messageId: headerOf(top, "message-id"),
-    text: leaves.text,
-    html: leaves.html,
+    headerBlock: headers.map(([name, value]) => `${name}: ${value}`).join("\n"),
+    header,
+    headerNames: headers.map(([name]) => name),
+    subject: parsed.subject ?? "",
+    messageId: parsed.messageId,
+    text: (parsed.text ?? "").replace(/\r\n/g, "\n"),
+    html: parsed.html || "",
   };
 }

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
-import { createPrismaClient } from "../../app/db.server";
+import { createPrismaClient } from "../../app/utils/db.server";
 
 const [file, label, count] = process.argv.slice(2);
 if (!file || !label || !count) throw new Error("usage: sqlite-writer.ts <database file> <label> <count>");

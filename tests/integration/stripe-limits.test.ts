@@ -9,9 +9,9 @@ import {
   retrieveCheckoutSessionCached,
   SESSION_CACHE_MS,
   SESSION_CACHE_UNSETTLED_MS,
-} from "~/payments.server";
+} from "~/services/stripe.server";
 import { loader as orderSuccess } from "~/routes/order-success";
-import { callFunction, placeOrder, readJson, type VerifyJson } from "./functions-client";
+import { callFunction, placeOrder, readJson, type VerifyJson } from "../utils";
 
 /**
  * What keeps strangers from spending the shop's Stripe API budget: Checkout
@@ -68,7 +68,7 @@ describe("Checkout Session answers are cached briefly for verification", () => {
   it("the same paid session verified twice within the cache time asks Stripe once", async () => {
     const now = freezeClockEarlyInAMinute();
     const { orderId, sessionId } = await placeOrder();
-    stripeMock.pay(sessionId);
+    await stripeMock.pay(sessionId);
 
     expect(await verify(sessionId)).toEqual({ verified: true, orderId });
     later(now, SESSION_CACHE_MS - 1);
@@ -83,7 +83,7 @@ describe("Checkout Session answers are cached briefly for verification", () => {
 
   it("verifications at the same moment share one request", async () => {
     const { orderId, sessionId } = await placeOrder();
-    stripeMock.pay(sessionId);
+    await stripeMock.pay(sessionId);
     const answers = await Promise.all(Array.from({ length: 5 }, () => verify(sessionId)));
     expect(answers).toEqual(Array(5).fill({ verified: true, orderId }));
     expect(retrievals(sessionId)).toBe(1);
@@ -93,7 +93,7 @@ describe("Checkout Session answers are cached briefly for verification", () => {
     const now = freezeClockEarlyInAMinute();
     const { orderId, sessionId } = await placeOrder();
     expect(await verify(sessionId)).toEqual({ verified: false, orderId });
-    stripeMock.pay(sessionId);
+    await stripeMock.pay(sessionId);
 
     later(now, SESSION_CACHE_UNSETTLED_MS + 1);
     expect(await verify(sessionId)).toEqual({ verified: true, orderId });
@@ -102,7 +102,7 @@ describe("Checkout Session answers are cached briefly for verification", () => {
 
   it("keeps no failed answer: Stripe errors and unknown sessions are asked again", async () => {
     const { orderId, sessionId } = await placeOrder();
-    stripeMock.pay(sessionId);
+    await stripeMock.pay(sessionId);
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     server.use(http.get(`${STRIPE_SESSIONS}/:id`, () => HttpResponse.json({ error: { type: "api_error", message: "boom" } }, { status: 500 })));
     expect((await callFunction("verify-payment", { sessionId })).status).toBe(502);
@@ -116,8 +116,8 @@ describe("Checkout Session answers are cached briefly for verification", () => {
   it("closing a payment page never uses a cached answer: a cached open session paid since is seen as paid", async () => {
     const { sessionId } = await placeOrder();
     expect((await retrieveCheckoutSessionCached(sessionId)).status).toBe("open");
-    stripeMock.pay(sessionId);
-    expect(await closeCheckoutSession(sessionId)).toBe("paid");
+    await stripeMock.pay(sessionId);
+    expect(await closeCheckoutSession(sessionId)).toEqual({ ok: false, reason: "paid" });
     expect(retrievals(sessionId)).toBe(2);
   });
 });
@@ -127,7 +127,7 @@ describe("/order-success is rate limited per address, together with verify-payme
     const now = freezeClockEarlyInAMinute();
     const clientAddress = address("page");
     const { orderId, sessionId } = await placeOrder();
-    stripeMock.pay(sessionId);
+    await stripeMock.pay(sessionId);
 
     for (let index = 0; index < 10; index++) {
       const page = await loadOrderSuccess(sessionId, clientAddress);

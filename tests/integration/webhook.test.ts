@@ -1,39 +1,21 @@
-import { randomUUID } from "node:crypto";
-import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { stripeMock, type MockSession } from "../../mocks/stripe";
-import { db } from "~/db.server";
-import { action as webhook } from "~/routes/webhooks.stripe";
-import { callFunction, placeOrder, readJson, uniqueEmail, type VerifyJson } from "./functions-client";
-
-const WEBHOOK_SECRET = "whsec_chillpb_tests";
+import { db } from "~/utils/db.server";
+import {
+  callFunction,
+  deliverStripeEvent,
+  placeOrder,
+  readJson,
+  signStripePayload,
+  stripeSessionEvent,
+  uniqueEmail,
+  type VerifyJson,
+} from "../utils";
 
 type WebhookJson = { received?: boolean; duplicate?: boolean; error?: string };
 
-/** A Stripe event for one Checkout Session, as Stripe would send it. */
-function sessionEvent(type: string, session: MockSession, id = `evt_test_${randomUUID().replace(/-/g, "")}`) {
-  return JSON.stringify({
-    id,
-    object: "event",
-    api_version: "2025-08-27.basil",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    type,
-    data: { object: session },
-  });
-}
-
-/** POSTs the raw payload to the webhook; signs it with the shop's secret unless told otherwise. */
-function deliver(payload: string, { signature }: { signature?: string | null } = {}) {
-  const headers = new Headers({ "Content-Type": "application/json" });
-  const header = signature === undefined ? Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) : signature;
-  if (header !== null) headers.set("Stripe-Signature", header);
-  const request = new Request("http://shop.test/webhooks/stripe", { method: "POST", headers, body: payload });
-  return webhook({ request, params: {}, context: { clientAddress: "127.0.0.1" } });
-}
-
-function sessionOf(sessionId: string) {
-  const session = stripeMock.sessions.get(sessionId);
+async function sessionOf(sessionId: string) {
+  const session = await stripeMock.session(sessionId);
   if (!session) throw new Error(`The Stripe stand-in has no session ${sessionId}`);
   return session;
 }
@@ -41,8 +23,8 @@ function sessionOf(sessionId: string) {
 /** A placed order whose session the customer has paid on Stripe's page. */
 async function paidSession(options: { email?: string; discountCode?: string } = {}) {
   const placed = await placeOrder([["bites-variety", 3]], options);
-  stripeMock.pay(placed.sessionId);
-  return { ...placed, session: sessionOf(placed.sessionId) };
+  await stripeMock.pay(placed.sessionId);
+  return { ...placed, session: await sessionOf(placed.sessionId) };
 }
 
 function emailsFor(orderId: string) {
@@ -64,10 +46,10 @@ afterEach(() => {
 describe("the Stripe webhook only trusts signed events", () => {
   it("answers 400 to a bad signature and changes nothing", async () => {
     const { orderId, session } = await paidSession();
-    const payload = sessionEvent("checkout.session.completed", session);
-    const forged = Stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_someone_else" });
+    const payload = stripeSessionEvent("checkout.session.completed", session);
+    const forged = signStripePayload(payload, "whsec_someone_else");
 
-    const response = await deliver(payload, { signature: forged });
+    const response = await deliverStripeEvent(payload, { signature: forged });
     expect(response.status).toBe(400);
     expect(await readJson<WebhookJson>(response)).toEqual({ error: expect.any(String) });
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
@@ -77,35 +59,26 @@ describe("the Stripe webhook only trusts signed events", () => {
 
   it("answers 400 to a payload changed after signing", async () => {
     const { orderId, session } = await paidSession();
-    const payload = sessionEvent("checkout.session.completed", session);
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const payload = stripeSessionEvent("checkout.session.completed", session);
+    const signature = signStripePayload(payload);
     const tampered = payload.replace(`"amount_total":${session.amount_total}`, '"amount_total":1');
     expect(tampered).not.toBe(payload);
 
-    expect((await deliver(tampered, { signature })).status).toBe(400);
+    expect((await deliverStripeEvent(tampered, { signature })).status).toBe(400);
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
   });
 
   it("answers 413 to a body declared larger than 512 kB, before reading it", async () => {
     const { orderId, session } = await paidSession();
-    const payload = sessionEvent("checkout.session.completed", session);
-    const request = new Request("http://shop.test/webhooks/stripe", {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        "Content-Length": String(600 * 1024),
-        "Stripe-Signature": Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-      },
-      body: payload,
-    });
-    const response = await webhook({ request, params: {}, context: { clientAddress: "127.0.0.1" } });
+    const payload = stripeSessionEvent("checkout.session.completed", session);
+    const response = await deliverStripeEvent(payload, { headers: { "Content-Length": String(600 * 1024) } });
     expect(response.status).toBe(413);
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
   });
 
   it("answers 400 when the Stripe-Signature header is missing", async () => {
     const { orderId, session } = await paidSession();
-    const response = await deliver(sessionEvent("checkout.session.completed", session), { signature: null });
+    const response = await deliverStripeEvent(stripeSessionEvent("checkout.session.completed", session), { signature: null });
     expect(response.status).toBe(400);
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
     expect(await emailsFor(orderId)).toEqual([]);
@@ -117,7 +90,7 @@ describe("checkout.session.completed", () => {
     const email = uniqueEmail("paid");
     const { orderId, session } = await paidSession({ email });
 
-    const response = await deliver(sessionEvent("checkout.session.completed", session));
+    const response = await deliverStripeEvent(stripeSessionEvent("checkout.session.completed", session));
     expect(response.status).toBe(200);
     expect(await readJson<WebhookJson>(response)).toEqual({ received: true });
 
@@ -134,7 +107,7 @@ describe("checkout.session.completed", () => {
 
   it("ignores a completed session that is not paid yet", async () => {
     const { orderId, sessionId } = await placeOrder();
-    const response = await deliver(sessionEvent("checkout.session.completed", sessionOf(sessionId)));
+    const response = await deliverStripeEvent(stripeSessionEvent("checkout.session.completed", await sessionOf(sessionId)));
     expect(response.status).toBe(200);
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
     expect(await emailsFor(orderId)).toEqual([]);
@@ -145,13 +118,13 @@ describe("checkout.session.completed", () => {
     const second = await placeOrder();
     // A session carrying the second order's id, but not the session that order was given.
     const mismatched = { ...first.session, metadata: { orderId: second.orderId } };
-    expect((await deliver(sessionEvent("checkout.session.completed", mismatched))).status).toBe(200);
+    expect((await deliverStripeEvent(stripeSessionEvent("checkout.session.completed", mismatched))).status).toBe(200);
     expect((await db.order.findUniqueOrThrow({ where: { id: second.orderId } })).paymentStatus).toBe("unpaid");
   });
 
   it("acknowledges event types it does not handle", async () => {
     const { orderId, session } = await paidSession();
-    const response = await deliver(sessionEvent("checkout.session.async_payment_failed", session));
+    const response = await deliverStripeEvent(stripeSessionEvent("checkout.session.async_payment_failed", session));
     expect(response.status).toBe(200);
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
   });
@@ -160,11 +133,11 @@ describe("checkout.session.completed", () => {
 describe("each payment is fulfilled exactly once", () => {
   it("the same event delivered 5 times in a row: one paid order, one confirmation", async () => {
     const { orderId, session } = await paidSession();
-    const payload = sessionEvent("checkout.session.completed", session);
+    const payload = stripeSessionEvent("checkout.session.completed", session);
 
     const answers: WebhookJson[] = [];
     for (let i = 0; i < 5; i++) {
-      const response = await deliver(payload);
+      const response = await deliverStripeEvent(payload);
       expect(response.status).toBe(200);
       answers.push(await readJson<WebhookJson>(response));
     }
@@ -178,9 +151,9 @@ describe("each payment is fulfilled exactly once", () => {
 
   it("the same event delivered 5 times at once: one paid order, one confirmation", async () => {
     const { orderId, session } = await paidSession();
-    const payload = sessionEvent("checkout.session.completed", session);
+    const payload = stripeSessionEvent("checkout.session.completed", session);
 
-    const responses = await Promise.all(Array.from({ length: 5 }, () => deliver(payload)));
+    const responses = await Promise.all(Array.from({ length: 5 }, () => deliverStripeEvent(payload)));
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
 
     expect(await db.order.count({ where: { id: orderId, paymentStatus: "paid" } })).toBe(1);
@@ -190,8 +163,8 @@ describe("each payment is fulfilled exactly once", () => {
 
   it("different events for the same payment (completed, then async_payment_succeeded): one confirmation", async () => {
     const { orderId, session } = await paidSession();
-    await deliver(sessionEvent("checkout.session.completed", session));
-    await deliver(sessionEvent("checkout.session.async_payment_succeeded", session));
+    await deliverStripeEvent(stripeSessionEvent("checkout.session.completed", session));
+    await deliverStripeEvent(stripeSessionEvent("checkout.session.async_payment_succeeded", session));
     expect(await db.outboxMessage.count({ where: { orderId, kind: "order-confirmation" } })).toBe(1);
   });
 
@@ -199,11 +172,11 @@ describe("each payment is fulfilled exactly once", () => {
     for (let round = 0; round < 4; round++) {
       const usesBefore = await welcomeUses();
       const { orderId, sessionId, session } = await paidSession({ discountCode: "WELCOME10" });
-      const payload = sessionEvent("checkout.session.completed", session);
+      const payload = stripeSessionEvent("checkout.session.completed", session);
 
       const [verified, delivered] = await Promise.all([
         callFunction("verify-payment", { sessionId }),
-        deliver(payload),
+        deliverStripeEvent(payload),
         callFunction("verify-payment", { sessionId }),
       ]);
       expect(await readJson<VerifyJson>(verified)).toEqual({ verified: true, orderId });
@@ -215,7 +188,7 @@ describe("each payment is fulfilled exactly once", () => {
       expect(paidAt).toBeInstanceOf(Date);
 
       // Later deliveries and checks change nothing.
-      await deliver(payload);
+      await deliverStripeEvent(payload);
       await callFunction("verify-payment", { sessionId });
       expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paidAt).toEqual(paidAt);
 
@@ -228,7 +201,7 @@ describe("each payment is fulfilled exactly once", () => {
   it("does not count WELCOME10 for a paid order that did not use it", async () => {
     const usesBefore = await welcomeUses();
     const { sessionId, session } = await paidSession();
-    await Promise.all([deliver(sessionEvent("checkout.session.completed", session)), callFunction("verify-payment", { sessionId })]);
+    await Promise.all([deliverStripeEvent(stripeSessionEvent("checkout.session.completed", session)), callFunction("verify-payment", { sessionId })]);
     expect(await welcomeUses()).toBe(usesBefore);
   });
 });
@@ -236,10 +209,10 @@ describe("each payment is fulfilled exactly once", () => {
 describe("checkout.session.expired", () => {
   it("marks an unpaid order expired, with no emails", async () => {
     const { orderId, sessionId } = await placeOrder();
-    const session = sessionOf(sessionId);
-    session.status = "expired";
+    const session = await stripeMock.timeOut(sessionId);
+    if (!session) throw new Error(`The Stripe stand-in could not expire session ${sessionId}`);
 
-    const response = await deliver(sessionEvent("checkout.session.expired", session));
+    const response = await deliverStripeEvent(stripeSessionEvent("checkout.session.expired", session));
     expect(response.status).toBe(200);
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("expired");
     expect(await emailsFor(orderId)).toEqual([]);
@@ -247,10 +220,10 @@ describe("checkout.session.expired", () => {
 
   it("changes nothing for an order that is already paid", async () => {
     const { orderId, session } = await paidSession();
-    await deliver(sessionEvent("checkout.session.completed", session));
+    await deliverStripeEvent(stripeSessionEvent("checkout.session.completed", session));
     const paid = await db.order.findUniqueOrThrow({ where: { id: orderId } });
 
-    const response = await deliver(sessionEvent("checkout.session.expired", { ...session, status: "expired" }));
+    const response = await deliverStripeEvent(stripeSessionEvent("checkout.session.expired", { ...session, status: "expired" }));
     expect(response.status).toBe(200);
     const after = await db.order.findUniqueOrThrow({ where: { id: orderId } });
     expect(after).toMatchObject({ paymentStatus: "paid", paidAt: paid.paidAt });
@@ -286,7 +259,7 @@ describe("a signed event of an unexpected shape", () => {
     ["data.object a string", (session) => ({ id: "evt_test_string", type: "checkout.session.completed", data: { object: session.id } })],
     ["data.object an array", (session) => ({ id: "evt_test_array", type: "checkout.session.completed", data: { object: [session] } })],
     ["data.object null", () => ({ id: "evt_test_null", type: "checkout.session.expired", data: { object: null } })],
-    ["an array body", (session) => [JSON.parse(sessionEvent("checkout.session.completed", session)) as unknown]],
+    ["an array body", (session) => [JSON.parse(stripeSessionEvent("checkout.session.completed", session)) as unknown]],
     ["a string body", () => "checkout.session.completed"],
     ["a session without an id", (session) => ({ id: "evt_test_noid", type: "checkout.session.completed", data: { object: { ...session, id: undefined } } })],
     [
@@ -303,7 +276,7 @@ describe("a signed event of an unexpected shape", () => {
     const session = await customerSession();
     const orderId = session.metadata.orderId!;
     const eventsBefore = await db.stripeEvent.count();
-    const response = await deliver(JSON.stringify(build(session)));
+    const response = await deliverStripeEvent(JSON.stringify(build(session)));
     expect(response.status).toBe(400);
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
     expect(await readJson<WebhookJson>(response)).toEqual({ error: expect.any(String) });
@@ -315,14 +288,14 @@ describe("a signed event of an unexpected shape", () => {
 
   it("still handles a well-formed event of a type it ignores whose object is not a session", async () => {
     const payload = JSON.stringify({ id: "evt_test_customer", type: "customer.created", data: { object: { id: "cus_test_1", email: "x@example.com" } } });
-    const response = await deliver(payload);
+    const response = await deliverStripeEvent(payload);
     expect(response.status).toBe(200);
     expect(await readJson<WebhookJson>(response)).toEqual({ received: true });
   });
 
   it("still handles a session whose metadata is null (no order: nothing to do)", async () => {
     const session = await customerSession();
-    const response = await deliver(sessionEvent("checkout.session.completed", { ...session, metadata: null as unknown as Record<string, string> }));
+    const response = await deliverStripeEvent(stripeSessionEvent("checkout.session.completed", { ...session, metadata: null as unknown as Record<string, string> }));
     expect(response.status).toBe(200);
     expect((await db.order.findUniqueOrThrow({ where: { id: session.metadata.orderId! } })).paymentStatus).toBe("unpaid");
   });
@@ -336,8 +309,8 @@ describe("a signed event of an unexpected shape", () => {
     });
     vi.spyOn(db.stripeEvent, "update").mockRejectedValueOnce(failure);
 
-    const payload = sessionEvent("checkout.session.completed", session);
-    const response = await deliver(payload);
+    const payload = stripeSessionEvent("checkout.session.completed", session);
+    const response = await deliverStripeEvent(payload);
     expect(response.status).toBe(500);
     expect(await readJson<WebhookJson>(response)).toEqual({ error: expect.any(String) });
     expect(logged()).toContain("P2025");
@@ -345,7 +318,7 @@ describe("a signed event of an unexpected shape", () => {
     expect(logged()).not.toMatch(EMAIL);
 
     // Stripe's retry is handled normally: the order was paid once, the event is finished now.
-    const retried = await deliver(payload);
+    const retried = await deliverStripeEvent(payload);
     expect(retried.status).toBe(200);
     expect(await db.outboxMessage.count({ where: { orderId: session.metadata.orderId!, kind: "order-confirmation" } })).toBe(1);
   });

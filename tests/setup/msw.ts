@@ -10,8 +10,8 @@ import { stripeMock } from "../../mocks/stripe";
 export const server = setupServer(...handlers);
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => {
+afterEach(async () => {
   server.resetHandlers();
-  stripeMock.reset();
+  await stripeMock.reset();
 });
 afterAll(() => server.close());

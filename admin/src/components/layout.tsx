@@ -1,13 +1,15 @@
 import { Anchor, AppShell, Button, Group, NavLink, Text, Title } from "@mantine/core";
-import { useGetIdentity, useLogout } from "@refinedev/core";
+import { useGetIdentity, useLogout, useMenu } from "@refinedev/core";
 import type { ReactNode } from "react";
-import { Link, useLocation } from "react-router";
+import { Link } from "react-router";
 
 /** The signed-in frame: 'Order Management', a way back to the shop, navigation and sign-out. */
 export function AdminLayout({ children }: { children: ReactNode }) {
   const { data: identity } = useGetIdentity<{ email: string }>();
   const { mutate: logout, isPending } = useLogout();
-  const { pathname } = useLocation();
+  // A link per resource declared in App.tsx that has a list page. selectedKey is
+  // the current page's resource, so an order's page lights up 'Orders' as before.
+  const { menuItems, selectedKey } = useMenu();
   return (
     <AppShell header={{ height: 64 }} padding="lg">
       <AppShell.Header bg="chocolate.9" c="white" px="lg">
@@ -17,16 +19,20 @@ export function AdminLayout({ children }: { children: ReactNode }) {
               Order Management
             </Title>
             <Group gap={4} visibleFrom="sm" component="nav" aria-label="Admin">
-              <NavLink
-                component={Link}
-                to="/"
-                label="Orders"
-                active={pathname === "/" || pathname.startsWith("/orders")}
-                variant="filled"
-                w="auto"
-                c="white"
-              />
-              <NavLink component={Link} to="/dashboard" label="Dashboard" active={pathname === "/dashboard"} variant="filled" w="auto" c="white" />
+              {menuItems.map((item) =>
+                item.route ? (
+                  <NavLink
+                    key={item.key}
+                    component={Link}
+                    to={item.route}
+                    label={item.label}
+                    active={item.key === selectedKey}
+                    variant="filled"
+                    w="auto"
+                    c="white"
+                  />
+                ) : null,
+              )}
             </Group>
           </Group>
           <Group gap="md" wrap="nowrap">

@@ -1,25 +1,26 @@
 import { Badge, Group, Tooltip } from "@mantine/core";
+import type { MaskedOrder, OrderStatus } from "@shop/orders";
 
 /** Badges keep their full width inside a crowded table row. */
 const unsqueezed = { flexShrink: 0, minWidth: "max-content" } as const;
 
-/** Badge colours of spec §4; an unknown status gets a neutral one. */
-const statusColors: Record<string, string> = {
+/** Badge colours of spec §4. */
+const statusColors: Record<OrderStatus, string> = {
   pending: "yellow",
   preparing: "blue",
   shipped: "grape",
   delivered: "green",
 };
 
-export function StatusBadge({ status }: { status: string }) {
+export function StatusBadge({ status }: { status: OrderStatus }) {
   return (
-    <Badge color={statusColors[status] ?? "gray"} variant="light" data-testid="status-badge" style={unsqueezed}>
+    <Badge color={statusColors[status]} variant="light" data-testid="status-badge" style={unsqueezed}>
       {status}
     </Badge>
   );
 }
 
-type Flags = { chef_notified: boolean; preparing_sent: boolean; shipped_sent: boolean; delivered_sent: boolean };
+type Flags = Pick<MaskedOrder, "chef_notified" | "preparing_sent" | "shipped_sent" | "delivered_sent">;
 
 const flags: { key: keyof Flags; label: string; description: string }[] = [
   { key: "chef_notified", label: "Chef", description: "Fulfilment team emailed" },
@@ -48,8 +49,6 @@ export function EmailFlags({ order }: { order: Flags }) {
     </Group>
   );
 }
-
-export const money = (dollars: number) => `$${dollars.toFixed(2)}`;
 
 export const orderDate = (iso: string) =>
   new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Los_Angeles" });

@@ -2,8 +2,9 @@ import "@mantine/charts/styles.css";
 import { BarChart } from "@mantine/charts";
 import { Alert, Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useCustom } from "@refinedev/core";
+import { formatCents } from "@shop/money";
 import { Loading } from "../components/loading";
-import { money } from "../components/status";
+import { dollarsToCents } from "../money";
 
 type Dashboard = {
   today: { orders: number; revenue: number };
@@ -13,18 +14,19 @@ type Dashboard = {
 
 /** Today's orders and revenue, open orders, and paid orders per day for the last 30 days. */
 export default function DashboardPage() {
+  // No toast on failure: the page shows the error in place of the numbers.
   const { result, query } = useCustom<Dashboard>({ url: "get-dashboard", method: "post", errorNotification: false });
   if (query.isLoading) return <Loading />;
   if (query.isError || !result.data) return <Alert color="red" title="Failed to fetch orders">{query.error?.message}</Alert>;
   const stats = result.data;
   const days = stats.last30Days.map((day) => ({ ...day, day: day.date.slice(5) }));
-  const total30 = days.reduce((sum, day) => sum + day.revenue, 0);
+  const total30Cents = days.reduce((sum, day) => sum + dollarsToCents(day.revenue), 0);
   return (
     <Stack gap="lg">
       <Title order={2}>Dashboard</Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Stat label="Orders today" value={String(stats.today.orders)} />
-        <Stat label="Revenue today" value={money(stats.today.revenue)} />
+        <Stat label="Revenue today" value={formatCents(dollarsToCents(stats.today.revenue))} />
         <Stat label="Open orders (pending or preparing)" value={String(stats.openOrders)} />
       </SimpleGrid>
       <Card withBorder radius="lg">
@@ -32,7 +34,7 @@ export default function DashboardPage() {
           Paid orders per day, last 30 days
         </Title>
         <Text c="dimmed" size="sm" mb="md">
-          {money(total30)} in revenue over the period.
+          {formatCents(total30Cents)} in revenue over the period.
         </Text>
         <BarChart h={280} data={days} dataKey="day" series={[{ name: "orders", label: "Orders", color: "chocolate.6" }]} tickLine="y" />
       </Card>

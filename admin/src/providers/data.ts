@@ -1,5 +1,6 @@
 import type { BaseRecord, CrudFilter, DataProvider } from "@refinedev/core";
-import { callFunction, type AdminOrder } from "../api";
+import type { MaskedOrder, MaskedOrderWithHistory, OrderStatus } from "@shop/orders";
+import { callFunction } from "../api";
 
 /**
  * Refine's data provider over the shop's order functions: get-orders (a
@@ -27,7 +28,7 @@ export const dataProvider: DataProvider = {
 
   async getList<TData extends BaseRecord>({ pagination, filters, sorters }: Parameters<DataProvider["getList"]>[0]) {
     const sorter = sorters?.[0];
-    const { orders, total } = await callFunction<{ orders: AdminOrder[]; total: number }>("get-orders", {
+    const { orders, total } = await callFunction<{ orders: MaskedOrder[]; total: number }>("get-orders", {
       page: pagination?.currentPage ?? 1,
       pageSize: pagination?.pageSize ?? 20,
       status: filterValue(filters, "status") ?? null,
@@ -38,12 +39,12 @@ export const dataProvider: DataProvider = {
   },
 
   async getOne<TData extends BaseRecord>({ id }: Parameters<DataProvider["getOne"]>[0]) {
-    const { order } = await callFunction<{ order: AdminOrder }>("get-order", { orderId: String(id) });
+    const { order } = await callFunction<{ order: MaskedOrderWithHistory }>("get-order", { orderId: String(id) });
     return { data: order as unknown as TData };
   },
 
   async update<TData extends BaseRecord>({ id, variables }: Parameters<DataProvider["update"]>[0]) {
-    const { status } = variables as { status: string };
+    const { status } = variables as { status: OrderStatus };
     const { message } = await callFunction<{ message: string }>("update-order-status", { orderId: String(id), newStatus: status });
     return { data: { id, status, message } as unknown as TData };
   },

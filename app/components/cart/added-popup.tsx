@@ -6,7 +6,7 @@ import { formatCents } from "~/lib/money";
 import { withSearchParam } from "~/lib/url";
 import type { RootLoader } from "~/root";
 
-export const POPUP_DURATION_MS = 4000;
+const POPUP_DURATION_MS = 4000;
 
 /**
  * 'Added to cart!' (spec §2). With JavaScript it follows the cart's last add;

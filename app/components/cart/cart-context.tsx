@@ -9,7 +9,7 @@ import {
   useState,
   type ReactNode,
 } from "react";
-import { CART_STORAGE_KEY } from "~/brand";
+import { CART_STORAGE_KEY } from "~/lib/brand";
 import { applyCartChange, cartTotals, type CartChange, type CartItem } from "~/lib/cart";
 import type { RootLoader } from "~/root";
 

@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { useCart } from "~/components/cart/cart-context";
 import { CartForm } from "~/components/cart/cart-form";
 import { CartIcon, CloseIcon, MinusIcon, PlusIcon, TrashIcon } from "~/components/icons";
-import { SHIPPING_CENTS } from "~/lib/cart";
+import { MAX_LINE_QUANTITY, MINIMUM_ORDER_CENTS, SHIPPING_CENTS } from "~/lib/cart";
 import { formatCents } from "~/lib/money";
 import { withSearchParam } from "~/lib/url";
 
@@ -106,7 +106,7 @@ export function CartDrawer() {
                         type="submit"
                         className="stepper__button"
                         aria-label={`Add one more ${product.name}`}
-                        disabled={quantity >= 99}
+                        disabled={quantity >= MAX_LINE_QUANTITY}
                       >
                         <PlusIcon />
                       </button>
@@ -133,7 +133,7 @@ export function CartDrawer() {
               {totals.shippingCents > 0 ? `+ ${formatCents(SHIPPING_CENTS)} shipping` : "Free shipping"}
             </p>
             {!totals.meetsMinimum ? (
-              <p className="notice notice--warning">Minimum order of $20.00 required</p>
+              <p className="notice notice--warning">Minimum order of {formatCents(MINIMUM_ORDER_CENTS)} required</p>
             ) : null}
             {totals.meetsMinimum ? (
               <Link to="/checkout" className="button button--primary button--block">

@@ -1,9 +1,8 @@
 import { Link } from "@remix-run/react";
-import { brand } from "~/brand";
+import { brand } from "~/lib/brand";
 import type { CartProduct } from "~/components/cart/cart-context";
 import {
   ArrowRightIcon,
-  ClockIcon,
   HeartIcon,
   LeafIcon,
   MuscleIcon,
@@ -11,9 +10,11 @@ import {
   SmileIcon,
   SnowflakeIcon,
   SparkleIcon,
-  TruckIcon,
 } from "~/components/icons";
+import { DeliveryTiles } from "~/components/delivery-tiles";
+import { IconTiles } from "~/components/icon-tiles";
 import { Logo } from "~/components/logo";
+import { ProductImage } from "~/components/product-image";
 import { formatCents } from "~/lib/money";
 
 export function PromoBanner() {
@@ -80,25 +81,8 @@ export function Hero({ bar, bites }: { bar?: CartProduct; bites?: CartProduct })
           </ul>
         </div>
         <div className="hero__art">
-          {bar ? (
-            <img
-              className="hero__art-main"
-              src={bar.image}
-              alt={bar.imageAlt}
-              width={bar.imageWidth}
-              height={bar.imageHeight}
-              fetchPriority="high"
-            />
-          ) : null}
-          {bites ? (
-            <img
-              className="hero__art-side"
-              src={bites.image}
-              alt={bites.imageAlt}
-              width={bites.imageWidth}
-              height={bites.imageHeight}
-            />
-          ) : null}
+          {bar ? <ProductImage product={bar} className="hero__art-main" load="priority" /> : null}
+          {bites ? <ProductImage product={bites} className="hero__art-side" load="eager" /> : null}
           <p className="hero__sticker" aria-hidden="true">
             10g
             <span>protein</span>
@@ -165,14 +149,7 @@ function RangeCard({
       <ul className="range-card__products">
         {products.map((product) => (
           <li key={product.id}>
-            <img
-              src={product.image}
-              alt={product.imageAlt}
-              width={product.imageWidth}
-              height={product.imageHeight}
-              loading="lazy"
-              decoding="async"
-            />
+            <ProductImage product={product} />
             <span>{product.name}</span>
             <span className="range-card__flavor">{product.flavor}</span>
           </li>
@@ -196,19 +173,9 @@ export function WhySection() {
   return (
     <section className="section section--tinted" id="why" aria-labelledby="why-title">
       <div className="container">
-        <p className="eyebrow">Why Chill PB</p>
+        <p className="eyebrow">Why {brand.name}</p>
         <h2 id="why-title">A snack you can feel good about</h2>
-        <ul className="benefits">
-          {benefits.map(({ title, text, icon: BenefitIcon }) => (
-            <li key={title} className="benefit">
-              <span className="benefit__icon">
-                <BenefitIcon />
-              </span>
-              <h3>{title}</h3>
-              <p>{text}</p>
-            </li>
-          ))}
-        </ul>
+        <IconTiles tiles={benefits} className="benefits" itemClassName="benefit" iconClassName="benefit__icon" />
       </div>
     </section>
   );
@@ -326,23 +293,7 @@ export function LocationsSection() {
               </li>
             ))}
           </ul>
-          <ul className="info-tiles info-tiles--compact">
-            <li>
-              <ClockIcon />
-              <h3>2-3 business days</h3>
-              <p>We ship within 24 hours of your order.</p>
-            </li>
-            <li>
-              <SnowflakeIcon />
-              <h3>Insulated frozen packaging</h3>
-              <p>Packed with ice so your treats arrive frozen.</p>
-            </li>
-            <li>
-              <TruckIcon />
-              <h3>Up to 25 miles from our kitchen</h3>
-              <p>Free shipping on orders of $50 or more. Check your address at checkout.</p>
-            </li>
-          </ul>
+          <DeliveryTiles compact />
         </div>
         <div className="cta-band">
           <p>Ready for a chill snack?</p>

@@ -1,20 +1,14 @@
 import { CartForm } from "~/components/cart/cart-form";
 import type { CartProduct } from "~/components/cart/cart-context";
 import { CartIcon } from "~/components/icons";
+import { ProductImage } from "~/components/product-image";
 import { formatCents } from "~/lib/money";
 
 export function ProductCard({ product, eager = false }: { product: CartProduct; eager?: boolean }) {
   return (
     <article className="product-card" aria-labelledby={`product-${product.id}`}>
       <div className="product-card__media">
-        <img
-          src={product.image}
-          alt={product.imageAlt}
-          width={product.imageWidth}
-          height={product.imageHeight}
-          loading={eager ? "eager" : "lazy"}
-          decoding="async"
-        />
+        <ProductImage product={product} load={eager ? "eager" : "lazy"} />
         <span className="chip product-card__flavor">{product.flavor}</span>
       </div>
       <div className="product-card__body">

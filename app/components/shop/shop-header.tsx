@@ -2,6 +2,8 @@ import { Link, useLocation } from "@remix-run/react";
 import { useCart } from "~/components/cart/cart-context";
 import { CartIcon, TruckIcon } from "~/components/icons";
 import { PageHeader } from "~/components/page-header";
+import { FREE_SHIPPING_THRESHOLD_CENTS } from "~/lib/cart";
+import { formatWholeDollars } from "~/lib/money";
 import { withSearchParam } from "~/lib/url";
 
 export function ShopHeader() {
@@ -11,7 +13,7 @@ export function ShopHeader() {
   return (
     <PageHeader back={{ to: "/", label: "Back to Home" }}>
       <span className="badge badge--mint shop-header__badge">
-        <TruckIcon /> Free shipping on orders over $50
+        <TruckIcon /> Free shipping on orders over {formatWholeDollars(FREE_SHIPPING_THRESHOLD_CENTS)}
       </span>
       <Link
         to={withSearchParam(location, "cart", "open")}

@@ -1,11 +1,10 @@
 import { Alert, Anchor, Card, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
-import { notifications } from "@mantine/notifications";
 import { useTable, type CrudFilter } from "@refinedev/core";
-import { useEffect } from "react";
+import { formatCents } from "@shop/money";
+import { ORDER_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
 import { Link } from "react-router";
-import { ORDER_STATUSES, type AdminOrder } from "../../api";
-import { EmailFlags, StatusBadge, money, orderDate } from "../../components/status";
+import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
 import { StatusSelect } from "./status-select";
 
 const sortOptions = [
@@ -23,19 +22,18 @@ const valueOf = (filters: CrudFilter[], field: string) => {
 /** 'Order Management': paid orders, masked, with filters, search, sorting and paging kept in the URL. */
 export function OrderList() {
   const { tableQuery, result, filters, setFilters, sorters, setSorters, currentPage, setCurrentPage, pageCount } =
-    useTable<AdminOrder>({
+    useTable<MaskedOrder>({
       resource: "orders",
       pagination: { pageSize: 20 },
       sorters: { initial: [{ field: "created_at", order: "desc" }] },
       syncWithLocation: true,
-      errorNotification: false,
+      errorNotification: (error) => ({
+        key: "orders-error",
+        type: "error",
+        description: "Failed to fetch orders",
+        message: error?.message ?? "",
+      }),
     });
-
-  useEffect(() => {
-    if (tableQuery.isError) {
-      notifications.show({ id: "orders-error", color: "red", title: "Failed to fetch orders", message: tableQuery.error.message });
-    }
-  }, [tableQuery.isError, tableQuery.error]);
 
   const setFilter = (field: string, value: string) =>
     setFilters([{ field, operator: field === "q" ? "contains" : "eq", value: value || undefined }], "merge");
@@ -59,7 +57,7 @@ export function OrderList() {
             label="Status"
             data={[
               { value: "", label: "All statuses" },
-              ...ORDER_STATUSES.map((value) => ({ value, label: value[0]!.toUpperCase() + value.slice(1) })),
+              ...ORDER_STATUSES.map((value) => ({ value, label: ORDER_STATUS_LABELS[value] })),
             ]}
             value={valueOf(filters, "status")}
             onChange={(value) => setFilter("status", value ?? "")}
@@ -107,7 +105,7 @@ export function OrderList() {
                 <Table.Tr key={order.id}>
                   <Table.Td>
                     <Anchor component={Link} to={`/orders/${order.id}`} ff="monospace" fw={700}>
-                      {order.id.slice(0, 8)}
+                      {shortOrderId(order.id)}
                     </Anchor>
                   </Table.Td>
                   <Table.Td miw={120}>{orderDate(order.created_at)}</Table.Td>
@@ -129,7 +127,7 @@ export function OrderList() {
                       </Text>
                     ))}
                   </Table.Td>
-                  <Table.Td fw={700}>{money(order.total)}</Table.Td>
+                  <Table.Td fw={700}>{formatCents(order.total_cents)}</Table.Td>
                   <Table.Td className="nowrap">
                     <StatusBadge status={order.status} />
                   </Table.Td>
@@ -137,7 +135,7 @@ export function OrderList() {
                     <EmailFlags order={order} />
                   </Table.Td>
                   <Table.Td>
-                    <StatusSelect orderId={order.id} status={order.status} label={`Status of order ${order.id.slice(0, 8)}`} />
+                    <StatusSelect orderId={order.id} status={order.status} label={`Status of order ${shortOrderId(order.id)}`} />
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -1,15 +1,18 @@
 import { Anchor, Card, Grid, Group, Stack, Table, Text, Timeline, Title } from "@mantine/core";
 import { useOne } from "@refinedev/core";
+import { formatCents } from "@shop/money";
+import { shortOrderId, type MaskedOrderWithHistory } from "@shop/orders";
 import { Link, useParams } from "react-router";
-import type { AdminOrder } from "../../api";
 import { Loading } from "../../components/loading";
-import { EmailFlags, StatusBadge, money, orderDate } from "../../components/status";
+import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
+import { dollarsToCents } from "../../money";
 import { StatusSelect } from "./status-select";
 
 /** One order, masked, with its status history. */
 export function OrderShow() {
   const { id = "" } = useParams();
-  const { result: order, query } = useOne<AdminOrder>({ resource: "orders", id, errorNotification: false });
+  // No toast when the order cannot be fetched: the page says 'Order not found' itself.
+  const { result: order, query } = useOne<MaskedOrderWithHistory>({ resource: "orders", id, errorNotification: false });
 
   if (query.isLoading) return <Loading />;
   if (!order) {
@@ -30,7 +33,7 @@ export function OrderShow() {
       </Anchor>
       <Group justify="space-between" align="center">
         <Title order={2}>
-          Order <span style={{ fontFamily: "monospace" }}>{order.id.slice(0, 8)}</span>
+          Order <span style={{ fontFamily: "monospace" }}>{shortOrderId(order.id)}</span>
         </Title>
         <Group>
           <StatusBadge status={order.status} />
@@ -50,13 +53,13 @@ export function OrderShow() {
                     <Table.Td>
                       {item.quantity} × {item.product.name}
                     </Table.Td>
-                    <Table.Td ta="right">{money(item.product.price * item.quantity)}</Table.Td>
+                    <Table.Td ta="right">{formatCents(dollarsToCents(item.product.price) * item.quantity)}</Table.Td>
                   </Table.Tr>
                 ))}
                 <Table.Tr>
                   <Table.Td fw={700}>Total paid</Table.Td>
                   <Table.Td ta="right" fw={700}>
-                    {money(order.total)}
+                    {formatCents(order.total_cents)}
                   </Table.Td>
                 </Table.Tr>
               </Table.Tbody>
@@ -88,7 +91,7 @@ export function OrderShow() {
         <Title order={3} size="h4" mb="md">
           Status history
         </Title>
-        {order.history && order.history.length > 0 ? (
+        {order.history.length > 0 ? (
           <Timeline bulletSize={14} lineWidth={2} active={order.history.length}>
             {order.history.map((change) => (
               <Timeline.Item key={change.changed_at} title={`${change.from} → ${change.to}`}>

@@ -1,38 +1,42 @@
 import { Group, Loader, NativeSelect, Text } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
 import { useUpdate } from "@refinedev/core";
-import { ORDER_STATUSES } from "../../api";
+import { ORDER_STATUSES, ORDER_STATUS_LABELS, type OrderStatus } from "@shop/orders";
+
+const options = ORDER_STATUSES.map((value) => ({ value, label: ORDER_STATUS_LABELS[value] }));
 
 /**
  * The status dropdown of one order: disabled with 'Updating order status...'
- * while its update is in flight; Refine then refetches the list.
+ * while its update is in flight; Refine then refetches the list and shows the
+ * server's answer as a toast (one per order, so a retry replaces it).
  */
-export function StatusSelect({ orderId, status, label }: { orderId: string; status: string; label: string }) {
-  const { mutate, mutation } = useUpdate<{ id: string; message: string }>();
+export function StatusSelect({ orderId, status, label }: { orderId: string; status: OrderStatus; label: string }) {
+  const notificationKey = `order-status-${orderId}`;
+  const { mutate, mutation } = useUpdate<{ id: string; message: string }>({
+    resource: "orders",
+    id: orderId,
+    successNotification: (response) => ({
+      key: notificationKey,
+      type: "success",
+      description: "Status updated",
+      message: response?.data.message ?? "",
+    }),
+    errorNotification: (error) => ({
+      key: notificationKey,
+      type: "error",
+      description: "Failed to update order status",
+      message: error?.message ?? "",
+    }),
+  });
   const isPending = mutation.isPending;
-
-  function change(newStatus: string) {
-    mutate(
-      { resource: "orders", id: orderId, values: { status: newStatus }, successNotification: false, errorNotification: false },
-      {
-        onSuccess: ({ data }) => notifications.show({ color: "green", title: "Status updated", message: data.message }),
-        onError: (error) =>
-          notifications.show({ color: "red", title: "Failed to update order status", message: error.message }),
-      },
-    );
-  }
 
   return (
     <Group gap="xs" wrap="nowrap">
       <NativeSelect
         aria-label={label}
-        value={ORDER_STATUSES.includes(status as (typeof ORDER_STATUSES)[number]) ? status : ""}
-        onChange={(event) => change(event.currentTarget.value)}
+        value={status}
+        onChange={(event) => mutate({ values: { status: event.currentTarget.value } })}
         disabled={isPending}
-        data={[
-          ...(ORDER_STATUSES.includes(status as (typeof ORDER_STATUSES)[number]) ? [] : [{ value: "", label: status, disabled: true }]),
-          ...ORDER_STATUSES.map((value) => ({ value, label: value[0]!.toUpperCase() + value.slice(1) })),
-        ]}
+        data={options}
         size="xs"
         w={130}
       />

@@ -1,0 +1,71 @@
+import { Button, Group, Text } from "@mantine/core";
+import { notifications, notificationsStore, type NotificationData } from "@mantine/notifications";
+import type { NotificationProvider, OpenNotificationParams } from "@refinedev/core";
+
+/**
+ * Refine's `useLogin` opens a "login-error" toast on every failed sign-in and
+ * has no option to turn it off. The sign-in form already shows that error as an
+ * alert beside its fields, so the toast would announce it a second time.
+ */
+const shownOnThePage = new Set(["login-error"]);
+
+function isShown(id: string) {
+  const { notifications: visible, queue } = notificationsStore.getState();
+  return [...visible, ...queue].some((notification) => notification.id === id);
+}
+
+function toMantine({ key, type, message, description, cancelMutation }: OpenNotificationParams): NotificationData {
+  if (type === "progress") {
+    // An undoable mutation: Refine reopens this every second with the seconds left in `message`.
+    return {
+      id: key,
+      loading: true,
+      autoClose: false,
+      withCloseButton: false,
+      title: description,
+      message: (
+        <Group justify="space-between" wrap="nowrap">
+          <Text size="sm">{message}</Text>
+          <Button
+            size="compact-xs"
+            variant="default"
+            onClick={() => {
+              cancelMutation?.();
+              if (key) notifications.hide(key);
+            }}
+          >
+            Undo
+          </Button>
+        </Group>
+      ),
+    };
+  }
+  // Every field is set, so that a toast updated in place loses what its previous state (say, progress) had.
+  return {
+    id: key,
+    loading: false,
+    autoClose: true,
+    withCloseButton: true,
+    color: type === "success" ? "green" : "red",
+    title: description,
+    message,
+  };
+}
+
+/**
+ * Refine's toasts (the success and error notifications of its data hooks) shown
+ * with Mantine 8; Refine's own `@refinedev/mantine` provider is for Mantine 5.
+ * As in Refine's antd, MUI and Mantine providers, `description` is the toast's
+ * title and `message` its text.
+ */
+export const notificationProvider: NotificationProvider = {
+  open(params) {
+    if (params.key && shownOnThePage.has(params.key)) return;
+    // The key is the toast's id: a repeated error updates its toast instead of stacking another.
+    if (params.key && isShown(params.key)) notifications.update(toMantine(params));
+    else notifications.show(toMantine(params));
+  },
+  close(key) {
+    notifications.hide(key);
+  },
+};

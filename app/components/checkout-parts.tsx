@@ -1,0 +1,144 @@
+import { brand } from "~/lib/brand";
+import { CheckIcon, MailIcon, PinIcon, TruckIcon } from "~/components/icons";
+import type { CheckoutSummary } from "~/routes/checkout/checkout.server";
+import { DELIVERY_RADIUS_MILES } from "~/lib/delivery-zones";
+import { formatCents } from "~/lib/money";
+import type { Message } from "~/lib/messages";
+
+export function MessageBanner({ message }: { message: Message | null }) {
+  if (!message) return null;
+  return (
+    <div
+      className={`message ${message.destructive ? "message--destructive" : "message--success"}`}
+      role={message.destructive ? "alert" : "status"}
+    >
+      <p className="message__title">{message.title}</p>
+      <p>{message.description}</p>
+    </div>
+  );
+}
+
+export type DeliveryView = {
+  isWithinRange: boolean;
+  distance: number | null;
+  deliveryZone: string;
+  minimumOrder: number;
+  error?: string;
+};
+
+export function DeliveryResult({ delivery, address }: { delivery: DeliveryView; address: string }) {
+  if (delivery.isWithinRange) {
+    return (
+      <div className="delivery-result delivery-result--ok" data-testid="delivery-result">
+        <CheckIcon />
+        <div>
+          <p className="delivery-result__title">We deliver to you!</p>
+          <p>
+            {delivery.distance?.toFixed(1)} miles away · <span className="capitalize">{delivery.deliveryZone}</span> zone
+            {delivery.minimumOrder > 0 ? ` · minimum order $${delivery.minimumOrder}` : ""}
+          </p>
+        </div>
+      </div>
+    );
+  }
+  const subject = encodeURIComponent("Delivery request");
+  const body = encodeURIComponent(
+    `Hi ${brand.name}!\n\nI'd love to order, but my address is outside your delivery area:\n${address}\n\nCould we arrange a delivery?\n\nThanks!`,
+  );
+  return (
+    <div className="contact-card" data-testid="delivery-result">
+      <p className="contact-card__title">
+        <PinIcon /> Outside Delivery Area
+      </p>
+      <p>
+        {delivery.error ? `${delivery.error}. ` : ""}
+        {delivery.distance !== null ? `You're ${delivery.distance.toFixed(1)} miles away, outside our ${DELIVERY_RADIUS_MILES}-mile area. ` : ""}
+        Contact us and we&apos;ll try to arrange a delivery.
+      </p>
+      <ul>
+        <li>
+          <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a>
+        </li>
+        <li>
+          <a href={`tel:${brand.phone.replace(/[^\d+]/g, "")}`}>{brand.phone}</a>
+        </li>
+      </ul>
+      <a className="button button--primary" href={`mailto:${brand.contactEmail}?subject=${subject}&body=${body}`}>
+        <MailIcon /> Send Email
+      </a>
+    </div>
+  );
+}
+
+/** The order summary exactly as the server priced it: nothing here computes money. */
+export function OrderSummary({ summary }: { summary: CheckoutSummary }) {
+  return (
+    <div className="summary">
+      <h2>Order Summary</h2>
+      <ul className="summary__lines">
+        {summary.lines.map((line) => (
+          <li key={line.id}>
+            <img src={line.image} alt="" width={56} height={42} />
+            <span className="summary__name">
+              {line.name}
+              <span className="summary__qty">
+                {line.quantity} × {formatCents(line.priceCents)}
+              </span>
+            </span>
+            <span>{formatCents(line.lineTotalCents)}</span>
+          </li>
+        ))}
+      </ul>
+      <dl className="summary__totals">
+        <div>
+          <dt>Subtotal</dt>
+          <dd>{formatCents(summary.subtotalCents)}</dd>
+        </div>
+        {summary.discountCents > 0 ? (
+          <div className="summary__discount">
+            <dt>Discount ({summary.discountCode})</dt>
+            <dd>-{formatCents(summary.discountCents)}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>
+            <TruckIcon /> Shipping
+          </dt>
+          <dd>{summary.shippingCents > 0 ? formatCents(summary.shippingCents) : "Free"}</dd>
+        </div>
+        <div className="summary__total">
+          <dt>Total</dt>
+          <dd data-testid="order-total">{formatCents(summary.totalCents)}</dd>
+        </div>
+      </dl>
+      <SummaryNotices summary={summary} />
+    </div>
+  );
+}
+
+/** What stands between this cart and an order, said as soon as the page knows it. */
+function SummaryNotices({ summary }: { summary: CheckoutSummary }) {
+  const notices: { key: string; text: string }[] = [];
+  if (summary.cartProblem) notices.push({ key: "cart", text: summary.cartProblem });
+  if (summary.remainingCents > 0) {
+    notices.push({
+      key: "minimum",
+      text: `Minimum order of ${formatCents(summary.minimumCents)} required: add ${formatCents(summary.remainingCents)} more to your cart.`,
+    });
+  }
+  if (summary.zoneMinimumCents !== null && summary.zoneRemainingCents > 0) {
+    notices.push({
+      key: "zone",
+      text: `Your delivery zone requires a minimum order of ${formatCents(summary.zoneMinimumCents)}: add ${formatCents(summary.zoneRemainingCents)} more.`,
+    });
+  }
+  if (notices.length === 0) return null;
+  return (
+    <div className="notice notice--warning summary__notice" data-testid="summary-notice">
+      {notices.map((notice) => (
+        <p key={notice.key}>{notice.text}</p>
+      ))}
+      <a href="/shop?cart=open">Back to the shop</a>
+    </div>
+  );
+}

@@ -1,0 +1,8 @@
+import { z } from "zod";
+import { emailSchema } from "~/lib/email";
+
+/**
+ * The newsletter sign-up (spec §2): one address, by the one email rule.
+ * Browser-safe, so the banner's input takes its constraints from it too.
+ */
+export const newsletterSchema = z.object({ email: emailSchema });

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { deliveryForDistance, distanceMiles, kitchenPosition, zoneForDistance } from "~/models/delivery.server";
+
+describe("delivery zones by distance", () => {
+  it.each([
+    [0, "standard", 0],
+    [10.0, "standard", 0],
+    [10.05, "extended", 5000],
+    [20, "extended", 5000],
+    [20.01, "premium", 10000],
+    [25, "premium", 10000],
+    [25.01, "no-delivery", 0],
+    [120, "no-delivery", 0],
+  ] as const)("%s miles is %s with a minimum of %s cents", (miles, zone, minimumCents) => {
+    expect(zoneForDistance(miles)).toEqual({ zone, minimumCents });
+  });
+
+  it("decides on the exact distance but shows it rounded to 0.1 mile", () => {
+    expect(deliveryForDistance(10.05)).toEqual({ isWithinRange: true, distance: 10.1, deliveryZone: "extended", minimumOrder: 50 });
+    expect(deliveryForDistance(10.04)).toMatchObject({ distance: 10, deliveryZone: "extended" });
+    expect(deliveryForDistance(25.01)).toEqual({ isWithinRange: false, distance: 25, deliveryZone: "no-delivery", minimumOrder: 0 });
+    expect(deliveryForDistance(22.46)).toMatchObject({ isWithinRange: true, distance: 22.5, minimumOrder: 100 });
+  });
+});
+
+describe("great-circle distance (earth radius 3959 miles)", () => {
+  it("is zero at the kitchen and symmetric", () => {
+    const kitchen = kitchenPosition();
+    const manhattanBeach = { lat: 33.8896, lon: -118.3996 };
+    expect(distanceMiles(kitchen, kitchen)).toBe(0);
+    expect(distanceMiles(kitchen, manhattanBeach)).toBeCloseTo(distanceMiles(manhattanBeach, kitchen), 10);
+  });
+
+  it("measures one degree of latitude as 3959 × π / 180 miles", () => {
+    expect(distanceMiles({ lat: 34, lon: -118 }, { lat: 35, lon: -118 })).toBeCloseTo((3959 * Math.PI) / 180, 6);
+  });
+
+  it("puts Manhattan Beach about 11 miles from the West LA kitchen", () => {
+    expect(distanceMiles(kitchenPosition(), { lat: 33.8896, lon: -118.3996 })).toBeCloseTo(11.0, 0);
+  });
+});

@@ -1,0 +1,52 @@
+import { randomBytes } from "node:crypto";
+import { brand } from "~/lib/brand";
+import { db, isUniqueViolation } from "~/utils/db.server";
+import { welcomeEmail } from "~/services/emails.server";
+import { canonicalMailbox } from "~/lib/email";
+import type { Message } from "~/lib/messages";
+import { enqueueEmails } from "~/services/outbox.server";
+
+/** The newsletter (spec §1-2): one row per address; the welcome email once. */
+
+export const newsletterMessages = {
+  welcome: { title: `Welcome to ${brand.name}! 🎉`, description: "Check your email for your 10% off code: WELCOME10!" },
+  failed: { title: "Something went wrong", description: "Please try again or contact us directly.", destructive: true },
+} satisfies Record<string, Message>;
+
+/**
+ * Signs an address up; a second sign-up of the same mailbox (however it is
+ * written: `x+news@`, dots in a Gmail address) is not an error and sends nothing.
+ */
+export async function subscribe(rawEmail: string, origin: string): Promise<{ created: boolean }> {
+  const email = rawEmail.trim();
+  const mailbox = canonicalMailbox(email);
+  try {
+    return await db.$transaction(async (tx) => {
+      const existing = await tx.subscriber.findUnique({ where: { mailbox } });
+      if (existing) {
+        if (existing.unsubscribedAt) await tx.subscriber.update({ where: { mailbox }, data: { unsubscribedAt: null } });
+        return { created: false };
+      }
+      const unsubscribeToken = randomBytes(24).toString("base64url");
+      await tx.subscriber.create({ data: { email, mailbox, unsubscribeToken } });
+      await enqueueEmails(tx, [welcomeEmail(email, `${origin}/unsubscribe?token=${unsubscribeToken}`)]);
+      return { created: true };
+    });
+  } catch (error) {
+    // Two sign-ups of one address at the same moment: the other one won.
+    if (isUniqueViolation(error)) return { created: false };
+    throw error;
+  }
+}
+
+export async function unsubscribe(token: string) {
+  const { count } = await db.subscriber.updateMany({
+    where: { unsubscribeToken: token, unsubscribedAt: null },
+    data: { unsubscribedAt: new Date() },
+  });
+  return count === 1;
+}
+
+export function findSubscriberByToken(token: string) {
+  return db.subscriber.findUnique({ where: { unsubscribeToken: token }, select: { email: true, unsubscribedAt: true } });
+}

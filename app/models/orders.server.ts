@@ -1,0 +1,333 @@
+import { db, isUniqueViolation } from "~/utils/db.server";
+import { checkDelivery, zoneMinimumCents, type DeliveryCheck } from "~/models/delivery.server";
+import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.server";
+import type { Shipping } from "~/lib/checkout-form";
+import { canonicalMailbox } from "~/lib/email";
+import { formatCents } from "~/lib/money";
+import { messages, minimumOrderMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
+import { enqueueEmails } from "~/services/outbox.server";
+import { describeError } from "~/utils/errors.server";
+import {
+  closeCheckoutSession,
+  createCheckoutSession,
+  retrieveCheckoutSessionCached,
+  type PageClosing,
+} from "~/services/stripe.server";
+import {
+  checkDiscountCode,
+  normalizeCode,
+  describeCartProblem,
+  priceOrder,
+  type AppliedDiscount,
+  type OrderPrice,
+} from "~/models/pricing.server";
+
+/**
+ * An order's life: placed (written unpaid with its Stripe Checkout Session,
+ * its discount code reserved), then paid exactly once (webhook or
+ * verify-payment, whichever comes first), or given up (expired or cancelled),
+ * which gives its code back.
+ */
+
+/** Why an order was not placed; the route turns it into a status and shows `message`. */
+export type CheckoutRefusal =
+  | "invalid-code"
+  | "code-unavailable"
+  | "cart"
+  | "minimum"
+  | "outside-area"
+  | "zone-minimum"
+  | "total-changed"
+  | "payment-provider";
+
+export type PlaceOrderResult =
+  | { ok: true; orderId: string; url: string; totalCents: number }
+  | { ok: false; refusal: CheckoutRefusal; message: Message; delivery?: DeliveryCheck; price?: OrderPrice };
+
+export type PlaceOrderInput = {
+  items: { productId: string; quantity: number }[];
+  shipping: Shipping;
+  discountCode: string | null;
+  origin: string;
+  /** The total the customer was shown: the order is refused when ours differs. */
+  expectedTotalCents?: number;
+  /** The discount a client computed itself (simple-checkout's discountAmount): refused when ours differs. */
+  expectedDiscountCents?: number;
+};
+
+const refuse = (refusal: CheckoutRefusal, message: Message, extra: { delivery?: DeliveryCheck; price?: OrderPrice } = {}) =>
+  ({ ok: false, refusal, message, ...extra }) as const;
+
+const totalChangedMessage = (totalCents: number): Message => ({
+  title: "Total Updated",
+  description: `Your order total is now ${formatCents(totalCents)}. Please check it and place your order again.`,
+  destructive: true,
+});
+
+/** Re-checks everything (code, cart, minimum, delivery zone, zone minimum, total), then writes the order and opens payment. */
+export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResult> {
+  const email = input.shipping.email;
+  const mailbox = canonicalMailbox(email);
+  let discount: AppliedDiscount | null = null;
+  if (input.discountCode && normalizeCode(input.discountCode)) {
+    const checked = await checkDiscountCode(input.discountCode, mailbox);
+    if (!checked.ok) return refuse("invalid-code", { title: "Invalid Code", description: checked.error, destructive: true });
+    discount = checked.discount;
+  }
+
+  const { price, problem } = await priceOrder(input.items, discount);
+  if (problem) return refuse("cart", { title: "Checkout Error", description: describeCartProblem(problem), destructive: true }, { price });
+  if (price.lines.length === 0) return refuse("cart", { title: "Checkout Error", description: "Your cart is empty.", destructive: true });
+  if (!price.meetsMinimum) return refuse("minimum", minimumOrderMessage(price.remainingCents), { price });
+
+  const delivery = await checkDelivery(input.shipping);
+  if (!delivery.isWithinRange) {
+    return refuse("outside-area", delivery.error ? messages.deliveryError : messages.outsideArea, { delivery, price });
+  }
+  const zoneMinimum = zoneMinimumCents(delivery);
+  if (price.subtotalCents < zoneMinimum) return refuse("zone-minimum", zoneMinimumMessage(zoneMinimum), { delivery, price });
+  const changed =
+    (input.expectedTotalCents !== undefined && input.expectedTotalCents !== price.totalCents) ||
+    (input.expectedDiscountCents !== undefined && input.expectedDiscountCents !== price.discountCents);
+  if (changed) return refuse("total-changed", totalChangedMessage(price.totalCents), { delivery, price });
+
+  const order = await reserveAndCreate({ ...input.shipping, email, mailbox }, price, discount, delivery);
+  if (!order.ok) return order;
+
+  let session;
+  try {
+    session = await createCheckoutSession(order.order, input.origin);
+  } catch (error) {
+    console.error(`Checkout Session for order ${order.order.id} failed: ${describeError(error)}`);
+    await giveUpOrder(order.order.id, "cancelled");
+    return refuse("payment-provider", messages.checkoutError);
+  }
+  if (session.amount_total !== order.order.totalCents || !session.url) {
+    console.error(`Checkout Session ${session.id} totals ${session.amount_total}, order ${order.order.id} totals ${order.order.totalCents}`);
+    await closeCheckoutSession(session.id);
+    await giveUpOrder(order.order.id, "cancelled");
+    return refuse("payment-provider", messages.checkoutError);
+  }
+  // Conditional: a newer checkout of the same first-order code may have replaced this one meanwhile.
+  const { count } = await db.order.updateMany({
+    where: { id: order.order.id, paymentStatus: "unpaid" },
+    data: { stripeSessionId: session.id, stripeSessionUrl: session.url },
+  });
+  if (count === 0) {
+    await closeCheckoutSession(session.id);
+    return refuse("code-unavailable", {
+      title: "Checkout Error",
+      description: "This order was replaced by a newer checkout. Please use the newest payment page.",
+      destructive: true,
+    });
+  }
+  return { ok: true, orderId: order.order.id, url: session.url, totalCents: order.order.totalCents };
+}
+
+type Customer = Shipping & { mailbox: string };
+
+/**
+ * Writes the order and reserves its code in one transaction. The code's use
+ * is taken with a conditional update that cannot pass its usage limit; a
+ * first-order code is claimed per mailbox through a unique column, so two
+ * tabs or instances cannot both hold it. An unpaid earlier attempt of the
+ * same customer is closed (its payment page expired first) and replaced.
+ */
+async function reserveAndCreate(customer: Customer, price: OrderPrice, discount: AppliedDiscount | null, delivery: DeliveryCheck) {
+  const claim = discount?.firstOrderOnly ? `${discount.code}:${customer.mailbox}` : null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await db.$transaction(async (tx) => {
+        if (discount) {
+          const { count } = await tx.discountCode.updateMany({
+            where: {
+              code: discount.code,
+              active: true,
+              OR: [{ usageLimit: null }, { usesHeld: { lt: tx.discountCode.fields.usageLimit } }],
+            },
+            data: { usesHeld: { increment: 1 } },
+          });
+          if (count === 0) return refuse("code-unavailable", codeUnavailable(discount.code));
+        }
+        const order = await tx.order.create({
+          data: {
+            email: customer.email,
+            mailbox: customer.mailbox,
+            firstName: customer.firstName,
+            lastName: customer.lastName,
+            phone: customer.phone ?? null,
+            address: customer.address,
+            city: customer.city,
+            state: customer.state,
+            zipCode: customer.zipCode,
+            subtotalCents: price.subtotalCents,
+            discountCents: price.discountCents,
+            discountCode: discount?.code ?? null,
+            firstOrderClaim: claim,
+            shippingCents: price.shippingCents,
+            totalCents: price.totalCents,
+            deliveryZone: delivery.deliveryZone,
+            distanceTenths: Math.round((delivery.distance ?? 0) * 10),
+            items: {
+              create: price.lines.map((line) => ({
+                productId: line.product.id,
+                name: line.product.name,
+                unitPriceCents: line.product.priceCents,
+                quantity: line.quantity,
+              })),
+            },
+          },
+          include: { items: true },
+        });
+        return { ok: true as const, order };
+      });
+    } catch (error) {
+      if (!claim || !isUniqueViolation(error)) throw error;
+      const replaced = await replaceEarlierAttempt(claim);
+      if (!replaced.ok) {
+        return refuse("code-unavailable", {
+          title: "Invalid Code",
+          description:
+            replaced.reason === "paid"
+              ? `"${discount!.code}" is for first-time customers only.`
+              : "We could not close your earlier checkout. Please try again in a moment.",
+          destructive: true,
+        });
+      }
+    }
+  }
+  return refuse("code-unavailable", messages.checkoutError);
+}
+
+const codeUnavailable = (code: string): Message => ({
+  title: "Invalid Code",
+  description: `"${code}" has already been used as often as it can be.`,
+  destructive: true,
+});
+
+/**
+ * The order holding a first-order claim is an earlier attempt of the same
+ * customer (another tab, an abandoned payment page). Unpaid, it is closed at
+ * Stripe before it lets go of the claim, so it can never be paid afterwards.
+ */
+async function replaceEarlierAttempt(claim: string): Promise<PageClosing> {
+  const holder = await db.order.findUnique({ where: { firstOrderClaim: claim }, select: { id: true, paymentStatus: true } });
+  if (!holder) return { ok: true };
+  if (holder.paymentStatus === "paid") return { ok: false, reason: "paid" };
+  return closeOrderPayment(holder.id, "cancelled");
+}
+
+/**
+ * Closes an unpaid order's payment page and gives the order up. An order
+ * still being placed (no payment page yet) is given up at once: its placer
+ * sees that when it tries to attach its page, and closes that page itself.
+ */
+export async function closeOrderPayment(orderId: string, status: "cancelled" | "expired"): Promise<PageClosing> {
+  if (await giveUpOrder(orderId, status, { stripeSessionId: null })) return { ok: true };
+  const order = await db.order.findUnique({ where: { id: orderId }, select: { paymentStatus: true, stripeSessionId: true } });
+  if (!order) return { ok: true };
+  if (order.paymentStatus === "paid") return { ok: false, reason: "paid" };
+  if (order.paymentStatus !== "unpaid" || !order.stripeSessionId) return { ok: true };
+  const closed = await closeCheckoutSession(order.stripeSessionId);
+  if (closed.ok) await giveUpOrder(orderId, status);
+  return closed;
+}
+
+/**
+ * Marks an unpaid order expired or cancelled, once, and gives back what it
+ * held: its discount code's use and its first-order claim.
+ */
+async function giveUpOrder(
+  orderId: string,
+  status: "cancelled" | "expired",
+  where: { stripeSessionId?: string | null } = {},
+): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.order.updateMany({
+      where: { id: orderId, paymentStatus: "unpaid", ...where },
+      data: { paymentStatus: status, firstOrderClaim: null },
+    });
+    if (count === 0) return false;
+    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { discountCode: true } });
+    if (order.discountCode) {
+      await tx.discountCode.updateMany({ where: { code: order.discountCode, usesHeld: { gt: 0 } }, data: { usesHeld: { decrement: 1 } } });
+    }
+    return true;
+  });
+}
+
+/** Stripe expired the payment page: the order can no longer be paid. */
+export function releaseOrder(orderId: string, sessionId: string) {
+  return giveUpOrder(orderId, "expired", { stripeSessionId: sessionId });
+}
+
+/**
+ * Marks the order paid exactly once, however many times and from however many
+ * places it is called: the conditional update lets one caller through, and
+ * that caller queues the emails in the same transaction. Money taken is
+ * always honoured, even for an order given up meanwhile (then its code is
+ * counted again).
+ */
+export async function markOrderPaid(orderId: string, sessionId: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const before = await tx.order.findFirst({ where: { id: orderId, stripeSessionId: sessionId }, select: { paymentStatus: true } });
+    if (!before || before.paymentStatus === "paid") return false;
+    const { count } = await tx.order.updateMany({
+      where: { id: orderId, stripeSessionId: sessionId, paymentStatus: before.paymentStatus },
+      data: { paymentStatus: "paid", paidAt: new Date() },
+    });
+    if (count === 0) return false;
+    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { items: true } });
+    if (before.paymentStatus !== "unpaid") {
+      console.warn(`Order ${orderId} was paid after it was ${before.paymentStatus}; it is fulfilled as paid`);
+      if (order.discountCode) await tx.discountCode.updateMany({ where: { code: order.discountCode }, data: { usesHeld: { increment: 1 } } });
+    }
+    await enqueueEmails(tx, [orderConfirmationEmail(order), fulfilmentEmail(order)]);
+    return true;
+  });
+}
+
+export type Verification = { verified: boolean; orderId: string | null };
+
+/** Asks Stripe about a session; a paid one fulfils its order (verify-payment and /order-success). */
+export async function verifyPayment(sessionId: string): Promise<Verification> {
+  const session = await retrieveCheckoutSessionCached(sessionId);
+  const orderId = session.metadata?.orderId ?? null;
+  if (!orderId || session.payment_status !== "paid") return { verified: false, orderId };
+  await markOrderPaid(orderId, session.id);
+  const order = await db.order.findUnique({ where: { id: orderId }, select: { paymentStatus: true } });
+  return { verified: order?.paymentStatus === "paid", orderId };
+}
+
+export function findPaidOrder(orderId: string) {
+  return db.order.findFirst({
+    where: { id: orderId, paymentStatus: "paid" },
+    select: { id: true, email: true, totalCents: true, createdAt: true, items: { select: { name: true, quantity: true, unitPriceCents: true } } },
+  });
+}
+
+/** What a browser needs about the order it is paying for in another tab. */
+export function findPendingOrder(orderId: string) {
+  return db.order.findUnique({
+    where: { id: orderId },
+    select: {
+      id: true,
+      paymentStatus: true,
+      totalCents: true,
+      stripeSessionId: true,
+      stripeSessionUrl: true,
+      email: true,
+      firstName: true,
+      lastName: true,
+      phone: true,
+      address: true,
+      city: true,
+      state: true,
+      zipCode: true,
+      discountCode: true,
+      items: { select: { productId: true, quantity: true } },
+    },
+  });
+}
+
+export type PendingOrder = NonNullable<Awaited<ReturnType<typeof findPendingOrder>>>;

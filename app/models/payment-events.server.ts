@@ -1,0 +1,43 @@
+import { markOrderPaid, releaseOrder } from "~/models/orders.server";
+import { db } from "~/utils/db.server";
+
+/** What the shop uses of a Stripe event whose signature and shape were checked. */
+export type PaymentEvent = {
+  id: string;
+  type: string;
+  /** The Checkout Session of a checkout.session.* event; null for any other event. */
+  session: { id: string; payment_status?: string; metadata?: { orderId?: string } | null } | null;
+};
+
+export type PaymentEventOutcome = { duplicate: boolean };
+
+/**
+ * Handles each event id once: a repeat is skipped, an event that failed
+ * midway is handled again when Stripe resends it. Paid or expired Checkout
+ * Sessions move their order on; every other event is only recorded.
+ */
+export async function handlePaymentEvent(event: PaymentEvent): Promise<PaymentEventOutcome> {
+  const seen = await db.stripeEvent.findUnique({ where: { id: event.id } });
+  if (seen?.processedAt) return { duplicate: true };
+  // Two deliveries of one event may both get here; the second create is a harmless no-op.
+  if (!seen) await db.stripeEvent.create({ data: { id: event.id, type: event.type } }).catch(() => undefined);
+  await moveOrderOn(event);
+  await db.stripeEvent.update({ where: { id: event.id }, data: { processedAt: new Date() } });
+  return { duplicate: false };
+}
+
+async function moveOrderOn({ type, session }: PaymentEvent) {
+  const orderId = session?.metadata?.orderId;
+  if (!session || !orderId) return;
+  switch (type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+      if (session.payment_status === "paid") await markOrderPaid(orderId, session.id);
+      return;
+    case "checkout.session.expired":
+      await releaseOrder(orderId, session.id);
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,70 @@
+import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { brand } from "~/lib/brand";
+import {
+  Hero,
+  LandingHeader,
+  LocationsSection,
+  NutritionSection,
+  ProductsSection,
+  PromoBanner,
+  StorySection,
+  WhySection,
+} from "~/components/landing/sections";
+import { NewsletterSection } from "~/routes/_index/newsletter";
+import { PartnerSection } from "~/routes/_index/partner";
+import { SiteFooter } from "~/components/site-footer";
+import { handleLandingForm, landingFormConstraints } from "~/routes/_index/landing.server";
+import { listProducts } from "~/models/catalog.server";
+import { publicOrigin } from "~/utils/origin.server";
+import { publicPageMeta } from "~/lib/seo";
+
+export async function loader() {
+  return json({ products: await listProducts(), origin: publicOrigin(), constraints: landingFormConstraints });
+}
+
+/** The newsletter and partnership forms (intents "newsletter" and "partnership"). */
+export function action({ request, context }: ActionFunctionArgs) {
+  return handleLandingForm(request, context.clientAddress);
+}
+
+/** The products do not change when a form is sent or the partner dialog opens. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  formMethod === "POST" || currentUrl.pathname === nextUrl.pathname ? false : defaultShouldRevalidate;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  publicPageMeta({
+    title: `${brand.name} | Organic Frozen Peanut-Butter Yogurt Bars & Bites in Los Angeles`,
+    description:
+      "High-protein, organic frozen peanut-butter yogurt bars and chocolate-dipped mini bites. 10g protein, no refined sugar, delivered frozen across West LA and the South Bay.",
+    origin: data?.origin ?? "",
+    path: "/",
+  });
+
+export default function Landing() {
+  const { products, constraints } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() ?? null;
+  return (
+    <>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <PromoBanner />
+      <LandingHeader />
+      <main id="main">
+        <Hero
+          bar={products.find((product) => product.category === "bars")}
+          bites={products.find((product) => product.category === "bites")}
+        />
+        <ProductsSection products={products} />
+        <WhySection />
+        <NutritionSection />
+        <StorySection />
+        <LocationsSection />
+        <NewsletterSection result={result} constraints={constraints.newsletter} />
+        <PartnerSection result={result} constraints={constraints.partnership} />
+      </main>
+      <SiteFooter onLanding />
+    </>
+  );
+}

@@ -1,0 +1,216 @@
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
+import type { CheckoutState } from "~/routes/checkout/checkout.server";
+import { DeliveryResult, OrderSummary } from "~/components/checkout-parts";
+import { Field, FieldError, type FormConstraints } from "~/components/forms";
+import { LockIcon } from "~/components/icons";
+import type { FieldErrors, ShippingField } from "~/lib/checkout-form";
+import { DELIVERY_RADIUS_MILES } from "~/lib/delivery-zones";
+
+/**
+ * The checkout's one form. Every button posts an intent to /checkout (a plain
+ * post without JavaScript, the "checkout" fetcher with it) and the page then
+ * shows the state the server answered: values, field errors, the applied code,
+ * the delivery result and every figure of the summary.
+ */
+
+/** Fields whose change can change what the server decides (the code's eligibility, the delivery zone). */
+const repriced = new Set(["email", "address", "city", "state", "zipCode"]);
+
+
+export function CheckoutForm({ state, constraints }: { state: CheckoutState; constraints: FormConstraints }) {
+  const fetcher = useFetcher({ key: "checkout" });
+  const form = useRef<HTMLFormElement>(null);
+  const applyButton = useRef<HTMLButtonElement>(null);
+  const [hydrated, setHydrated] = useState(false);
+  const [email, setEmail] = useState(state.values.email);
+  const { values, fieldErrors, discount, delivery, summary } = state;
+  const busy = fetcher.state !== "idle";
+  const busyIntent = busy ? fetcher.formData?.get("intent") : null;
+
+  useEffect(() => setHydrated(true), []);
+
+  // Move focus to the first field the server refused.
+  useEffect(() => {
+    const first = Object.keys(state.fieldErrors)[0];
+    if (first) form.current?.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
+  }, [state]);
+
+  /** Asks the server again after the email or address changed, so the summary never shows a stale code or zone. */
+  function refreshOnChange(event: FocusEvent<HTMLFormElement>) {
+    const field = event.target;
+    if (!(field instanceof HTMLInputElement) || !repriced.has(field.name) || field.value === values[field.name as keyof typeof values]) return;
+    if (!discount && !delivery) return;
+    const formData = new FormData(form.current!);
+    formData.set("intent", "refresh");
+    fetcher.submit(formData, { method: "post", action: "/checkout" });
+  }
+
+  /** Enter in the code field applies the code (without JavaScript, the server applies a typed code first). */
+  function applyOnEnter(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    form.current?.requestSubmit(applyButton.current);
+  }
+
+  const addressText = `${values.address}, ${values.city}, ${values.state} ${values.zipCode}`;
+  const belowMinimum = summary.remainingCents > 0;
+
+  return (
+    <fetcher.Form method="post" action="/checkout" className="checkout__grid" noValidate ref={form} onBlur={refreshOnChange}>
+      {/* Enter in any other field places the order (or, before the delivery check, performs it). */}
+      <button type="submit" name="intent" value="place-order" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
+      <input type="hidden" name="appliedCode" value={discount?.code ?? ""} />
+      <input type="hidden" name="checkedAddress" value={delivery?.addressKey ?? ""} />
+      {/* The total this page shows: the server refuses to charge any other. */}
+      <input type="hidden" name="quotedTotalCents" value={summary.totalCents} />
+
+      <div className="checkout__main">
+        <section className="panel" aria-labelledby="shipping-title">
+          <h2 id="shipping-title">Shipping Information</h2>
+          <div className="fields">
+            <ShippingInput constraints={constraints} name="firstName" label="First name" autoComplete="given-name" defaultValue={values.firstName} errors={fieldErrors} />
+            <ShippingInput constraints={constraints} name="lastName" label="Last name" autoComplete="family-name" defaultValue={values.lastName} errors={fieldErrors} />
+            <ShippingInput
+              constraints={constraints}
+              name="email"
+              label="Email"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              defaultValue={values.email}
+              errors={fieldErrors}
+              onChange={setEmail}
+            />
+            <ShippingInput constraints={constraints} name="phone" label="Phone" type="tel" autoComplete="tel" inputMode="tel" defaultValue={values.phone} errors={fieldErrors} />
+            <ShippingInput constraints={constraints} name="address" label="Street address" autoComplete="street-address" defaultValue={values.address} errors={fieldErrors} />
+            <ShippingInput constraints={constraints} name="city" label="City" autoComplete="address-level2" defaultValue={values.city} errors={fieldErrors} />
+            <ShippingInput constraints={constraints} name="state" label="State" autoComplete="address-level1" defaultValue={values.state} errors={fieldErrors} />
+            <ShippingInput constraints={constraints} name="zipCode" label="ZIP code" autoComplete="postal-code" inputMode="numeric" defaultValue={values.zipCode} errors={fieldErrors} />
+          </div>
+        </section>
+
+        <section className="panel" aria-labelledby="delivery-title">
+          <h2 id="delivery-title">Delivery Check</h2>
+          <p className="panel__hint">We deliver within {DELIVERY_RADIUS_MILES} miles of our West LA kitchen. Check your address before you pay.</p>
+          <button type="submit" name="intent" value="check-delivery" className="button button--ghost" disabled={busy}>
+            {busyIntent === "check-delivery" ? "Checking…" : delivery ? "Check Again" : "Check Delivery"}
+          </button>
+          {delivery ? <DeliveryResult delivery={delivery} address={addressText} /> : null}
+        </section>
+
+        <section className="panel" aria-labelledby="discount-title">
+          <h2 id="discount-title">Discount Code</h2>
+          <div className="discount">
+            <label htmlFor="code" className="visually-hidden">
+              Discount code
+            </label>
+            <input
+              id="code"
+              name="code"
+              placeholder="WELCOME10"
+              defaultValue={discount?.code ?? values.code}
+              key={discount?.code ?? `typed-${values.code}`}
+              disabled={Boolean(discount)}
+              autoCapitalize="characters"
+              maxLength={64}
+              onKeyDown={applyOnEnter}
+              aria-invalid={fieldErrors.code ? true : undefined}
+              aria-describedby={fieldErrors.code ? "code-error code-help" : "code-help"}
+            />
+            {discount ? (
+              <button type="submit" name="intent" value="remove-discount" className="button button--ghost" disabled={busy}>
+                Remove
+              </button>
+            ) : (
+              <button
+                type="submit"
+                name="intent"
+                value="apply-discount"
+                className="button button--ghost"
+                ref={applyButton}
+                // Spec §5: the code is checked against the email, so it comes first. Without
+                // JavaScript the email travels in the same post, so the button is always on.
+                disabled={busy || (hydrated && !email.trim())}
+              >
+                Apply
+              </button>
+            )}
+          </div>
+          <FieldError id="code-error" error={fieldErrors.code} />
+          <p id="code-help" className="panel__hint">
+            {discount ? `${discount.code} applied: ${discount.description}.` : "Enter your email first. First order? Try WELCOME10."}
+          </p>
+        </section>
+      </div>
+
+      <aside className="checkout__aside">
+        <OrderSummary summary={summary} />
+        {state.testCard ? (
+          <p className="notice notice--warning" data-testid="test-card-hint">
+            Test checkout: pay with card 4242 4242 4242 4242, any future date and any CVC.
+          </p>
+        ) : null}
+        <button
+          type="submit"
+          name="intent"
+          value="place-order"
+          className="button button--primary button--large button--block"
+          disabled={busy || belowMinimum || Boolean(summary.cartProblem)}
+        >
+          <LockIcon /> {busyIntent === "place-order" ? "Placing order…" : delivery ? "Place Order" : "Check Delivery & Continue"}
+        </button>
+        <p className="panel__hint checkout__secure">
+          {hydrated ? "Secure payment by Stripe opens in a new tab." : "Secure payment by Stripe: you go to its payment page next."}
+        </p>
+      </aside>
+    </fetcher.Form>
+  );
+}
+
+/** A shipping field: its constraints, and whether it is marked required or optional, come from shippingSchema (sent by the loader). */
+function ShippingInput({
+  name,
+  label,
+  defaultValue,
+  errors,
+  type = "text",
+  autoComplete,
+  inputMode,
+  onChange,
+  constraints,
+}: {
+  name: ShippingField;
+  label: string;
+  defaultValue: string;
+  errors: FieldErrors;
+  type?: string;
+  autoComplete?: string;
+  inputMode?: "email" | "tel" | "numeric" | "text";
+  onChange?: (value: string) => void;
+  constraints: FormConstraints;
+}) {
+  const constraint = constraints[name];
+  return (
+    <Field
+      className={`field field--${name}`}
+      label={
+        <>
+          {label}
+          {constraint?.required ? <span aria-hidden="true"> *</span> : <span className="field__optional"> (optional)</span>}
+        </>
+      }
+      constraint={constraint}
+      error={errors[name]}
+      inputProps={{
+        id: name,
+        name,
+        type,
+        defaultValue,
+        autoComplete,
+        inputMode,
+        onChange: onChange ? (event) => onChange(event.target.value) : undefined,
+      }}
+    />
+  );
+}

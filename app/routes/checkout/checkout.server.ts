@@ -1,0 +1,291 @@
+import { getZodConstraint } from "@conform-to/zod";
+import { type z } from "zod";
+import { checkDelivery, zoneMinimumCents, type DeliveryCheck } from "~/models/delivery.server";
+import { shortOrderId } from "~/lib/orders";
+import { env } from "~/utils/env.server";
+import { formText } from "~/utils/forms.server";
+import type { CartItem } from "~/lib/cart";
+import {
+  addressFields,
+  describeShippingErrors,
+  shippingSchema,
+  type FieldErrors,
+  type ShippingField,
+} from "~/lib/checkout-form";
+import { canonicalMailbox, emailSchema, normalizeEmail } from "~/lib/email";
+import { formatCents } from "~/lib/money";
+import { messages, zoneMinimumMessage, type Message } from "~/lib/messages";
+import { placeOrder, type PendingOrder } from "~/models/orders.server";
+import { checkDiscountCode, describeCartProblem, normalizeCode, priceOrder, type AppliedDiscount } from "~/models/pricing.server";
+
+/**
+ * The checkout page's one form and its intents (DESIGN.md §4): apply and
+ * remove a discount, check delivery, place the order, and refresh (the page
+ * asks again after the email, address or code changed). Every answer carries
+ * the order summary as the server priced it: the page renders that and never
+ * computes money itself. The applied code and the checked address travel in
+ * hidden fields and are re-checked on every post.
+ */
+
+const checkoutIntents = ["apply-discount", "remove-discount", "check-delivery", "place-order", "refresh"] as const;
+export type CheckoutIntent = (typeof checkoutIntents)[number];
+
+const shippingKeys: ShippingField[] = ["firstName", "lastName", "email", "phone", "address", "city", "state", "zipCode"];
+
+export type CheckoutValues = Record<ShippingField | "code", string>;
+
+export type CheckedDelivery = DeliveryCheck & { addressKey: string };
+
+/** Every figure of the order summary, as the server decided it. */
+export type CheckoutSummary = {
+  lines: { id: string; name: string; image: string; priceCents: number; quantity: number; lineTotalCents: number }[];
+  subtotalCents: number;
+  discountCode: string | null;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+  minimumCents: number;
+  remainingCents: number;
+  zoneMinimumCents: number | null;
+  zoneRemainingCents: number;
+  /** What stops the cart as it is (a product sold out, too many of one), in words. */
+  cartProblem: string | null;
+};
+
+export type PlacedOrder = { orderId: string; shortId: string; totalCents: number; paymentUrl: string };
+
+export type CheckoutState = {
+  values: CheckoutValues;
+  fieldErrors: FieldErrors;
+  message: Message | null;
+  discount: AppliedDiscount | null;
+  delivery: CheckedDelivery | null;
+  summary: CheckoutSummary;
+  /** The admin test address was entered: show the test card. */
+  testCard: boolean;
+  /** The order was placed: where to pay. */
+  placed?: PlacedOrder;
+};
+
+/** ok: done; invalid: the customer has something to correct; provider-failed: Stripe could not be reached. */
+export type CheckoutOutcome = "ok" | "invalid" | "provider-failed";
+
+export function addressKey(values: Pick<CheckoutValues, (typeof addressFields)[number]>) {
+  return addressFields.map((field) => values[field].trim().toLowerCase().replace(/\s+/g, " ")).join("|");
+}
+
+export function parseIntent(formData: FormData): CheckoutIntent | null {
+  const intent = formData.get("intent");
+  return checkoutIntents.find((known) => known === intent) ?? null;
+}
+
+type Working = Omit<CheckoutState, "summary">;
+
+/** The shipping fields' constraints, from shippingSchema; the loader sends them to the page. */
+export const shippingConstraints = getZodConstraint(shippingSchema);
+
+export async function handleCheckout(
+  intent: CheckoutIntent,
+  formData: FormData,
+  cartItems: CartItem[],
+  origin: string,
+): Promise<{ state: CheckoutState; outcome: CheckoutOutcome }> {
+  const values = Object.fromEntries([...shippingKeys, "code"].map((key) => [key, formText(formData, key)])) as CheckoutValues;
+  const email = emailSchema.safeParse(values.email);
+  const mailbox = email.success ? canonicalMailbox(email.data) : null;
+  const state: Working = {
+    values,
+    fieldErrors: {},
+    message: null,
+    discount: null,
+    delivery: null,
+    testCard: env.TEST_CHECKOUT_EMAIL !== undefined && normalizeEmail(values.email) === normalizeEmail(env.TEST_CHECKOUT_EMAIL),
+  };
+  const finish = async (outcome: CheckoutOutcome = "ok") => ({ state: { ...state, summary: await summarize(cartItems, state) }, outcome });
+
+  // The applied code, re-checked for the current email and cart: one that
+  // stopped applying is removed, and the customer is told why.
+  let removed: Message | null = null;
+  const appliedCode = formText(formData, "appliedCode", 64);
+  if (appliedCode && intent !== "remove-discount") {
+    const checked = await checkDiscountCode(appliedCode, mailbox);
+    if (checked.ok) state.discount = checked.discount;
+    else removed = { title: "Discount Removed", description: checked.error, destructive: true };
+  }
+  const key = addressKey(values);
+  const checkedKey = formText(formData, "checkedAddress");
+  if (checkedKey && checkedKey === key && intent !== "check-delivery") {
+    state.delivery = { ...(await checkDelivery(values)), addressKey: key };
+  }
+  state.message = removed;
+
+  switch (intent) {
+    case "refresh":
+      return finish();
+
+    case "remove-discount":
+      state.values.code = "";
+      state.message = messages.discountRemoved;
+      return finish();
+
+    case "apply-discount":
+      return finish(await applyTypedCode(state, email, mailbox));
+
+    case "check-delivery":
+      return checkAddress(state, key, finish);
+
+    case "place-order": {
+      const shipping = shippingSchema.safeParse(values);
+      if (!shipping.success) {
+        const { fieldErrors, message } = describeShippingErrors(shipping.error);
+        state.fieldErrors = fieldErrors;
+        state.message = message;
+        return finish("invalid");
+      }
+      // Nothing is charged at a total the customer has not seen.
+      if (removed) return finish("invalid");
+      const typed = normalizeCode(values.code);
+      if (typed && typed !== state.discount?.code) {
+        const applied = await applyTypedCode(state, email, mailbox);
+        if (applied !== "ok") return finish(applied);
+        const result = await finish();
+        result.state.message = {
+          title: "Discount Applied!",
+          description: `${typed}: ${state.discount!.description}. Your total is now ${formatCents(result.state.summary.totalCents)}: press Place Order to pay.`,
+        };
+        return result;
+      }
+      // The delivery check is required once: until then, submitting performs it.
+      if (!state.delivery) return checkAddress(state, key, finish);
+
+      const quoted = Number(formText(formData, "quotedTotalCents", 12));
+      const placed = await placeOrder({
+        items: cartItems,
+        shipping: shipping.data,
+        discountCode: state.discount?.code ?? null,
+        origin,
+        expectedTotalCents: formData.has("quotedTotalCents") && Number.isSafeInteger(quoted) ? quoted : undefined,
+      });
+      if (placed.ok) {
+        state.placed = { orderId: placed.orderId, shortId: shortOrderId(placed.orderId), totalCents: placed.totalCents, paymentUrl: placed.url };
+        return finish();
+      }
+      state.message = placed.message;
+      if (placed.delivery) state.delivery = { ...placed.delivery, addressKey: key };
+      if (placed.refusal === "invalid-code" || placed.refusal === "code-unavailable") {
+        state.discount = null;
+        state.fieldErrors.code = placed.message.description;
+      }
+      return finish(placed.refusal === "payment-provider" ? "provider-failed" : "invalid");
+    }
+  }
+}
+
+/** Applies the code typed in the code field for this email. */
+async function applyTypedCode(state: Working, email: z.SafeParseReturnType<string, string>, mailbox: string | null): Promise<CheckoutOutcome> {
+  if (!email.success) {
+    state.fieldErrors.email = email.error.issues[0]?.message;
+    state.message = state.values.email.trim() ? messages.invalidEmail : messages.emailBeforeCode;
+    return "invalid";
+  }
+  if (!normalizeCode(state.values.code)) {
+    state.fieldErrors.code = "Enter a code";
+    state.message = messages.enterCode;
+    return "invalid";
+  }
+  const checked = await checkDiscountCode(state.values.code, mailbox);
+  if (!checked.ok) {
+    state.fieldErrors.code = checked.error;
+    state.message = { title: "Invalid Code", description: checked.error, destructive: true };
+    return "invalid";
+  }
+  state.discount = checked.discount;
+  state.values.code = "";
+  state.message = { title: "Discount Applied!", description: `${checked.discount.code}: ${checked.discount.description}.` };
+  return "ok";
+}
+
+/** Performs the delivery check; the zone minimum is judged on the summary `finish` prices anyway. */
+async function checkAddress(state: Working, key: string, finish: (outcome?: CheckoutOutcome) => Promise<{ state: CheckoutState; outcome: CheckoutOutcome }>) {
+  const missing = addressFields.filter((field) => !state.values[field].trim());
+  if (missing.length > 0) {
+    for (const field of missing) state.fieldErrors[field] = "Required";
+    state.message = messages.completeAddress;
+    return finish("invalid");
+  }
+  const zip = shippingSchema.shape.zipCode.safeParse(state.values.zipCode);
+  if (!zip.success) {
+    state.fieldErrors.zipCode = zip.error.issues[0]?.message;
+    state.message = messages.completeAddress;
+    return finish("invalid");
+  }
+
+  const delivery = await checkDelivery(state.values);
+  state.delivery = { ...delivery, addressKey: key };
+  if (!delivery.isWithinRange) {
+    state.message = delivery.error ? messages.deliveryError : messages.outsideArea;
+    return finish();
+  }
+  state.message = {
+    title: "Delivery Available!",
+    description: `Great news: you're ${delivery.distance?.toFixed(1)} miles from our kitchen, in our ${delivery.deliveryZone} delivery zone.`,
+  };
+  const result = await finish();
+  const { zoneMinimumCents: minimum, zoneRemainingCents } = result.state.summary;
+  if (minimum !== null && zoneRemainingCents > 0) result.state.message = zoneMinimumMessage(minimum);
+  return result;
+}
+
+/** The order summary for this cart, code and delivery zone. */
+async function summarize(
+  cartItems: CartItem[],
+  { discount, delivery }: { discount: AppliedDiscount | null; delivery: CheckedDelivery | null },
+): Promise<CheckoutSummary> {
+  const zoneMinimum = delivery?.isWithinRange ? zoneMinimumCents(delivery) : null;
+  const { price, problem } = await priceOrder(cartItems, discount, zoneMinimum);
+  return {
+    lines: price.lines.map(({ product, quantity, lineTotalCents }) => ({
+      id: product.id,
+      name: product.name,
+      image: product.image,
+      priceCents: product.priceCents,
+      quantity,
+      lineTotalCents,
+    })),
+    subtotalCents: price.subtotalCents,
+    discountCode: price.discount?.code ?? null,
+    discountCents: price.discountCents,
+    shippingCents: price.shippingCents,
+    totalCents: price.totalCents,
+    minimumCents: price.minimumCents,
+    remainingCents: price.remainingCents,
+    zoneMinimumCents: price.zoneMinimumCents,
+    zoneRemainingCents: price.zoneRemainingCents,
+    cartProblem: problem ? describeCartProblem(problem) : null,
+  };
+}
+
+/** The checkout as it stood when the customer left it for the payment page: the form filled, the code and delivery re-checked. */
+export async function resumeCheckout(order: PendingOrder, cartItems: CartItem[], origin: string) {
+  const formData = new FormData();
+  for (const key of shippingKeys) formData.set(key, order[key] ?? "");
+  if (order.discountCode) formData.set("appliedCode", order.discountCode);
+  formData.set("checkedAddress", addressKey(order));
+  const { state } = await handleCheckout("refresh", formData, cartItems, origin);
+  return state;
+}
+
+/** The opening state of the page: an empty form and the summary (which says at once what the $20 minimum still needs). */
+export async function openCheckout(cartItems: CartItem[]): Promise<CheckoutState> {
+  const values = Object.fromEntries([...shippingKeys, "code"].map((key) => [key, key === "state" ? "CA" : ""])) as CheckoutValues;
+  const summary = await summarize(cartItems, { discount: null, delivery: null });
+  return {
+    values,
+    fieldErrors: {},
+    message: null,
+    discount: null,
+    delivery: null,
+    summary,
+    testCard: false,
+  };
+}

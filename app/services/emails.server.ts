@@ -1,0 +1,216 @@
+import { brand } from "~/lib/brand";
+import { shortOrderId, type OrderStatus } from "~/lib/orders";
+import { env } from "~/utils/env.server";
+import { formatCents } from "~/lib/money";
+
+/**
+ * The shop's emails as plain text and HTML. Every value from a customer is
+ * escaped for HTML; none reaches a header (subjects are ours, recipients are
+ * validated addresses).
+ */
+
+export type EmailContent = {
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  orderId?: string;
+  /** Newsletter emails: the one-click unsubscribe link. */
+  unsubscribeUrl?: string;
+};
+
+type OrderForEmail = {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+  address: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  subtotalCents: number;
+  discountCents: number;
+  discountCode: string | null;
+  shippingCents: number;
+  totalCents: number;
+  deliveryZone: string;
+  distanceTenths: number;
+  createdAt: Date;
+  items: { name: string; unitPriceCents: number; quantity: number }[];
+};
+
+function escapeHtml(value: string) {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function layout(title: string, body: string) {
+  return `<!doctype html><html><body style="margin:0;background:#fff8ef;font-family:Nunito,Segoe UI,Arial,sans-serif;color:#2a1a12">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:16px;overflow:hidden">
+<tr><td style="background:#3f2417;color:#fff8ef;padding:20px 28px;font-size:22px;font-weight:700">Chill<span style="color:#f6d36b">PB</span></td></tr>
+<tr><td style="padding:28px"><h1 style="margin:0 0 16px;font-size:24px;color:#3f2417">${escapeHtml(title)}</h1>${body}</td></tr>
+<tr><td style="padding:18px 28px;background:#fbeedd;font-size:13px;color:#6b5143">${escapeHtml(brand.name)} · ${escapeHtml(brand.city)} · <a href="mailto:${brand.contactEmail}" style="color:#5b3421">${brand.contactEmail}</a></td></tr>
+</table></td></tr></table></body></html>`;
+}
+
+function itemsTable(order: OrderForEmail) {
+  const rows = order.items
+    .map(
+      (item) =>
+        `<tr><td style="padding:6px 0">${escapeHtml(item.name)} × ${item.quantity}</td><td align="right">${formatCents(item.unitPriceCents * item.quantity)}</td></tr>`,
+    )
+    .join("");
+  const discount = order.discountCents
+    ? `<tr><td style="padding:6px 0">Discount${order.discountCode ? ` (${escapeHtml(order.discountCode)})` : ""}</td><td align="right">-${formatCents(order.discountCents)}</td></tr>`
+    : "";
+  return `<table role="presentation" width="100%" style="border-collapse:collapse;font-size:15px">${rows}
+<tr><td colspan="2" style="border-top:1px solid #eddcc8"></td></tr>
+<tr><td style="padding:6px 0">Subtotal</td><td align="right">${formatCents(order.subtotalCents)}</td></tr>${discount}
+<tr><td style="padding:6px 0">Shipping</td><td align="right">${order.shippingCents ? formatCents(order.shippingCents) : "Free"}</td></tr>
+<tr><td style="padding:6px 0;font-weight:700">Total</td><td align="right" style="font-weight:700">${formatCents(order.totalCents)}</td></tr></table>`;
+}
+
+function itemsText(order: OrderForEmail) {
+  return [
+    ...order.items.map((item) => `  ${item.quantity} × ${item.name}  ${formatCents(item.unitPriceCents * item.quantity)}`),
+    `  Subtotal  ${formatCents(order.subtotalCents)}`,
+    ...(order.discountCents ? [`  Discount${order.discountCode ? ` (${order.discountCode})` : ""}  -${formatCents(order.discountCents)}`] : []),
+    `  Shipping  ${order.shippingCents ? formatCents(order.shippingCents) : "Free"}`,
+    `  Total     ${formatCents(order.totalCents)}`,
+  ].join("\n");
+}
+
+export function orderConfirmationEmail(order: OrderForEmail): EmailContent {
+  const id = shortOrderId(order.id);
+  const text = `Hi ${order.firstName},
+
+Thank you for your order! We have your payment and our kitchen is on it.
+
+Order ${id}
+${itemsText(order)}
+
+What's next: your treats ship within 24 hours, packed frozen, and you'll get
+tracking details by email. Delivery takes 2-3 business days to:
+  ${order.address}, ${order.city}, ${order.state} ${order.zipCode}
+
+Questions? Just reply, or write to ${brand.contactEmail}.
+
+Stay chill,
+The ${brand.name} team`;
+  const html = layout(
+    "Thanks for your order!",
+    `<p>Hi ${escapeHtml(order.firstName)}, we have your payment and our kitchen is on it.</p>
+<p style="font-weight:700">Order ${id}</p>${itemsTable(order)}
+<h2 style="font-size:18px;color:#3f2417;margin:24px 0 8px">What's next</h2>
+<p>Your treats ship within 24 hours, packed frozen, and you'll get tracking details by email. Delivery takes 2-3 business days to ${escapeHtml(`${order.address}, ${order.city}, ${order.state} ${order.zipCode}`)}.</p>`,
+  );
+  return { kind: "order-confirmation", to: order.email, subject: `Your ${brand.name} order ${id} is confirmed`, text, html, orderId: order.id };
+}
+
+/** Everything the kitchen needs, unmasked: this goes only to FULFILMENT_EMAIL. */
+export function fulfilmentEmail(order: OrderForEmail): EmailContent {
+  const id = shortOrderId(order.id);
+  const customer = [
+    `${order.firstName} ${order.lastName}`,
+    order.email,
+    order.phone ?? "(no phone given)",
+    `${order.address}, ${order.city}, ${order.state} ${order.zipCode}`,
+    `Zone: ${order.deliveryZone}, ${(order.distanceTenths / 10).toFixed(1)} miles`,
+  ];
+  const text = `New paid order ${id} (${order.id})
+Placed ${order.createdAt.toISOString()}
+
+Customer:
+${customer.map((line) => `  ${line}`).join("\n")}
+
+Items:
+${itemsText(order)}`;
+  const html = layout(
+    `New paid order ${id}`,
+    `<p style="margin:0 0 4px;font-weight:700">Customer</p>
+<p>${customer.map(escapeHtml).join("<br>")}</p>
+<p style="margin:16px 0 4px;font-weight:700">Items</p>${itemsTable(order)}`,
+  );
+  return { kind: "order-fulfilment", to: env.FULFILMENT_EMAIL, subject: `New order ${id}: ship within 24 hours`, text, html, orderId: order.id };
+}
+
+export function welcomeEmail(email: string, unsubscribeUrl: string): EmailContent {
+  const text = `Welcome to the ${brand.name} family!
+
+Thanks for joining. You'll be the first to hear about new flavors, special
+offers and exclusive updates.
+
+Here's 10% off your first order: use code WELCOME10 at checkout.
+
+Stay chill,
+The ${brand.name} team
+
+Don't want these emails? Unsubscribe: ${unsubscribeUrl}`;
+  const html = layout(
+    `Welcome to the ${brand.name} family!`,
+    `<p>Thanks for joining. You'll be the first to hear about new flavors, special offers and exclusive updates.</p>
+<p style="margin:24px 0;text-align:center"><span style="display:inline-block;background:#f6d36b;color:#3f2417;font-size:22px;font-weight:700;letter-spacing:2px;padding:12px 22px;border-radius:10px">WELCOME10</span></p>
+<p>Use it at checkout for <strong>10% off your first order</strong>.</p>
+<p style="font-size:13px;color:#6b5143;margin-top:28px">Don't want these emails? <a href="${escapeHtml(unsubscribeUrl)}" style="color:#5b3421">Unsubscribe</a>.</p>`,
+  );
+  return { kind: "newsletter-welcome", to: email, subject: `Welcome to ${brand.name}: here's 10% off`, text, html, unsubscribeUrl };
+}
+
+export function partnershipEmail(inquiry: { id: string; name: string; email: string; business: string | null; message: string }): EmailContent {
+  const text = `A new partnership inquiry from the website.
+
+Name: ${inquiry.name}
+Email: ${inquiry.email}
+Business: ${inquiry.business ?? "(not given)"}
+
+${inquiry.message}`;
+  const html = layout(
+    "New partnership inquiry",
+    `<p><strong>Name:</strong> ${escapeHtml(inquiry.name)}<br><strong>Email:</strong> ${escapeHtml(inquiry.email)}<br><strong>Business:</strong> ${escapeHtml(inquiry.business ?? "(not given)")}</p>
+<p style="white-space:pre-wrap;background:#fff8ef;border-radius:10px;padding:14px">${escapeHtml(inquiry.message)}</p>`,
+  );
+  // The subject is ours: a visitor's words never reach a header.
+  return { kind: "partnership-inquiry", to: env.TEAM_EMAIL, subject: `Partnership inquiry ${shortOrderId(inquiry.id)}`, text, html };
+}
+
+const statusCopy: Record<Exclude<OrderStatus, "pending">, { subject: string; headline: string; body: string }> = {
+  preparing: {
+    subject: "is being prepared",
+    headline: "We're making your order",
+    body: "Our kitchen is preparing your treats right now. They'll be packed frozen and on their way within 24 hours.",
+  },
+  shipped: {
+    subject: "is on its way",
+    headline: "Your order is on its way",
+    body: "Your treats have left our kitchen in insulated frozen packaging. Put some room in the freezer: delivery takes 2-3 business days.",
+  },
+  delivered: {
+    subject: "has been delivered",
+    headline: "Your order has arrived",
+    body: "Your treats have been delivered. Pop them straight into the freezer and enjoy them frozen. We'd love to hear what you think!",
+  },
+};
+
+/** The customer's email for a fulfilment status change (preparing, shipped, delivered). */
+export function orderStatusEmail(order: OrderForEmail, status: Exclude<OrderStatus, "pending">): EmailContent {
+  const copy = statusCopy[status];
+  const id = shortOrderId(order.id);
+  const text = `Hi ${order.firstName},
+
+${copy.body}
+
+Order ${id}
+${itemsText(order)}
+
+Questions? Write to ${brand.contactEmail}.
+
+Stay chill,
+The ${brand.name} team`;
+  const html = layout(
+    copy.headline,
+    `<p>Hi ${escapeHtml(order.firstName)}, ${escapeHtml(copy.body)}</p><p style="font-weight:700">Order ${id}</p>${itemsTable(order)}`,
+  );
+  return { kind: `order-${status}`, to: order.email, subject: `Your ${brand.name} order ${id} ${copy.subject}`, text, html, orderId: order.id };
+}

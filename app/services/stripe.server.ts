@@ -1,0 +1,202 @@
+import Stripe from "stripe";
+import { env } from "~/utils/env.server";
+import { describeError } from "~/utils/errors.server";
+
+/**
+ * Stripe Checkout: the hosted payment page and its signed webhook. In the demo
+ * (MOCKS) the SDK talks to the MSW stand-in in mocks/stripe.ts; with
+ * STRIPE_API_URL it talks to any Stripe-compatible server.
+ */
+
+/** The stand-in's secret; only ever used when MOCKS is on. */
+export const MOCK_WEBHOOK_SECRET = "whsec_chillpb_mock_secret";
+
+/**
+ * How long a payment page stays open. An unpaid order holds its discount code
+ * until then, so it is kept short: Stripe's own minimum is 30 minutes.
+ */
+const PAYMENT_WINDOW_SECONDS = 60 * 60;
+
+let client: Stripe | undefined;
+
+/** What a Checkout Session id looks like: anything else is refused before Stripe is asked. */
+export const CHECKOUT_SESSION_ID = /^cs_[A-Za-z0-9_]{1,200}$/;
+
+export function stripeConfigured() {
+  return Boolean(env.STRIPE_SECRET_KEY) || env.MOCKS;
+}
+
+export function webhookSecret() {
+  return env.STRIPE_WEBHOOK_SECRET ?? (env.MOCKS ? MOCK_WEBHOOK_SECRET : undefined);
+}
+
+export function stripe(): Stripe {
+  if (client) return client;
+  const key = env.STRIPE_SECRET_KEY ?? (env.MOCKS ? "sk_test_chillpb_mock" : undefined);
+  if (!key) throw new Error("STRIPE_SECRET_KEY is not set");
+  const override = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : null;
+  client = new Stripe(key, {
+    // fetch, so the MSW stand-in and tests see every request.
+    httpClient: Stripe.createFetchHttpClient(),
+    timeout: env.STRIPE_TIMEOUT_MS,
+    maxNetworkRetries: 1,
+    appInfo: { name: "chillpb-shop" },
+    ...(override && {
+      host: override.hostname,
+      port: override.port || (override.protocol === "https:" ? 443 : 80),
+      protocol: override.protocol === "http:" ? "http" : "https",
+    }),
+  });
+  return client;
+}
+
+export type SessionOrder = {
+  id: string;
+  email: string;
+  discountCode: string | null;
+  discountCents: number;
+  shippingCents: number;
+  items: { name: string; unitPriceCents: number; quantity: number }[];
+};
+
+export async function createCheckoutSession(order: SessionOrder, origin: string) {
+  const api = stripe();
+  // One coupon per order, for exactly our discount: Stripe applies coupons to
+  // the items only, so the session's total is subtotal - discount + shipping.
+  const coupon =
+    order.discountCents > 0
+      ? await api.coupons.create(
+          {
+            amount_off: order.discountCents,
+            currency: "usd",
+            duration: "once",
+            max_redemptions: 1,
+            name: order.discountCode ?? "Discount",
+          },
+          { idempotencyKey: `coupon-${order.id}` },
+        )
+      : null;
+
+  return api.checkout.sessions.create(
+    {
+      mode: "payment",
+      customer_email: order.email,
+      client_reference_id: order.id,
+      metadata: { orderId: order.id },
+      payment_intent_data: { metadata: { orderId: order.id } },
+      line_items: order.items.map((item) => ({
+        quantity: item.quantity,
+        price_data: { currency: "usd", unit_amount: item.unitPriceCents, product_data: { name: item.name } },
+      })),
+      shipping_options: [
+        {
+          shipping_rate_data: {
+            type: "fixed_amount",
+            display_name: order.shippingCents > 0 ? "Frozen local delivery" : "Free frozen local delivery",
+            fixed_amount: { amount: order.shippingCents, currency: "usd" },
+          },
+        },
+      ],
+      ...(coupon && { discounts: [{ coupon: coupon.id }] }),
+      expires_at: Math.floor(Date.now() / 1000) + PAYMENT_WINDOW_SECONDS,
+      success_url: `${origin}/order-success?session_id={CHECKOUT_SESSION_ID}`,
+      // The cart and the filled form come back from the order this browser placed (its cart cookie), never from the URL.
+      cancel_url: `${origin}/checkout?cancelled=true`,
+    },
+    { idempotencyKey: `checkout-${order.id}` },
+  );
+}
+
+function retrieveCheckoutSession(sessionId: string) {
+  return stripe().checkout.sessions.retrieve(sessionId);
+}
+
+/**
+ * Whether a payment page is closed. ok: it is expired (now or before);
+ * "paid": too late, the customer has paid; "unreachable": Stripe could not be
+ * asked, so the page may still be open.
+ */
+export type PageClosing = { ok: true } | { ok: false; reason: "paid" | "unreachable" };
+
+/** Closes a payment page so it can no longer be paid. */
+export async function closeCheckoutSession(sessionId: string): Promise<PageClosing> {
+  try {
+    await stripe().checkout.sessions.expire(sessionId);
+    return { ok: true };
+  } catch (error) {
+    try {
+      // Stripe refuses to expire a session that is complete or already expired.
+      const session = await retrieveCheckoutSession(sessionId);
+      if (session.status === "expired") return { ok: true };
+      if (session.status === "complete") return { ok: false, reason: "paid" };
+    } catch {
+      // Reported below with the first error.
+    }
+    console.error(`Could not close Checkout Session ${sessionId}: ${describeError(error)}`);
+    return { ok: false, reason: "unreachable" };
+  }
+}
+
+/** Verifies the webhook's signature over the raw body; throws when it does not match. */
+export function verifyWebhookEvent(rawBody: string, signature: string | null) {
+  const secret = webhookSecret();
+  if (!secret) throw new Error("STRIPE_WEBHOOK_SECRET is not set");
+  if (!signature) throw new Error("No Stripe-Signature header");
+  return stripe().webhooks.constructEvent(rawBody, signature, secret);
+}
+
+/**
+ * Checkout Session answers kept for verification (verify-payment and
+ * /order-success), so that reloading a page or repeating a request does not
+ * ask Stripe each time. A settled answer (paid, or expired) cannot change, so
+ * it is kept SESSION_CACHE_MS; one that still can (open, or complete but not
+ * yet paid) only SESSION_CACHE_UNSETTLED_MS, enough to merge a burst. A
+ * request under way is shared; a failed one is not kept. Only for
+ * verification: closing a payment page must see Stripe's current answer, so
+ * closeCheckoutSession keeps asking retrieveCheckoutSession.
+ */
+export const SESSION_CACHE_MS = 10_000;
+export const SESSION_CACHE_UNSETTLED_MS = 2_000;
+const SESSION_CACHE_MAX_ENTRIES = 1_000;
+
+type RetrievedSession = ReturnType<typeof retrieveCheckoutSession>;
+type CachedSession = { expiresAt: number; session: RetrievedSession };
+
+const sessionCache = new Map<string, CachedSession>();
+
+/** retrieveCheckoutSession, answered from the short-lived cache above when it can be. */
+export function retrieveCheckoutSessionCached(sessionId: string): RetrievedSession {
+  const now = Date.now();
+  const cached = sessionCache.get(sessionId);
+  if (cached && cached.expiresAt > now) return cached.session;
+  sessionCache.delete(sessionId);
+
+  const entry: CachedSession = { expiresAt: now + SESSION_CACHE_MS, session: retrieveCheckoutSession(sessionId) };
+  makeRoomInSessionCache(now);
+  sessionCache.set(sessionId, entry);
+  entry.session.then(
+    (session) => {
+      const settled = session.payment_status === "paid" || session.status === "expired";
+      if (!settled) entry.expiresAt = Math.min(entry.expiresAt, Date.now() + SESSION_CACHE_UNSETTLED_MS);
+    },
+    () => {
+      if (sessionCache.get(sessionId) === entry) sessionCache.delete(sessionId);
+    },
+  );
+  return entry.session;
+}
+
+/** Drops expired answers; when still full, the oldest (a Map keeps insertion order). */
+function makeRoomInSessionCache(now: number) {
+  if (sessionCache.size < SESSION_CACHE_MAX_ENTRIES) return;
+  for (const [id, entry] of sessionCache) if (entry.expiresAt <= now) sessionCache.delete(id);
+  for (const id of sessionCache.keys()) {
+    if (sessionCache.size < SESSION_CACHE_MAX_ENTRIES) break;
+    sessionCache.delete(id);
+  }
+}
+
+/** Forgets every cached Checkout Session answer (tests). */
+export function clearCheckoutSessionCache() {
+  sessionCache.clear();
+}

@@ -1,0 +1,92 @@
+import { json } from "@remix-run/node";
+import type { z } from "zod";
+import { env } from "~/utils/env.server";
+import { describeError } from "~/utils/errors.server";
+import { assertSameOrigin } from "~/utils/same-origin.server";
+
+/**
+ * The /functions/v1 contract: POST with a JSON body, answered with JSON;
+ * errors are `{ error }` with a fitting status and never a stack trace.
+ */
+
+const MAX_JSON_BYTES = 32 * 1024;
+
+export function apiError(status: number, error: string, extra?: Record<string, unknown>) {
+  return json({ error, ...extra }, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/**
+ * 413 for a body over its limit. The server (server/http-guards.mjs) then
+ * discards the rest of that body, up to a cap, so the connection stays usable
+ * for the client's next request.
+ */
+export function bodyTooLarge(body: "json" | "text" = "json") {
+  const headers = { "Cache-Control": "no-store" };
+  return body === "json"
+    ? json({ error: "Request body is too large." }, { status: 413, headers })
+    : new Response("Request body is too large.", { status: 413, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+/** Reads and validates a JSON body, throwing a 4xx JSON Response for anything else. */
+export async function readJsonBody<Schema extends z.ZodTypeAny>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
+  if (request.method !== "POST") throw apiError(405, "Use POST.");
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.toLowerCase().startsWith("application/json")) throw apiError(415, "Send the body as application/json.");
+  const text = await readLimited(request, MAX_JSON_BYTES);
+  if (text === null) throw bodyTooLarge("json");
+  let data: unknown;
+  try {
+    data = text.trim() ? JSON.parse(text) : {};
+  } catch {
+    throw apiError(400, "Request body is not valid JSON.");
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    throw apiError(400, `${where}${issue?.message ?? "Invalid request body."}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The one body reader for forms and JSON alike: the body as text, or null as
+ * soon as it grows past `limit` bytes (declared or streamed, chunked included).
+ * It stops reading there and holds at most `limit` bytes; it does not cancel
+ * the stream, since that would destroy the socket before the 413 is sent.
+ */
+export async function readLimited(request: Request, limit: number): Promise<string | null> {
+  if (Number(request.headers.get("Content-Length") ?? 0) > limit) return null;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) return null;
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Runs a function's handler after the same-origin check; unexpected failures
+ * become a logged 500 without details.
+ */
+export async function handleFunction(name: string, request: Request, run: () => Promise<Response>) {
+  try {
+    assertSameOrigin(request, env.PUBLIC_URL);
+    return await run();
+  } catch (error) {
+    if (error instanceof Response) return error;
+    // Briefly: a database error's full message prints the query's arguments (customer data).
+    console.error(`Function ${name} failed: ${describeError(error)}`);
+    return apiError(500, "Something went wrong. Please try again.");
+  }
+}

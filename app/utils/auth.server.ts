@@ -1,0 +1,235 @@
+import { createHash, createHmac, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { createCookie, json } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { db } from "~/utils/db.server";
+import { secureCookies, sessionSecret } from "~/utils/env.server";
+import { EMAIL_MAX_LENGTH, isEmailAddress, normalizeEmail } from "~/lib/email";
+import {
+  clearBackoff,
+  releaseBackoffAttempt,
+  reserveBackoffAttempt,
+  type BackoffPolicy,
+} from "~/utils/rate-limit.server";
+
+/**
+ * Operator sign-in (DESIGN.md §7): scrypt password hashes, sessions in the
+ * database (the cookie holds a random token; the database only its SHA-256),
+ * idle and absolute expiry, sign-out that ends the session on the server,
+ * and throttling of failed sign-ins per account-and-address pair and per
+ * address, with growing delays rather than a lock.
+ */
+
+export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
+export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
+const TOUCH_EVERY_MS = 60 * 1000;
+
+export type Admin = { id: string; email: string };
+
+const adminCookie = createCookie("chillpb_admin", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure: secureCookies,
+  path: "/",
+  secrets: [sessionSecret],
+  maxAge: SESSION_MAX_MS / 1000,
+});
+
+// --- Passwords ------------------------------------------------------------
+
+const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 64 };
+
+function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions) {
+  return new Promise<Buffer>((resolve, reject) =>
+    scryptCallback(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+}
+
+async function hashPassword(password: string) {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64")}$${key.toString("base64")}`;
+}
+
+export async function verifyPassword(password: string, stored: string) {
+  const [scheme, n, r, p, salt, hash] = stored.split("$");
+  if (scheme !== "scrypt" || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64");
+  const key = await scrypt(password, Buffer.from(salt, "base64"), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
+  return timingSafeEqual(key, expected);
+}
+
+/** Compared against when the account does not exist, so both cases take the same time. */
+const decoyHash = hashPassword(randomBytes(16).toString("hex"));
+
+// --- Sign-in --------------------------------------------------------------
+
+class SignInError extends Error {}
+
+const authenticator = new Authenticator<Admin>();
+authenticator.use(
+  new FormStrategy(async ({ form }) => {
+    const email = normalizeEmail(String(form.get("email") ?? ""));
+    const password = String(form.get("password") ?? "");
+    if (!isEmailAddress(email) || !password) throw new SignInError("Enter your email and password.");
+    const user = await db.adminUser.findUnique({ where: { email } });
+    const valid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
+    if (!user || !valid) throw new SignInError("Wrong email or password.");
+    return { id: user.id, email: user.email };
+  }),
+  "form",
+);
+
+/**
+ * Throttling failed sign-ins (a security review: keyed on the account alone,
+ * five wrong passwords from anywhere locked the real operator out).
+ *
+ * - Per account-and-address pair: 5 free failures, then the pair waits 1 s,
+ *   2 s, 4 s … up to 15 minutes before its next try counts. Another address
+ *   signing in to the same account is never affected. Remembered for a day
+ *   after the last wait, so a slow guesser stays at the longest wait.
+ * - Per address, across all accounts: 20 free failures, then the same growing
+ *   waits, for every account tried from that address. Forgotten 15 minutes
+ *   after the last wait.
+ *
+ * Tries during a wait answer 429 with Retry-After and are not counted. A
+ * successful sign-in clears the pair and takes its attempt back from the
+ * address. Keys are HMACs of the email and address (no email or address in
+ * the database, and one bounded length); every row carries an expiry and
+ * expired rows are swept by the rate-limit sweeper (utils/rate-limit.server.ts).
+ */
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const PAIR_THROTTLE: BackoffPolicy = { freeAttempts: 5, baseDelayMs: SECOND_MS, maxDelayMs: 15 * MINUTE_MS, memoryMs: 24 * 60 * MINUTE_MS };
+const ADDRESS_THROTTLE: BackoffPolicy = { freeAttempts: 20, baseDelayMs: SECOND_MS, maxDelayMs: 15 * MINUTE_MS, memoryMs: 15 * MINUTE_MS };
+
+function throttleHash(value: string) {
+  return createHmac("sha256", sessionSecret).update(value).digest("hex").slice(0, 32);
+}
+
+function throttleKeys(email: string, clientAddress: string) {
+  return {
+    pair: `signin-pair:${throttleHash(`pair\0${email}\0${clientAddress}`)}`,
+    address: `signin-address:${throttleHash(`address\0${clientAddress}`)}`,
+  };
+}
+
+function describeWait(ms: number) {
+  const seconds = Math.max(1, Math.ceil(ms / SECOND_MS));
+  if (seconds < 60) return seconds === 1 ? "1 second" : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+}
+
+function throttled(retryAfterMs: number): SignInResult {
+  return {
+    ok: false,
+    reason: "throttled",
+    error: `Too many failed sign-ins. Please wait ${describeWait(retryAfterMs)} and try again.`,
+    retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / SECOND_MS)),
+  };
+}
+
+export type Credentials = { email: string; password: string };
+
+export type SignInResult =
+  | { ok: true; admin: Admin; setCookie: string }
+  | { ok: false; reason: "refused"; error: string }
+  /** `retryAfterSeconds`: how long until the next try counts. */
+  | { ok: false; reason: "throttled"; error: string; retryAfterSeconds: number };
+
+/** Checks an email and password; on success opens a session and returns its cookie. */
+export async function signIn(credentials: Credentials, clientAddress: string, now = Date.now()): Promise<SignInResult> {
+  const email = normalizeEmail(credentials.email).slice(0, EMAIL_MAX_LENGTH);
+  // Every attempt counts before the password is checked (as a failure, until it succeeds).
+  const keys = throttleKeys(email, clientAddress);
+  const address = await reserveBackoffAttempt(keys.address, ADDRESS_THROTTLE, now);
+  if (!address.allowed) return throttled(address.retryAfterMs);
+  const pair = await reserveBackoffAttempt(keys.pair, PAIR_THROTTLE, now);
+  if (!pair.allowed) {
+    await releaseBackoffAttempt(address.reservation);
+    return throttled(pair.retryAfterMs);
+  }
+  let admin: Admin;
+  try {
+    const body = new URLSearchParams({ email: credentials.email, password: credentials.password });
+    admin = await authenticator.authenticate("form", new Request("http://admin.local/auth/login", { method: "POST", body }));
+  } catch (error) {
+    const message = error instanceof SignInError ? error.message : "Wrong email or password.";
+    if (!(error instanceof SignInError)) console.error("Sign-in failed unexpectedly", error);
+    return { ok: false, reason: "refused", error: message };
+  }
+
+  await clearBackoff(keys.pair);
+  await releaseBackoffAttempt(address.reservation);
+  const token = randomBytes(32).toString("base64url");
+  await db.adminSession.create({
+    data: {
+      id: tokenHash(token),
+      userId: admin.id,
+      createdAt: new Date(now),
+      lastSeenAt: new Date(now),
+      expiresAt: new Date(now + SESSION_MAX_MS),
+    },
+  });
+  return { ok: true, admin, setCookie: await adminCookie.serialize(token) };
+}
+
+// --- Sessions ---------------------------------------------------------------
+
+function tokenHash(token: string) {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+async function readToken(request: Request): Promise<string | null> {
+  const token: unknown = await adminCookie.parse(request.headers.get("Cookie"));
+  return typeof token === "string" && token.length > 20 ? token : null;
+}
+
+/** The signed-in admin, or null. Touches the session so that idle expiry counts from now. */
+export async function getAdmin(request: Request, now = Date.now()): Promise<Admin | null> {
+  const token = await readToken(request);
+  if (!token) return null;
+  const session = await db.adminSession.findUnique({ where: { id: tokenHash(token) }, include: { user: true } });
+  if (!session || session.revokedAt) return null;
+  if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + SESSION_IDLE_MS <= now) return null;
+  if (now - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    await db.adminSession.update({ where: { id: session.id }, data: { lastSeenAt: new Date(now) } });
+  }
+  return { id: session.user.id, email: session.user.email };
+}
+
+/** Guard for the order functions: answers 401 JSON to anyone not signed in. */
+export async function requireAdmin(request: Request): Promise<Admin> {
+  const admin = await getAdmin(request);
+  if (!admin) throw json({ error: "Please sign in." }, { status: 401, headers: { "Cache-Control": "no-store" } });
+  return admin;
+}
+
+/** Ends the session on the server (the old cookie no longer works) and clears the cookie. */
+export async function signOut(request: Request) {
+  const token = await readToken(request);
+  if (token) {
+    await db.adminSession.updateMany({ where: { id: tokenHash(token), revokedAt: null }, data: { revokedAt: new Date() } });
+  }
+  return adminCookie.serialize("", { maxAge: 0 });
+}
+
+// --- Accounts -------------------------------------------------------------
+
+export const MIN_PASSWORD_LENGTH = 12;
+
+/** Creates an admin or resets their password; a reset also ends their sessions. */
+export async function upsertAdmin(rawEmail: string, password: string) {
+  const email = normalizeEmail(rawEmail);
+  if (!isEmailAddress(email)) throw new Error(`"${rawEmail}" is not an email address`);
+  if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`The password needs at least ${MIN_PASSWORD_LENGTH} characters`);
+  const passwordHash = await hashPassword(password);
+  const user = await db.adminUser.upsert({ where: { email }, create: { email, passwordHash }, update: { passwordHash } });
+  await db.adminSession.updateMany({ where: { userId: user.id, revokedAt: null, createdAt: { lt: new Date() } }, data: { revokedAt: new Date() } });
+  return user;
+}

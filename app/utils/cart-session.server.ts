@@ -1,0 +1,77 @@
+import { createCookieSessionStorage, type Session } from "@remix-run/node";
+import { secureCookies, sessionSecret } from "~/utils/env.server";
+import { MAX_LINE_QUANTITY, type CartItem } from "~/lib/cart";
+import { cartItemsSchema, type CartFlash } from "~/models/cart.server";
+import { findPendingOrder } from "~/models/orders.server";
+
+/**
+ * The cart lives in a signed cookie so it works without JavaScript and on any
+ * server instance. It holds product ids and quantities only.
+ */
+
+type CartSessionData = {
+  items: CartItem[];
+  /** The order this browser placed and is paying for (in another tab, or after a redirect). */
+  pendingOrderId: string;
+};
+type CartFlashData = {
+  flash: CartFlash;
+  /** The given-up order whose details refill the checkout form on the next view. */
+  restoreOrderId: string;
+};
+
+const storage = createCookieSessionStorage<CartSessionData, CartFlashData>({
+  cookie: {
+    name: "chillpb_cart",
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: secureCookies,
+    secrets: [sessionSecret],
+    maxAge: 60 * 60 * 24 * 30,
+  },
+});
+
+export type CartSession = Session<CartSessionData, CartFlashData>;
+
+export async function getCartSession(request: Request) {
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  const parsed = cartItemsSchema.safeParse(session.get("items") ?? []);
+  return {
+    session,
+    items: parsed.success ? parsed.data : [],
+    /** False for a visitor the server has never given a cart: only then may the browser's copy be restored. */
+    known: session.has("items"),
+  };
+}
+
+export function commitCartSession(session: CartSession) {
+  return storage.commitSession(session);
+}
+
+/** Puts a given-up order's items back into an empty cart (merged, capped). */
+export function refillCart(session: CartSession, items: CartItem[], from: CartItem[]) {
+  if (items.length > 0) return items;
+  const merged = new Map<string, number>();
+  for (const item of from) merged.set(item.productId, Math.min(MAX_LINE_QUANTITY, (merged.get(item.productId) ?? 0) + item.quantity));
+  const refilled = [...merged].map(([productId, quantity]) => ({ productId, quantity }));
+  session.set("items", refilled);
+  return refilled;
+}
+
+/**
+ * Placing an order empties the cart while the customer pays. Once that order
+ * is paid the note is dropped; once it is given up (the payment page expired
+ * or was cancelled) its items come back into the empty cart by themselves.
+ * Returns the cart's items and whether the cookie must be written again.
+ */
+export async function settlePendingOrder(session: CartSession, items: CartItem[]) {
+  const pendingId = session.get("pendingOrderId");
+  if (!pendingId) return { items, changed: false };
+  const order = await findPendingOrder(pendingId);
+  if (order?.paymentStatus === "unpaid") return { items, changed: false };
+  session.unset("pendingOrderId");
+  if (!order || order.paymentStatus === "paid") return { items, changed: true };
+  return { items: refillCart(session, items, order.items), changed: true };
+}
+

@@ -1,0 +1,215 @@
+// A load run of whole purchases (DESIGN.md §8): 1,000 orders from 20
+// concurrent clients, each placed with simple-checkout and paid on the
+// payment stand-in, spread over the instances; then the database and the
+// mail server are checked: orders stored = orders acknowledged, and every
+// paid order got exactly one confirmation and one kitchen email.
+//
+//   node scripts/load-orders.mjs --database sqlite
+//   TEST_POSTGRES_URL=postgresql://postgres@127.0.0.1:5432/postgres node scripts/load-orders.mjs --database postgres --instances 2
+//
+// Needs a built shop (npm run build). Everything stays on 127.0.0.1.
+import { spawn, spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { SMTPServer } from "smtp-server";
+import { createScratchDatabase } from "./scratch-postgres.mjs";
+
+const { values } = parseArgs({
+  options: {
+    database: { type: "string", default: "sqlite" },
+    instances: { type: "string", default: "1" },
+    orders: { type: "string", default: "1000" },
+    clients: { type: "string", default: "20" },
+  },
+});
+const ORDERS = Number(values.orders);
+const CLIENTS = Number(values.clients);
+const PORTS = Array.from({ length: Number(values.instances) }, (_, index) => 3601 + index);
+const FULFILMENT = "kitchen@load.test";
+
+// --- The database ------------------------------------------------------------
+let databaseUrl;
+let dropDatabase = async () => undefined;
+if (values.database === "postgres") {
+  const adminUrl = process.env.TEST_POSTGRES_URL;
+  if (!adminUrl) throw new Error("--database postgres needs TEST_POSTGRES_URL");
+  const database = await createScratchDatabase(adminUrl, "chillpb_load");
+  databaseUrl = database.url;
+  dropDatabase = database.drop;
+} else {
+  const file = `var/load-${randomUUID().slice(0, 8)}.db`;
+  databaseUrl = `file:./${file}`;
+  dropDatabase = async () => {
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+  };
+}
+
+async function query(sql, params = []) {
+  if (values.database === "postgres") {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const { createClient } = await import("@libsql/client");
+  const client = createClient({ url: databaseUrl });
+  try {
+    return (await client.execute({ sql: sql.replace(/\$\d+/g, "?"), args: params })).rows;
+  } finally {
+    client.close();
+  }
+}
+
+// --- A mail server that only counts ------------------------------------------
+const received = [];
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ["STARTTLS"],
+  logger: false,
+  disableReverseLookup: true,
+  onData(stream, session, callback) {
+    let raw = "";
+    stream.on("data", (chunk) => (raw += chunk.toString()));
+    stream.on("end", () => {
+      const subject = /^Subject: (.*)$/im.exec(raw)?.[1] ?? "";
+      received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), subject });
+      callback();
+    });
+  },
+});
+await new Promise((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+const smtpPort = smtp.server.address().port;
+
+// --- The shop ----------------------------------------------------------------
+const origin = (port) => `http://127.0.0.1:${port}`;
+const environment = (port) => ({
+  ...process.env,
+  NODE_ENV: "production",
+  DEMO: "true",
+  MOCKS: "true",
+  PORT: String(port),
+  DATABASE_URL: databaseUrl,
+  SESSION_SECRET: "load-run-session-secret-0123456789",
+  PUBLIC_URL: origin(port),
+  TRUST_PROXY: "1",
+  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  FULFILMENT_EMAIL: FULFILMENT,
+  OUTBOX_POLL_MS: "200",
+  SKIP_BUILD: "true",
+});
+
+const prepared = spawnSync(process.execPath, ["scripts/prepare.mjs"], { env: environment(PORTS[0]), encoding: "utf8" });
+if (prepared.status !== 0) throw new Error(`prepare failed:\n${prepared.stderr}`);
+for (const port of PORTS) {
+  // Another shop still answering there would take this run's orders into its own database.
+  if (await fetch(`${origin(port)}/healthz`).then(() => true, () => false)) throw new Error(`port ${port} is already in use`);
+}
+const servers = PORTS.map((port) => spawn(process.execPath, ["server.mjs"], { env: environment(port), stdio: "ignore" }));
+for (const port of PORTS) {
+  for (let tries = 0; ; tries++) {
+    if (await fetch(`${origin(port)}/healthz`).then((response) => response.ok, () => false)) break;
+    if (tries > 150) throw new Error(`instance ${port} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+// --- The run -----------------------------------------------------------------
+let next = 0;
+const placeMs = [];
+const payMs = [];
+const acknowledged = [];
+let failures = 0;
+
+async function client(clientIndex) {
+  while (next < ORDERS) {
+    const index = next++;
+    const base = origin(PORTS[index % PORTS.length]);
+    const address = `10.9.${Math.floor(index / 250)}.${index % 250}`;
+    const email = `load-${index}-${randomUUID().slice(0, 6)}@example.com`;
+    const body = {
+      items: [{ product: { id: index % 2 ? "bites-variety" : "bar-chocolate-pb" }, quantity: 4 }],
+      email,
+      shipping: { firstName: "Load", lastName: `Client${clientIndex}`, email, phone: "", address: "11600 Wilshire Blvd", city: "Los Angeles", state: "CA", zipCode: "90025" },
+    };
+    const headers = { Origin: base, "X-Forwarded-For": address };
+    let started = performance.now();
+    const placed = await fetch(`${base}/functions/v1/simple-checkout`, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }).catch(() => null);
+    placeMs.push(performance.now() - started);
+    if (placed?.status !== 200) {
+      failures++;
+      continue;
+    }
+    const { orderId, url } = await placed.json();
+    acknowledged.push(orderId);
+    started = performance.now();
+    const paid = await fetch(`${base}/mock-stripe/pay/${url.split("/").pop()}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "card=4242424242424242",
+    }).catch(() => null);
+    payMs.push(performance.now() - started);
+    if (paid?.status !== 302) failures++;
+  }
+}
+
+const runStarted = performance.now();
+await Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index)));
+const seconds = (performance.now() - runStarted) / 1000;
+
+// Every paid order's two emails, once the workers have caught up.
+const paidRows = await query(`SELECT id FROM "Order" WHERE "paymentStatus" = 'paid'`);
+const mailStarted = performance.now();
+// One worker per instance sends one email at a time (about 13 a second to a
+// local server), so 2,000 emails take two to three minutes on one instance.
+const deadline = Date.now() + 600_000;
+while (received.length < paidRows.length * 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+const mailSeconds = (performance.now() - mailStarted) / 1000;
+const outbox = await query(`SELECT status, count(*) AS count FROM "OutboxMessage" GROUP BY status`);
+await new Promise((resolve) => setTimeout(resolve, 2000));
+
+const stored = await query(`SELECT count(*) AS count FROM "Order"`);
+const perOrder = new Map();
+for (const email of received) {
+  const short = /order ([0-9a-f]{8})/.exec(email.subject)?.[1];
+  if (!short) continue;
+  const counts = perOrder.get(short) ?? { confirmation: 0, kitchen: 0 };
+  if (email.to.includes(FULFILMENT)) counts.kitchen++;
+  else counts.confirmation++;
+  perOrder.set(short, counts);
+}
+const exactlyOnce = paidRows.filter(({ id }) => {
+  const counts = perOrder.get(String(id).slice(0, 8));
+  return counts?.confirmation === 1 && counts?.kitchen === 1;
+}).length;
+
+const percentile = (samples, p) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+const ms = (value) => `${value.toFixed(0)} ms`;
+
+console.log(`${values.database}, ${PORTS.length} instance(s), ${ORDERS} orders from ${CLIENTS} clients in ${seconds.toFixed(1)} s`);
+console.log(`  place order: p50 ${ms(percentile(placeMs, 50))}, p99 ${ms(percentile(placeMs, 99))}`);
+console.log(`  pay:         p50 ${ms(percentile(payMs, 50))}, p99 ${ms(percentile(payMs, 99))}`);
+console.log(`  acknowledged ${acknowledged.length}, stored ${Number(stored[0].count)}, failed requests ${failures}`);
+console.log(`  paid ${paidRows.length}; with exactly one confirmation and one kitchen email: ${exactlyOnce}; emails received ${received.length}`);
+console.log(`  the outbox caught up ${mailSeconds.toFixed(1)} s after the last order: ${outbox.map((row) => `${row.status} ${row.count}`).join(", ")}`);
+
+for (const server of servers) server.kill();
+await new Promise((resolve) => setTimeout(resolve, 500));
+await new Promise((resolve) => smtp.close(resolve));
+await dropDatabase();
+
+const ok = Number(stored[0].count) === acknowledged.length && exactlyOnce === paidRows.length && paidRows.length === acknowledged.length && failures === 0;
+console.log(ok ? "OK" : "MISMATCH");
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,379 @@
+import { randomUUID } from "node:crypto";
+import type { ActionFunctionArgs, SerializeFrom } from "@remix-run/node";
+import Stripe from "stripe";
+import { expect } from "vitest";
+import { stripeMock, type MockSession } from "../mocks/stripe";
+import { upsertAdmin } from "~/utils/auth.server";
+import { loader as rootLoader } from "~/root";
+import { action as loginAction } from "~/routes/auth.login";
+import { action as logoutAction } from "~/routes/auth.logout";
+import { loader as meLoader } from "~/routes/auth.me";
+import { action as cartAction } from "~/routes/cart";
+import { action as checkSecrets } from "~/routes/functions.v1.check-secrets";
+import { action as getDashboard } from "~/routes/functions.v1.get-dashboard";
+import { action as getOrder } from "~/routes/functions.v1.get-order";
+import { action as getOrders } from "~/routes/functions.v1.get-orders";
+import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
+import { action as sendWelcomeEmail } from "~/routes/functions.v1.send-welcome-email";
+import { action as simpleCheckout } from "~/routes/functions.v1.simple-checkout";
+import { action as updateOrderStatus } from "~/routes/functions.v1.update-order-status";
+import { action as validateDiscountCode } from "~/routes/functions.v1.validate-discount-code";
+import { action as verifyPayment } from "~/routes/functions.v1.verify-payment";
+import { action as stripeWebhook } from "~/routes/webhooks.stripe";
+
+/**
+ * The tests' one route client: it builds the Request a browser or the admin
+ * app would send and hands it straight to a route module's action or loader,
+ * so tests exercise the app through its routes and never its internals.
+ */
+
+export const SHOP_ORIGIN = "http://shop.test";
+export const ADMIN_COOKIE = "chillpb_admin";
+
+// ---------------------------------------------------------------------------
+// Requests and route calls
+
+export type ShopRequestInit = {
+  /** Defaults to POST when there is a body, GET otherwise. */
+  method?: string;
+  body?: string;
+  contentType?: string;
+  accept?: string;
+  origin?: string;
+  /** A Cookie header, e.g. `chillpb_admin=…`. */
+  cookie?: string;
+  /** Any other headers; these win over the ones above. */
+  headers?: Record<string, string>;
+};
+
+/** A request to `path` on the shop's public origin. */
+function shopRequest(path: string, init: ShopRequestInit = {}) {
+  const headers = new Headers();
+  if (init.contentType !== undefined) headers.set("Content-Type", init.contentType);
+  if (init.accept !== undefined) headers.set("Accept", init.accept);
+  if (init.origin !== undefined) headers.set("Origin", init.origin);
+  if (init.cookie !== undefined) headers.set("Cookie", init.cookie);
+  for (const [name, value] of Object.entries(init.headers ?? {})) headers.set(name, value);
+  return new Request(new URL(path, SHOP_ORIGIN), {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    headers,
+    body: init.body,
+  });
+}
+
+/** A form post, form-encoded as a browser sends it. */
+export function formRequest(path: string, fields: Record<string, string>, init: Omit<ShopRequestInit, "body"> = {}) {
+  const contentType = init.contentType ?? "application/x-www-form-urlencoded";
+  return shopRequest(path, { ...init, contentType, body: new URLSearchParams(fields).toString() });
+}
+
+/** A JSON post; a string body is sent as it is (to test bodies that are not JSON). */
+export function jsonRequest(path: string, body: unknown, init: Omit<ShopRequestInit, "body"> = {}) {
+  const contentType = init.contentType ?? "application/json";
+  return shopRequest(path, { ...init, contentType, body: typeof body === "string" ? body : JSON.stringify(body) });
+}
+
+/** A route module's `action` or `loader`; both take the same arguments. */
+type RouteHandler = (args: ActionFunctionArgs) => Response | Promise<Response>;
+
+export type CallInit = {
+  /** The caller's address; by default a new one per call, so rate limits stay out of the way. */
+  clientAddress?: string;
+};
+
+/**
+ * Calls a route's action or loader with `request`. A thrown Response is the
+ * answer, as Remix itself treats it (redirects and 4xx guards are thrown).
+ */
+export async function callRoute(handler: RouteHandler, request: Request, init: CallInit = {}) {
+  try {
+    return await handler({ request, params: {}, context: { clientAddress: init.clientAddress ?? `test-${randomUUID()}` } });
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+}
+
+/** The JSON of a response, as a small local type (no runtime check). */
+export async function readJson<T>(response: Response) {
+  return (await response.json()) as T;
+}
+
+// ---------------------------------------------------------------------------
+// Cookies
+
+/** The `name=value` part of the response's Set-Cookie for cookie `name`, or null. */
+export function cookieFrom(response: Response, name: string) {
+  const line = response.headers.getSetCookie().find((setCookie) => setCookie.startsWith(`${name}=`));
+  return line?.split(";")[0] ?? null;
+}
+
+/** Whether a Set-Cookie line tells the browser to drop its cookie. */
+function isExpired(setCookie: string) {
+  const attributes = setCookie.split(";").slice(1).map((part) => part.trim().toLowerCase());
+  const expires = attributes.find((attribute) => attribute.startsWith("expires="));
+  return (
+    attributes.includes("max-age=0") || (expires !== undefined && Date.parse(expires.slice("expires=".length)) <= Date.now())
+  );
+}
+
+/**
+ * A browser's side of a visit: it keeps every cookie the routes set (and
+ * drops the ones they expire) and sends them with the next request.
+ */
+export function browser() {
+  const cookies = new Map<string, string>();
+
+  function remember(response: Response) {
+    for (const setCookie of response.headers.getSetCookie()) {
+      const pair = setCookie.split(";")[0] ?? "";
+      const name = pair.slice(0, pair.indexOf("="));
+      if (isExpired(setCookie)) cookies.delete(name);
+      else cookies.set(name, pair.slice(name.length + 1));
+    }
+    return response;
+  }
+
+  const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+
+  /**
+   * Posts a form to a route's action. By default as a fetcher (JSON back);
+   * `html: true` is a plain form post, which routes answer with a redirect.
+   */
+  async function post(handler: RouteHandler, path: string, fields: Record<string, string>, { html = false } = {}) {
+    const accept = html ? "text/html,application/xhtml+xml" : "*/*";
+    return remember(await callRoute(handler, formRequest(path, fields, { cookie: cookie(), accept })));
+  }
+
+  /** Loads a page's data through its loader. */
+  async function get(handler: RouteHandler, path: string) {
+    return remember(await callRoute(handler, shopRequest(path, { cookie: cookie() })));
+  }
+
+  /** Replaces one cookie by hand, given as `name=value` (to tamper with it). */
+  function setCookie(pair: string) {
+    const name = pair.slice(0, pair.indexOf("="));
+    cookies.set(name, pair.slice(name.length + 1));
+  }
+
+  return { post, get, setCookie };
+}
+
+export type Browser = ReturnType<typeof browser>;
+
+// ---------------------------------------------------------------------------
+// The cart
+
+type RootJson = SerializeFrom<typeof rootLoader>;
+
+/** The JSON a fetcher receives from /cart, loosely typed for assertions. */
+type CartJson = {
+  ok: boolean;
+  error?: string;
+  lines: { quantity: number; product: { id: string; priceCents: number } }[];
+};
+
+export const readCartJson = (response: Response) => readJson<CartJson>(response);
+
+/** Drives the /cart action like a browser would; pass a `browser()` to share its cookies with other routes. */
+export function cartClient(visitor: Browser = browser()) {
+  const post = (fields: Record<string, string>, options: { html?: boolean } = {}) => visitor.post(cartAction, "/cart", fields, options);
+
+  /** The cart as the next page load would show it (the root loader). */
+  async function page() {
+    return readJson<RootJson>(await visitor.get(rootLoader, "/shop"));
+  }
+
+  async function items() {
+    const { cart } = await page();
+    return cart.lines.map((line) => [line.product.id, line.quantity] as const);
+  }
+
+  return { post, page, items, setCookie: visitor.setCookie };
+}
+
+// ---------------------------------------------------------------------------
+// The /functions/v1 endpoints
+
+const functions = {
+  "validate-discount-code": validateDiscountCode,
+  "check-secrets": checkSecrets,
+  "simple-checkout": simpleCheckout,
+  "verify-payment": verifyPayment,
+  "send-welcome-email": sendWelcomeEmail,
+  "send-partnership-inquiry": sendPartnershipInquiry,
+  // The operator's functions: a signed-in admin only (pass `cookie`).
+  "get-orders": getOrders,
+  "get-order": getOrder,
+  "update-order-status": updateOrderStatus,
+  "get-dashboard": getDashboard,
+} satisfies Record<string, RouteHandler>;
+
+export type FunctionName = keyof typeof functions;
+
+type FunctionInit = CallInit & Pick<ShopRequestInit, "contentType" | "cookie" | "headers">;
+
+/** POSTs `body` (JSON-encoded unless it is already a string) to /functions/v1/<name>, the way the browser does. */
+export function callFunction(name: FunctionName, body: unknown, init: FunctionInit = {}) {
+  const { clientAddress, ...requestInit } = init;
+  const handler: RouteHandler = functions[name];
+  return callRoute(handler, jsonRequest(`/functions/v1/${name}`, body, requestInit), { clientAddress });
+}
+
+export type ErrorJson = { error: string; title?: string };
+export type DiscountJson = { valid: boolean; code?: string; discount: number; description: string | null; error: string | null };
+export type CheckoutJson = { url: string; orderId: string };
+export type VerifyJson = { verified: boolean; orderId: string | null };
+export type OkJson = { ok: true; message?: string };
+
+// ---------------------------------------------------------------------------
+// Customers and orders
+
+/** A fresh address per test, so first-order rules and counts never leak between tests. */
+export function uniqueEmail(label = "customer") {
+  return `${label}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+type Shipping = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  address: string;
+  city: string;
+  state: string;
+  zipCode: string;
+};
+
+/** West LA, 0.1 mi from the kitchen: the standard zone. The same street every time, so the geocoder answer is cached. */
+export function shipping(overrides: Partial<Shipping> = {}): Shipping {
+  return {
+    firstName: "Jamie",
+    lastName: "Rivera",
+    email: uniqueEmail(),
+    phone: "310-555-0100",
+    address: "11600 Wilshire Blvd",
+    city: "Los Angeles",
+    state: "CA",
+    zipCode: "90025",
+    ...overrides,
+  };
+}
+
+export type CartLine = [productId: string, quantity: number];
+
+type OrderOptions = { email?: string; zipCode?: string; discountCode?: string; shipping?: Partial<Shipping> };
+
+/** The spec's simple-checkout body; the client only really controls ids and quantities. */
+export function checkoutBody(lines: CartLine[], options: OrderOptions = {}) {
+  const email = options.email ?? uniqueEmail();
+  return {
+    items: lines.map(([id, quantity]) => ({ product: { id }, quantity })),
+    shipping: shipping({ ...options.shipping, email, ...(options.zipCode && { zipCode: options.zipCode }) }),
+    email,
+    discountCode: options.discountCode ?? null,
+  };
+}
+
+/**
+ * Places an order through the real simple-checkout action and returns its id,
+ * the customer's email and the Stripe Checkout Session the stand-in created for it.
+ */
+export async function placeOrder(lines: CartLine[] = [["bites-variety", 3]], options: OrderOptions = {}) {
+  const body = checkoutBody(lines, options);
+  const response = await callFunction("simple-checkout", body);
+  expect(response.status, "simple-checkout should place the order").toBe(200);
+  const { orderId } = await readJson<CheckoutJson>(response);
+  const sessionId = (await stripeMock.allSessions()).find((session) => session.metadata.orderId === orderId)?.id;
+  if (!sessionId) throw new Error(`No Checkout Session was created for order ${orderId}`);
+  return { orderId, sessionId, email: body.email };
+}
+
+/** Pays a Checkout Session on the Stripe stand-in and has the shop verify it, as /order-success does. */
+export async function payOrder(sessionId: string) {
+  if (!(await stripeMock.pay(sessionId))) throw new Error(`The Stripe stand-in has no session ${sessionId}`);
+  const response = await callFunction("verify-payment", { sessionId });
+  expect(await readJson<VerifyJson>(response), "verify-payment should mark the order paid").toMatchObject({ verified: true });
+}
+
+/**
+ * An order with the given customer details (always in ZIP 90025, so the
+ * delivery check passes), paid unless told otherwise: for the operator's functions.
+ */
+export async function orderFor(customer: Partial<Shipping> = {}, lines: CartLine[] = [["bites-variety", 3]], { paid = true } = {}) {
+  const { email, ...details } = customer;
+  const placed = await placeOrder(lines, { email, shipping: details });
+  if (paid) await payOrder(placed.sessionId);
+  return { orderId: placed.orderId, email: placed.email };
+}
+
+// ---------------------------------------------------------------------------
+// Stripe's webhook
+
+/** A Stripe event about one Checkout Session, as the JSON Stripe sends. */
+export function stripeSessionEvent(type: string, session: Pick<MockSession, "id" | "object" | "metadata"> & Partial<MockSession>) {
+  return JSON.stringify({
+    id: `evt_test_${randomUUID().replace(/-/g, "")}`,
+    object: "event",
+    api_version: "2025-08-27.basil",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    type,
+    data: { object: session },
+  });
+}
+
+/** The Stripe-Signature header for `payload`: signed with the shop's webhook secret (tests/setup/environment.ts) unless another is given. */
+export function signStripePayload(payload: string, secret = process.env.STRIPE_WEBHOOK_SECRET ?? "") {
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret });
+}
+
+/** POSTs `payload` to /webhooks/stripe as Stripe does: signed, unless `signature` says otherwise (null sends none). */
+export function deliverStripeEvent(payload: string, { signature, headers = {} }: { signature?: string | null; headers?: Record<string, string> } = {}) {
+  const header = signature === undefined ? signStripePayload(payload) : signature;
+  const request = jsonRequest("/webhooks/stripe", payload, { headers: { ...(header !== null && { "Stripe-Signature": header }), ...headers } });
+  return callRoute(stripeWebhook, request);
+}
+
+// ---------------------------------------------------------------------------
+// The operator (admin) sign-in
+
+/** POST /auth/login with the form the admin app sends. */
+export function login(email: string, password: string, init: CallInit & Pick<ShopRequestInit, "origin" | "cookie"> = {}) {
+  const { clientAddress, ...requestInit } = init;
+  return callRoute(loginAction, formRequest("/auth/login", { email, password }, requestInit), { clientAddress });
+}
+
+/** POST /auth/logout. */
+export function logout(cookie: string, init: CallInit & Pick<ShopRequestInit, "origin"> = {}) {
+  const { clientAddress, ...requestInit } = init;
+  return callRoute(logoutAction, shopRequest("/auth/logout", { method: "POST", ...requestInit, cookie }), { clientAddress });
+}
+
+/** GET /auth/me. */
+export function me(cookie?: string) {
+  return callRoute(meLoader, shopRequest("/auth/me", { cookie }));
+}
+
+/** A request that carries the cookie, for getAdmin(request, now). */
+export function requestWith(cookie: string) {
+  return shopRequest("/auth/me", { cookie });
+}
+
+/** A fresh operator account, so each test has its own sessions and failure counts. */
+export async function createAdmin(label = "operator") {
+  const email = `${label}-${randomUUID().slice(0, 8)}@chillpb.test`;
+  const password = `correct horse ${randomUUID().slice(0, 8)}`;
+  const user = await upsertAdmin(email, password);
+  return { id: user.id, email, password };
+}
+
+/** A new operator, signed in through /auth/login; `cookie` is ready for a Cookie header. */
+export async function signedInAdmin(label = "operator") {
+  const admin = await createAdmin(label);
+  const response = await login(admin.email, admin.password);
+  expect(response.status, "the operator should be able to sign in").toBe(200);
+  const cookie = cookieFrom(response, ADMIN_COOKIE);
+  if (!cookie) throw new Error("Signing in set no session cookie");
+  return { ...admin, cookie };
+}
