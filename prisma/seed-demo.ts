@@ -1,5 +1,5 @@
 /**
- * The demo's extras (never run in production): a demo operator account and
+ * The demo's extras (never run in production): a demo owner and a demo staff account and
  * a month of sample paid orders, so the order dashboard has something to show.
  * Idempotent: the orders are only added once; the admin's password is reset.
  */
@@ -9,7 +9,8 @@ import { discountCentsFor, shippingFor } from "../app/lib/cart";
 import { canonicalMailbox } from "../app/lib/email";
 import { catalogue } from "./catalogue";
 
-export const DEMO_ADMIN = { email: "admin@chillpb.example", password: "chillpb-demo-admin" };
+export const DEMO_ADMIN = { email: "admin@chillpb.example", password: "chillpb-demo-admin", role: "owner" } as const;
+export const DEMO_STAFF = { email: "staff@chillpb.example", password: "chillpb-demo-staff", role: "staff" } as const;
 const DEMO_DOMAIN = "demo.chillpb.example";
 
 const people = [
@@ -25,7 +26,7 @@ const people = [
 const statuses = ["delivered", "delivered", "shipped", "preparing", "pending"] as const;
 
 export async function seedDemo(db = createPrismaClient()) {
-  await upsertAdmin(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  for (const operator of [DEMO_ADMIN, DEMO_STAFF]) await upsertAdmin(operator.email, operator.password, operator.role);
   if ((await db.order.count({ where: { email: { endsWith: `@${DEMO_DOMAIN}` } } })) > 0) return;
 
   const now = Date.now();
@@ -84,6 +85,9 @@ export async function seedDemo(db = createPrismaClient()) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const db = createPrismaClient();
   seedDemo(db)
-    .then(() => console.log(`Demo admin: ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password} (sign in at /admin)`))
+    .then(() => {
+      console.log(`Demo owner: ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password} (sign in at /admin)`);
+      console.log(`Demo staff: ${DEMO_STAFF.email} / ${DEMO_STAFF.password}`);
+    })
     .finally(() => db.$disconnect());
 }

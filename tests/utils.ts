@@ -4,6 +4,7 @@ import Stripe from "stripe";
 import { expect } from "vitest";
 import { stripeMock, type MockSession } from "../mocks/stripe";
 import { upsertAdmin } from "~/utils/auth.server";
+import type { OperatorRole } from "~/lib/operators";
 import { loader as rootLoader } from "~/root";
 import { action as loginAction } from "~/routes/auth.login";
 import { action as logoutAction } from "~/routes/auth.logout";
@@ -361,16 +362,16 @@ export function requestWith(cookie: string) {
 }
 
 /** A fresh operator account, so each test has its own sessions and failure counts. */
-export async function createAdmin(label = "operator") {
+export async function createAdmin(label = "operator", role: OperatorRole = "owner") {
   const email = `${label}-${randomUUID().slice(0, 8)}@chillpb.test`;
   const password = `correct horse ${randomUUID().slice(0, 8)}`;
-  const user = await upsertAdmin(email, password);
-  return { id: user.id, email, password };
+  const user = await upsertAdmin(email, password, role);
+  return { id: user.id, email, password, role };
 }
 
 /** A new operator, signed in through /auth/login; `cookie` is ready for a Cookie header. */
-export async function signedInAdmin(label = "operator") {
-  const admin = await createAdmin(label);
+export async function signedInAdmin(label = "operator", role: OperatorRole = "owner") {
+  const admin = await createAdmin(label, role);
   const response = await login(admin.email, admin.password);
   expect(response.status, "the operator should be able to sign in").toBe(200);
   const cookie = cookieFrom(response, ADMIN_COOKIE);

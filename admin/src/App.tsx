@@ -10,6 +10,7 @@ import { LoginPage } from "./pages/login";
 import { NotFoundPage } from "./pages/not-found";
 import { OrderList } from "./pages/orders/list";
 import { OrderShow } from "./pages/orders/show";
+import { accessControlProvider } from "./providers/access-control";
 import { authProvider } from "./providers/auth";
 import { dataProvider } from "./providers/data";
 import { notificationProvider } from "./providers/notifications";
@@ -47,6 +48,7 @@ export function App() {
         <Refine
           dataProvider={dataProvider}
           authProvider={authProvider}
+          accessControlProvider={accessControlProvider}
           notificationProvider={notificationProvider}
           routerProvider={routerProvider}
           // The resources also make the header's nav (useMenu): its links, labels and order.

@@ -1,8 +1,8 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdmin } from "~/utils/auth.server";
 
-/** Who is signed in (401 when no one is): the admin app's session check. */
+/** Who is signed in and in which role (401 when no one is): the admin app's session check. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  return json({ email: admin.email }, { headers: { "Cache-Control": "no-store" } });
+  return json({ email: admin.email, role: admin.role }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -5,6 +5,7 @@ import { FormStrategy } from "remix-auth-form";
 import { db } from "~/utils/db.server";
 import { secureCookies, sessionSecret } from "~/utils/env.server";
 import { EMAIL_MAX_LENGTH, isEmailAddress, normalizeEmail } from "~/lib/email";
+import { hasPermission, OWNER_ONLY_MESSAGE, type OperatorRole, type Permission } from "~/lib/operators";
 import {
   clearBackoff,
   releaseBackoffAttempt,
@@ -24,7 +25,7 @@ export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 60 * 1000;
 
-export type Admin = { id: string; email: string };
+export type Admin = { id: string; email: string; role: OperatorRole };
 
 const adminCookie = createCookie("chillpb_admin", {
   httpOnly: true,
@@ -79,7 +80,7 @@ authenticator.use(
     const user = await db.adminUser.findUnique({ where: { email } });
     const valid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
     if (!user || !valid) throw new SignInError("Wrong email or password.");
-    return { id: user.id, email: user.email };
+    return { id: user.id, email: user.email, role: user.role };
   }),
   "form",
 );
@@ -200,13 +201,19 @@ export async function getAdmin(request: Request, now = Date.now()): Promise<Admi
   if (now - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     await db.adminSession.update({ where: { id: session.id }, data: { lastSeenAt: new Date(now) } });
   }
-  return { id: session.user.id, email: session.user.email };
+  return { id: session.user.id, email: session.user.email, role: session.user.role };
 }
 
-/** Guard for the order functions: answers 401 JSON to anyone not signed in. */
-export async function requireAdmin(request: Request): Promise<Admin> {
+/**
+ * Guard for the dashboard's functions: answers 401 JSON to anyone not signed
+ * in, and 403 JSON to an operator whose role lacks the permission.
+ */
+export async function requireAdmin(request: Request, permission: Permission = "orders.view"): Promise<Admin> {
   const admin = await getAdmin(request);
   if (!admin) throw json({ error: "Please sign in." }, { status: 401, headers: { "Cache-Control": "no-store" } });
+  if (!hasPermission(admin.role, permission)) {
+    throw json({ error: OWNER_ONLY_MESSAGE }, { status: 403, headers: { "Cache-Control": "no-store" } });
+  }
   return admin;
 }
 
@@ -223,13 +230,16 @@ export async function signOut(request: Request) {
 
 export const MIN_PASSWORD_LENGTH = 12;
 
-/** Creates an admin or resets their password; a reset also ends their sessions. */
-export async function upsertAdmin(rawEmail: string, password: string) {
+/**
+ * Creates an operator or resets their password and role; a reset also ends
+ * their sessions (so a role taken away takes effect at once).
+ */
+export async function upsertAdmin(rawEmail: string, password: string, role: OperatorRole) {
   const email = normalizeEmail(rawEmail);
   if (!isEmailAddress(email)) throw new Error(`"${rawEmail}" is not an email address`);
   if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`The password needs at least ${MIN_PASSWORD_LENGTH} characters`);
   const passwordHash = await hashPassword(password);
-  const user = await db.adminUser.upsert({ where: { email }, create: { email, passwordHash }, update: { passwordHash } });
+  const user = await db.adminUser.upsert({ where: { email }, create: { email, passwordHash, role }, update: { passwordHash, role } });
   await db.adminSession.updateMany({ where: { userId: user.id, revokedAt: null, createdAt: { lt: new Date() } }, data: { revokedAt: new Date() } });
   return user;
 }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getAdmin, SESSION_IDLE_MS, SESSION_MAX_MS, signIn, upsertAdmin, verifyPassword } from "~/utils/auth.server";
+import { getAdmin, requireAdmin, SESSION_IDLE_MS, SESSION_MAX_MS, signIn, upsertAdmin, verifyPassword } from "~/utils/auth.server";
 import { sweepExpiredRateLimits } from "~/utils/rate-limit.server";
 import { db } from "~/utils/db.server";
 import { sessionSecret } from "~/utils/env.server";
@@ -29,7 +29,7 @@ const MINUTE = 60 * 1000;
 const FAILURE_WINDOW_MS = 15 * MINUTE;
 const WRONG = "Wrong email or password.";
 
-type MeJson = { email: string };
+type MeJson = { email: string; role?: string };
 
 const credentials = (email: string, password: string) => ({ email, password });
 
@@ -56,12 +56,12 @@ describe("signing in", () => {
     expect(await verifyPassword(admin.password, passwordHash)).toBe(true);
     expect(await verifyPassword(`${admin.password}x`, passwordHash)).toBe(false);
     // Two accounts with the same password get different hashes (a random salt).
-    const twin = await upsertAdmin(`twin-${randomUUID().slice(0, 8)}@chillpb.test`, admin.password);
+    const twin = await upsertAdmin(`twin-${randomUUID().slice(0, 8)}@chillpb.test`, admin.password, "owner");
     expect(twin.passwordHash).not.toBe(passwordHash);
   });
 
   it("refuses a password shorter than 12 characters", async () => {
-    await expect(upsertAdmin("short@chillpb.test", "elevenchars")).rejects.toThrow(/12 characters/);
+    await expect(upsertAdmin("short@chillpb.test", "elevenchars", "owner")).rejects.toThrow(/12 characters/);
     expect(await db.adminUser.findUnique({ where: { email: "short@chillpb.test" } })).toBeNull();
   });
 
@@ -83,7 +83,7 @@ describe("signing in", () => {
     expect(cookie).not.toBeNull();
     const who = await me(cookie ?? "");
     expect(who.status).toBe(200);
-    expect(await readJson<MeJson>(who)).toEqual({ email: admin.email });
+    expect(await readJson<MeJson>(who)).toEqual({ email: admin.email, role: "owner" });
   });
 
   it("matches the email without regard to case or surrounding spaces", async () => {
@@ -393,9 +393,9 @@ describe("sessions end on the server", () => {
     const start = lastSeenAt.getTime();
 
     const almostIdle = start + SESSION_IDLE_MS - MINUTE;
-    expect(await getAdmin(request, almostIdle)).toEqual({ id: admin.id, email: admin.email });
+    expect(await getAdmin(request, almostIdle)).toEqual({ id: admin.id, email: admin.email, role: "owner" });
     // That use counts: another 2 hours less a minute later it still works.
-    expect(await getAdmin(request, almostIdle + SESSION_IDLE_MS - MINUTE)).toEqual({ id: admin.id, email: admin.email });
+    expect(await getAdmin(request, almostIdle + SESSION_IDLE_MS - MINUTE)).toEqual({ id: admin.id, email: admin.email, role: "owner" });
 
     // A second session, never used: gone 2 hours after it was opened.
     const other = await signedInAdmin();
@@ -426,7 +426,7 @@ describe("sessions end on the server", () => {
     const admin = await signedInAdmin();
     const bystander = await signedInAdmin("bystander");
     const newPassword = `a brand new password ${randomUUID().slice(0, 8)}`;
-    await upsertAdmin(admin.email, newPassword);
+    await upsertAdmin(admin.email, newPassword, "owner");
 
     expect((await me(admin.cookie)).status).toBe(401);
     expect((await callFunction("get-dashboard", {}, { cookie: admin.cookie })).status).toBe(401);
@@ -448,5 +448,48 @@ describe("sessions end on the server", () => {
     // Correctly signed (with the shop's secret) but naming no session.
     const unknown = await createCookie(ADMIN_COOKIE, { secrets: [sessionSecret] }).serialize(randomBytes(32).toString("base64url"));
     expect((await me(unknown.split(";")[0])).status).toBe(401);
+  });
+});
+
+describe("owner and staff roles", () => {
+  it("tells the admin app who is signed in and in which role", async () => {
+    for (const role of ["owner", "staff"] as const) {
+      const operator = await signedInAdmin(role, role);
+      const response = await me(operator.cookie);
+      expect(response.status).toBe(200);
+      expect(await readJson(response)).toEqual({ email: operator.email, role });
+    }
+  });
+
+  it("lets staff list orders and move their status", async () => {
+    const staff = await signedInAdmin("staff", "staff");
+    const list = await callFunction("get-orders", {}, { cookie: staff.cookie });
+    expect(list.status).toBe(200);
+    const dashboard = await callFunction("get-dashboard", {}, { cookie: staff.cookie });
+    expect(dashboard.status).toBe(200);
+  });
+
+  it("answers 403 with a JSON error when staff ask for an owner's permission, and 401 to no one", async () => {
+    const staff = await signedInAdmin("staff", "staff");
+    const owner = await signedInAdmin("owner", "owner");
+    const refused = await requireAdmin(requestWith(staff.cookie), "products.manage").then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(Response);
+    expect((refused as Response).status).toBe(403);
+    expect(await readJson<ErrorJson>(refused as Response)).toEqual({ error: "Only the shop's owner can do this." });
+    await expect(requireAdmin(requestWith(owner.cookie), "products.manage")).resolves.toMatchObject({ email: owner.email, role: "owner" });
+    const nobody = await requireAdmin(new Request(`${SHOP_ORIGIN}/functions/v1/get-products`), "products.manage").catch((error: unknown) => error);
+    expect((nobody as Response).status).toBe(401);
+  });
+
+  it("takes a changed role effect at once: resetting an account ends its sessions", async () => {
+    const operator = await signedInAdmin("demoted", "owner");
+    await upsertAdmin(operator.email, operator.password, "staff");
+    expect(await getAdmin(requestWith(operator.cookie))).toBeNull();
+    const again = await login(operator.email, operator.password);
+    const cookie = cookieFrom(again, ADMIN_COOKIE);
+    expect((await getAdmin(requestWith(cookie!)))?.role).toBe("staff");
   });
 });

@@ -1,10 +1,15 @@
 import type { AuthProvider } from "@refinedev/core";
+import type { OperatorRole } from "@shop/operators";
 import { getJson, postForm } from "../api";
+import { forgetRole } from "./access-control";
+
+export type Identity = { email: string; role: OperatorRole };
 
 /** Sign-in against the shop's /auth routes; the session lives in an httpOnly cookie. */
 export const authProvider: AuthProvider = {
   async login({ email, password }: { email: string; password: string }) {
     try {
+      forgetRole();
       await postForm("/auth/login", { email, password });
       return { success: true, redirectTo: "/" };
     } catch (error) {
@@ -13,6 +18,7 @@ export const authProvider: AuthProvider = {
     }
   },
   async logout() {
+    forgetRole();
     await postForm("/auth/logout", {}).catch(() => undefined);
     return { success: true, redirectTo: "/login" };
   },
@@ -29,7 +35,7 @@ export const authProvider: AuthProvider = {
   },
   async getIdentity() {
     try {
-      return await getJson<{ email: string }>("/auth/me");
+      return await getJson<Identity>("/auth/me");
     } catch {
       return null;
     }

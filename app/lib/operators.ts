@@ -1,0 +1,35 @@
+/**
+ * Who may do what in the dashboard. The server's guards (`requireAdmin`) and
+ * the admin app's access control both read this one table, so a button the
+ * admin shows is a call the server accepts, and the other way round.
+ */
+
+/** Mirrors the database's OperatorRole enum (a unit test keeps them equal). */
+export const OPERATOR_ROLES = ["owner", "staff"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+export function isOperatorRole(value: unknown): value is OperatorRole {
+  return typeof value === "string" && (OPERATOR_ROLES as readonly string[]).includes(value);
+}
+
+export const PERMISSIONS = [
+  "orders.view",
+  "orders.update-status",
+  "dashboard.view",
+  "orders.refund",
+  "products.manage",
+  "discount-codes.manage",
+  "lists.view",
+  "operators.manage",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Staff see orders (masked) and move them along; owners may do everything. */
+const STAFF_PERMISSIONS: ReadonlySet<Permission> = new Set(["orders.view", "orders.update-status", "dashboard.view"]);
+
+export function hasPermission(role: OperatorRole, permission: Permission): boolean {
+  return role === "owner" || STAFF_PERMISSIONS.has(permission);
+}
+
+/** The message a 403 answers with, and the admin shows in place of a page. */
+export const OWNER_ONLY_MESSAGE = "Only the shop's owner can do this.";

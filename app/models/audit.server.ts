@@ -1,0 +1,58 @@
+import type { Prisma } from "~/generated/prisma/client";
+import { db } from "~/utils/db.server";
+
+/**
+ * The record of operators' changes (issue 13): who changed what, when, and
+ * the subject's fields before and after. Written in the same transaction as
+ * the change itself, so a change is never without its record.
+ */
+
+export type AuditAction = "product.update" | "discount-code.save" | "order.refund";
+export type AuditSubject = "product" | "discount-code" | "order";
+
+export type AuditInput = {
+  actorEmail: string;
+  action: AuditAction;
+  subjectType: AuditSubject;
+  subjectId: string;
+  /** The subject's fields before the change (null when it is new). */
+  before: unknown;
+  after: unknown;
+};
+
+export async function recordAudit(tx: Prisma.TransactionClient, entry: AuditInput) {
+  await tx.auditEntry.create({
+    data: {
+      actorEmail: entry.actorEmail,
+      action: entry.action,
+      subjectType: entry.subjectType,
+      subjectId: entry.subjectId,
+      before: entry.before === null || entry.before === undefined ? null : JSON.stringify(entry.before),
+      after: entry.after === null || entry.after === undefined ? null : JSON.stringify(entry.after),
+    },
+  });
+}
+
+export type AuditRecord = {
+  actorEmail: string;
+  action: string;
+  at: string;
+  before: unknown;
+  after: unknown;
+};
+
+/** A subject's changes, newest first. */
+export async function auditTrail(subjectType: AuditSubject, subjectId: string, take = 50): Promise<AuditRecord[]> {
+  const entries = await db.auditEntry.findMany({
+    where: { subjectType, subjectId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take,
+  });
+  return entries.map((entry) => ({
+    actorEmail: entry.actorEmail,
+    action: entry.action,
+    at: entry.createdAt.toISOString(),
+    before: entry.before === null ? null : (JSON.parse(entry.before) as unknown),
+    after: entry.after === null ? null : (JSON.parse(entry.after) as unknown),
+  }));
+}
