@@ -27,13 +27,19 @@ export function bodyTooLarge(body: "json" | "text" = "json") {
     : new Response("Request body is too large.", { status: 413, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
 }
 
-/** Reads and validates a JSON body, throwing a 4xx JSON Response for anything else. */
+/**
+ * Reads and validates a JSON body, throwing a 4xx JSON Response for anything
+ * else. A POST with no body at all and no Content-Type (the spec's "Body:
+ * none") reads as `{}`; any other body must be application/json.
+ */
 export async function readJsonBody<Schema extends z.ZodTypeAny>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
   if (request.method !== "POST") throw apiError(405, "Use POST.");
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!type.toLowerCase().startsWith("application/json")) throw apiError(415, "Send the body as application/json.");
+  const type = request.headers.get("Content-Type");
+  const isJson = type?.toLowerCase().startsWith("application/json") ?? false;
+  if (type !== null && !isJson) throw apiError(415, "Send the body as application/json.");
   const text = await readLimited(request, MAX_JSON_BYTES);
   if (text === null) throw bodyTooLarge("json");
+  if (!isJson && text !== "") throw apiError(415, "Send the body as application/json.");
   let data: unknown;
   try {
     data = text.trim() ? JSON.parse(text) : {};

@@ -6,7 +6,9 @@ import type { MaskedOrder } from "~/lib/orders";
 import { db } from "~/utils/db.server";
 import { sessionSecret } from "~/utils/env.server";
 import { processOutbox } from "~/services/outbox.server";
-import { ADMIN_COOKIE, callFunction, orderFor, readJson, signedInAdmin, type ErrorJson, type FunctionName } from "../utils";
+import { action as getDashboard } from "~/routes/functions.v1.get-dashboard";
+import { action as getOrders } from "~/routes/functions.v1.get-orders";
+import { ADMIN_COOKIE, callFunction, callRoute, orderFor, readJson, SHOP_ORIGIN, signedInAdmin, type ErrorJson, type FunctionName } from "../utils";
 
 /**
  * The operator's order functions (spec §6-§7): signed-in admins only,
@@ -323,6 +325,28 @@ describe("bad requests", () => {
 
   it("answers 415 to a body that is not JSON", async () => {
     const response = await callFunction("get-orders", "page=1", { cookie: admin.cookie, contentType: "application/x-www-form-urlencoded" });
+    expect(response.status).toBe(415);
+  });
+
+  it("get-orders and get-dashboard take a POST with no body at all, as the spec's 'Body: none' says", async () => {
+    for (const [name, handler] of [
+      ["get-orders", getOrders],
+      ["get-dashboard", getDashboard],
+    ] as const) {
+      const request = new Request(`${SHOP_ORIGIN}/functions/v1/${name}`, { method: "POST", headers: { Cookie: admin.cookie } });
+      const response = await callRoute(handler, request);
+      expect(response.status, name).toBe(200);
+    }
+    const firstPage = await readJson<{ orders: unknown[] }>(
+      await callRoute(getOrders, new Request(`${SHOP_ORIGIN}/functions/v1/get-orders`, { method: "POST", headers: { Cookie: admin.cookie } })),
+    );
+    expect(firstPage.orders.length).toBeGreaterThan(0);
+  });
+
+  it("still answers 415 to a body with no Content-Type", async () => {
+    const request = new Request(`${SHOP_ORIGIN}/functions/v1/get-orders`, { method: "POST", headers: { Cookie: admin.cookie }, body: "page=1" });
+    request.headers.delete("Content-Type");
+    const response = await callRoute(getOrders, request);
     expect(response.status).toBe(415);
   });
 
