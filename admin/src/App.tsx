@@ -14,6 +14,7 @@ import { accessControlProvider } from "./providers/access-control";
 import { authProvider } from "./providers/auth";
 import { dataProvider } from "./providers/data";
 import { notificationProvider } from "./providers/notifications";
+import { queryClientConfig } from "./query-client";
 
 // The dashboard's chart library is loaded only when the dashboard is opened.
 const DashboardPage = lazy(() => import("./pages/dashboard"));
@@ -56,7 +57,12 @@ export function App() {
             { name: "orders", list: "/", show: "/orders/:id", meta: { label: "Orders" } },
             { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },
           ]}
-          options={{ syncWithLocation: true, disableTelemetry: true, warnWhenUnsavedChanges: false }}
+          options={{
+            syncWithLocation: true,
+            disableTelemetry: true,
+            warnWhenUnsavedChanges: false,
+            reactQuery: { clientConfig: queryClientConfig },
+          }}
         >
           <Routes>
             <Route

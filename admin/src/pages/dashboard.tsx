@@ -1,9 +1,9 @@
 import "@mantine/charts/styles.css";
 import { BarChart } from "@mantine/charts";
-import { Alert, Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useCustom } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import { Loading } from "../components/loading";
+import { Loading, QueryError } from "../components/loading";
 import { dollarsToCents } from "../money";
 
 type Dashboard = {
@@ -16,8 +16,10 @@ type Dashboard = {
 export default function DashboardPage() {
   // No toast on failure: the page shows the error in place of the numbers.
   const { result, query } = useCustom<Dashboard>({ url: "get-dashboard", method: "post", errorNotification: false });
-  if (query.isLoading) return <Loading />;
-  if (query.isError || !result.data) return <Alert color="red" title="Failed to fetch orders">{query.error?.message}</Alert>;
+  if (query.isLoading) return <Loading label="Loading the dashboard" />;
+  if (query.isError || !result.data) {
+    return <QueryError title="Failed to fetch the dashboard" message={query.error?.message} onRetry={() => void query.refetch()} />;
+  }
   const stats = result.data;
   const days = stats.last30Days.map((day) => ({ ...day, day: day.date.slice(5) }));
   const total30Cents = days.reduce((sum, day) => sum + dollarsToCents(day.revenue), 0);

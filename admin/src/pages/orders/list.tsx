@@ -1,9 +1,10 @@
-import { Alert, Anchor, Card, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Card, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable, type CrudFilter } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { ORDER_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
 import { Link } from "react-router";
+import { LoadingRows, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
 import { StatusSelect } from "./status-select";
 
@@ -79,9 +80,7 @@ export function OrderList() {
       </Card>
 
       {tableQuery.isError ? (
-        <Alert color="red" title="Failed to fetch orders">
-          {tableQuery.error.message}
-        </Alert>
+        <QueryError title="Failed to fetch orders" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} />
       ) : null}
 
       <Card withBorder radius="lg" p={0}>
@@ -142,6 +141,7 @@ export function OrderList() {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
+        {tableQuery.isLoading ? <LoadingRows label="Loading orders…" /> : null}
         {!tableQuery.isLoading && !tableQuery.isError && result.data.length === 0 ? (
           <Text ta="center" c="dimmed" py="xl">
             No orders found

@@ -3,7 +3,7 @@ import { useOne } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { shortOrderId, type MaskedOrderWithHistory } from "@shop/orders";
 import { Link, useParams } from "react-router";
-import { Loading } from "../../components/loading";
+import { Loading, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
 import { dollarsToCents } from "../../money";
 import { StatusSelect } from "./status-select";
@@ -14,7 +14,18 @@ export function OrderShow() {
   // No toast when the order cannot be fetched: the page says 'Order not found' itself.
   const { result: order, query } = useOne<MaskedOrderWithHistory>({ resource: "orders", id, errorNotification: false });
 
-  if (query.isLoading) return <Loading />;
+  if (query.isLoading) return <Loading label="Loading the order" />;
+  const notFound = (query.error as { statusCode?: number } | null)?.statusCode === 404;
+  if (query.isError && !notFound) {
+    return (
+      <Stack>
+        <Anchor component={Link} to="/">
+          ← All orders
+        </Anchor>
+        <QueryError title="Failed to fetch the order" message={query.error?.message} onRetry={() => void query.refetch()} />
+      </Stack>
+    );
+  }
   if (!order) {
     return (
       <Stack>

@@ -1,0 +1,66 @@
+import type { Page, Route } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+/**
+ * The admin's loading and error states: every list and page says it is
+ * loading while it waits, and says a fetch failed as soon as the failed answer
+ * comes (no silent retries with growing back-off that kept an empty table on
+ * screen for 7-10 s).
+ */
+
+/** Answers every call to a function with `status` and counts the calls. */
+async function failFunction(page: Page, name: string, status: number) {
+  const calls = { count: 0 };
+  await page.route(`**/functions/v1/${name}`, (route) => {
+    calls.count++;
+    return route.fulfill({ status, contentType: "application/json", body: JSON.stringify({ error: "The database is unavailable." }) });
+  });
+  return calls;
+}
+
+test("the orders list shows that it is loading, then its rows", async ({ adminPage: page }) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/functions/v1/get-orders", async (route: Route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/admin");
+  await expect(page.getByRole("status", { name: "Loading orders…" })).toBeVisible();
+  release();
+  await expect(page.getByRole("status", { name: "Loading orders…" })).toBeHidden();
+  await expect(page.getByRole("row").nth(1)).toBeVisible();
+});
+
+test("a failed orders fetch says so after at most one retry, and Try again loads them", async ({ adminPage: page }) => {
+  const calls = await failFunction(page, "get-orders", 500);
+  await page.goto("/admin");
+  const alert = page.getByRole("alert", { name: "Failed to fetch orders" });
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText("The database is unavailable.");
+  // The first try and one retry, not React Query's default four.
+  expect(calls.count).toBeLessThanOrEqual(2);
+  await page.unroute("**/functions/v1/get-orders");
+  await alert.getByRole("button", { name: "Try again" }).click();
+  await expect(alert).toBeHidden();
+  await expect(page.getByRole("row").nth(1)).toBeVisible();
+});
+
+test("a 4xx answer is final at once: no retry", async ({ adminPage: page }) => {
+  const calls = await failFunction(page, "get-dashboard", 400);
+  await page.goto("/admin/dashboard");
+  await expect(page.getByRole("alert", { name: "Failed to fetch the dashboard" })).toBeVisible();
+  expect(calls.count).toBe(1);
+});
+
+test("an order that cannot be fetched says so, rather than 'Order not found'", async ({ adminPage: page }) => {
+  await failFunction(page, "get-order", 503);
+  await page.goto("/admin/orders/00000000-0000-4000-8000-000000000000");
+  await expect(page.getByRole("alert", { name: "Failed to fetch the order" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Order not found" })).toBeHidden();
+});
+
+test("an order that does not exist is 'Order not found'", async ({ adminPage: page }) => {
+  await page.goto("/admin/orders/00000000-0000-4000-8000-000000000000");
+  await expect(page.getByRole("heading", { name: "Order not found" })).toBeVisible();
+});
