@@ -12,6 +12,10 @@ import { loader as meLoader } from "~/routes/auth.me";
 import { action as cartAction } from "~/routes/cart";
 import { action as checkSecrets } from "~/routes/functions.v1.check-secrets";
 import { action as getDashboard } from "~/routes/functions.v1.get-dashboard";
+import { action as getSubscribers } from "~/routes/functions.v1.get-subscribers";
+import { action as getInquiries } from "~/routes/functions.v1.get-inquiries";
+import { action as exportSubscribers } from "~/routes/functions.v1.export-subscribers";
+import { action as exportInquiries } from "~/routes/functions.v1.export-inquiries";
 import { action as getOrder } from "~/routes/functions.v1.get-order";
 import { action as getOrders } from "~/routes/functions.v1.get-orders";
 import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
@@ -208,6 +212,11 @@ const functions = {
   "get-order": getOrder,
   "update-order-status": updateOrderStatus,
   "get-dashboard": getDashboard,
+  // The owner's lists and exports.
+  "get-subscribers": getSubscribers,
+  "get-inquiries": getInquiries,
+  "export-subscribers": exportSubscribers,
+  "export-inquiries": exportInquiries,
 } satisfies Record<string, RouteHandler>;
 
 export type FunctionName = keyof typeof functions;

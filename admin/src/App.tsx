@@ -18,6 +18,9 @@ import { queryClientConfig } from "./query-client";
 
 // The dashboard's chart library is loaded only when the dashboard is opened.
 const DashboardPage = lazy(() => import("./pages/dashboard"));
+// The owner's lists: loaded only when opened.
+const SubscribersPage = lazy(() => import("./pages/lists/subscribers"));
+const InquiriesPage = lazy(() => import("./pages/lists/inquiries"));
 
 const chocolate: MantineColorsTuple = [
   "#fbf3ec",
@@ -56,6 +59,8 @@ export function App() {
           resources={[
             { name: "orders", list: "/", show: "/orders/:id", meta: { label: "Orders" } },
             { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },
+            { name: "subscribers", list: "/subscribers", meta: { label: "Subscribers" } },
+            { name: "inquiries", list: "/inquiries", meta: { label: "Inquiries" } },
           ]}
           options={{
             syncWithLocation: true,
@@ -81,6 +86,22 @@ export function App() {
                 element={
                   <Suspense fallback={<Loading />}>
                     <DashboardPage />
+                  </Suspense>
+                }
+              />
+              <Route
+                path="subscribers"
+                element={
+                  <Suspense fallback={<Loading />}>
+                    <SubscribersPage />
+                  </Suspense>
+                }
+              />
+              <Route
+                path="inquiries"
+                element={
+                  <Suspense fallback={<Loading />}>
+                    <InquiriesPage />
                   </Suspense>
                 }
               />

@@ -26,6 +26,37 @@ export function callFunction<T>(name: string, body: unknown = {}) {
   });
 }
 
+/**
+ * Calls a function that answers a file (a CSV export) and saves it under the
+ * name the server gives in Content-Disposition.
+ */
+export async function downloadFunction(name: string, body: unknown = {}) {
+  let response: Response;
+  try {
+    response = await fetch(`/functions/v1/${name}`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw { message: "The shop could not be reached.", statusCode: 0 } satisfies HttpError;
+  }
+  if (!response.ok) {
+    const error = (await response.json().catch(() => ({}))) as { error?: string };
+    throw { message: error.error ?? `Request failed (${response.status})`, statusCode: response.status } satisfies HttpError;
+  }
+  const filename = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? `${name}.csv`;
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 export function postForm<T>(path: string, fields: Record<string, string>) {
   return request<T>(path, {
     method: "POST",

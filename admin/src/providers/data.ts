@@ -1,58 +1,48 @@
-import type { BaseRecord, CrudFilter, DataProvider } from "@refinedev/core";
-import type { MaskedOrder, MaskedOrderWithHistory, OrderStatus } from "@shop/orders";
+import type { BaseRecord, DataProvider } from "@refinedev/core";
 import { callFunction } from "../api";
+import { inquiries, subscribers } from "./resources/lists";
+import { orders } from "./resources/orders";
+import type { ResourceHandlers } from "./resources/shared";
 
 /**
- * Refine's data provider over the shop's order functions: get-orders (a
- * masked, paged list), get-order (one, with history), update-order-status,
- * and get-dashboard as a custom call.
+ * Refine's data provider over the shop's functions (/functions/v1/*): each
+ * resource's calls live in providers/resources/, and get-dashboard is a
+ * custom call.
  */
+const resources: Record<string, ResourceHandlers> = { orders, subscribers, inquiries };
 
-function filterValue(filters: CrudFilter[] | undefined, field: string) {
-  const found = filters?.find((filter) => "field" in filter && filter.field === field);
-  const value = found && "value" in found ? found.value : undefined;
-  return typeof value === "string" && value !== "" ? value : undefined;
+function handlersFor<Method extends keyof ResourceHandlers>(resource: string, method: Method): NonNullable<ResourceHandlers[Method]> {
+  const handler = resources[resource]?.[method];
+  if (!handler) throw new Error(`The admin cannot ${method} ${resource}.`);
+  return handler;
 }
-
-const sortNames: Record<string, string> = {
-  "created_at:desc": "date_desc",
-  "created_at:asc": "date_asc",
-  "total:desc": "total_desc",
-  "total:asc": "total_asc",
-};
-
-const unsupported = () => Promise.reject(new Error("Orders are created by checkout, not here."));
 
 export const dataProvider: DataProvider = {
   getApiUrl: () => "/functions/v1",
 
-  async getList<TData extends BaseRecord>({ pagination, filters, sorters }: Parameters<DataProvider["getList"]>[0]) {
-    const sorter = sorters?.[0];
-    const { orders, total } = await callFunction<{ orders: MaskedOrder[]; total: number }>("get-orders", {
-      page: pagination?.currentPage ?? 1,
-      pageSize: pagination?.pageSize ?? 20,
-      status: filterValue(filters, "status") ?? null,
-      q: filterValue(filters, "q"),
-      sort: sorter ? (sortNames[`${sorter.field}:${sorter.order}`] ?? "date_desc") : "date_desc",
-    });
-    return { data: orders as unknown as TData[], total };
+  async getList<TData extends BaseRecord>(params: Parameters<DataProvider["getList"]>[0]) {
+    const { data, total } = await handlersFor(params.resource, "getList")(params);
+    return { data: data as TData[], total };
   },
 
-  async getOne<TData extends BaseRecord>({ id }: Parameters<DataProvider["getOne"]>[0]) {
-    const { order } = await callFunction<{ order: MaskedOrderWithHistory }>("get-order", { orderId: String(id) });
-    return { data: order as unknown as TData };
+  async getOne<TData extends BaseRecord>(params: Parameters<DataProvider["getOne"]>[0]) {
+    const { data } = await handlersFor(params.resource, "getOne")(params);
+    return { data: data as TData };
   },
 
-  async update<TData extends BaseRecord>({ id, variables }: Parameters<DataProvider["update"]>[0]) {
-    const { status } = variables as { status: OrderStatus };
-    const { message } = await callFunction<{ message: string }>("update-order-status", { orderId: String(id), newStatus: status });
-    return { data: { id, status, message } as unknown as TData };
+  async update<TData extends BaseRecord>(params: Parameters<DataProvider["update"]>[0]) {
+    const { data } = await handlersFor(params.resource, "update")(params);
+    return { data: data as TData };
+  },
+
+  async create<TData extends BaseRecord>(params: Parameters<DataProvider["create"]>[0]) {
+    const { data } = await handlersFor(params.resource, "create")(params);
+    return { data: data as TData };
   },
 
   async custom<TData extends BaseRecord>({ url }: Parameters<NonNullable<DataProvider["custom"]>>[0]) {
     return { data: await callFunction<TData>(url) };
   },
 
-  create: unsupported,
-  deleteOne: unsupported,
+  deleteOne: () => Promise.reject(new Error("Nothing in the admin is deleted.")),
 };

@@ -1,0 +1,90 @@
+import { Anchor, Card, Group, Pagination, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useDebouncedCallback } from "@mantine/hooks";
+import { useTable } from "@refinedev/core";
+import type { InquiryRow } from "@shop/owner-lists";
+import { ExportButton } from "../../components/export-button";
+import { LoadingRows, QueryError } from "../../components/loading";
+import { OwnerOnly } from "../../components/owner-only";
+import { filterValue } from "../../providers/resources/shared";
+import { orderDate } from "../../components/status";
+
+/** Partnership inquiries as cards: a message reads better as a paragraph than as a table cell, on any screen. */
+function InquiryList() {
+  const { tableQuery, result, filters, setFilters, currentPage, setCurrentPage, pageCount } = useTable<InquiryRow>({
+    resource: "inquiries",
+    pagination: { pageSize: 25 },
+    syncWithLocation: true,
+    errorNotification: false,
+  });
+  const q = filterValue(filters, "q") ?? "";
+  const search = useDebouncedCallback(
+    (value: string) => setFilters([{ field: "q", operator: "contains", value: value.trim() || undefined }], "merge"),
+    300,
+  );
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="end">
+        <div>
+          <Title order={2}>Partnership inquiries</Title>
+          <Text c="dimmed" size="sm">
+            {tableQuery.isSuccess ? `${result.total} ${result.total === 1 ? "inquiry" : "inquiries"}` : "Cafés, gyms and shops that asked to stock Chill PB."}
+          </Text>
+        </div>
+        <ExportButton name="export-inquiries" body={{ q: q || undefined }} />
+      </Group>
+
+      <Card withBorder radius="lg">
+        <TextInput label="Search" placeholder="Name, email, business or message" defaultValue={q} onChange={(event) => search(event.currentTarget.value)} maw={360} />
+      </Card>
+
+      {tableQuery.isError ? (
+        <QueryError title="Failed to fetch inquiries" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} />
+      ) : null}
+      {tableQuery.isLoading ? <LoadingRows label="Loading inquiries…" /> : null}
+      {tableQuery.isSuccess && result.data.length === 0 ? (
+        <Text ta="center" c="dimmed" py="xl">
+          No inquiries found
+        </Text>
+      ) : null}
+
+      <Stack gap="md" component="ul" style={{ listStyle: "none", padding: 0, margin: 0 }}>
+        {result.data.map((inquiry) => (
+          <Card key={inquiry.id} withBorder radius="lg" component="li">
+            <Group justify="space-between" align="start" wrap="wrap" gap="xs">
+              <div style={{ minWidth: 0 }}>
+                <Title order={3} size="h4">
+                  {inquiry.business ?? inquiry.name}
+                </Title>
+                <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+                  {inquiry.business ? `${inquiry.name} · ` : null}
+                  <Anchor href={`mailto:${inquiry.email}`}>{inquiry.email}</Anchor>
+                </Text>
+              </div>
+              <Text size="sm" c="dimmed">
+                {orderDate(inquiry.receivedAt)}
+              </Text>
+            </Group>
+            <Text mt="sm" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+              {inquiry.message}
+            </Text>
+          </Card>
+        ))}
+      </Stack>
+
+      {pageCount > 1 ? (
+        <Group justify="center">
+          <Pagination total={pageCount} value={currentPage} onChange={setCurrentPage} getControlProps={(control) => ({ "aria-label": `${control} page` })} />
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}
+
+export default function InquiriesPage() {
+  return (
+    <OwnerOnly resource="inquiries">
+      <InquiryList />
+    </OwnerOnly>
+  );
+}

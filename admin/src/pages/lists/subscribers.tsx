@@ -1,0 +1,107 @@
+import { Badge, Card, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { useDebouncedCallback } from "@mantine/hooks";
+import { useTable } from "@refinedev/core";
+import type { SubscriberRow } from "@shop/owner-lists";
+import { ExportButton } from "../../components/export-button";
+import { LoadingRows, QueryError } from "../../components/loading";
+import { OwnerOnly } from "../../components/owner-only";
+import { filterValue } from "../../providers/resources/shared";
+import { orderDate } from "../../components/status";
+
+const statusOptions = [
+  { value: "all", label: "Everyone" },
+  { value: "subscribed", label: "Subscribed" },
+  { value: "unsubscribed", label: "Unsubscribed" },
+];
+
+function SubscriberList() {
+  const { tableQuery, result, filters, setFilters, currentPage, setCurrentPage, pageCount } = useTable<SubscriberRow>({
+    resource: "subscribers",
+    pagination: { pageSize: 25 },
+    syncWithLocation: true,
+    errorNotification: false,
+  });
+  const q = filterValue(filters, "q") ?? "";
+  const status = filterValue(filters, "status") ?? "all";
+  const setFilter = (field: string, value: string) =>
+    setFilters([{ field, operator: field === "q" ? "contains" : "eq", value: value || undefined }], "merge");
+  const search = useDebouncedCallback((value: string) => setFilter("q", value.trim()), 300);
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="end">
+        <div>
+          <Title order={2}>Newsletter subscribers</Title>
+          <Text c="dimmed" size="sm">
+            {tableQuery.isSuccess ? `${result.total} ${result.total === 1 ? "person" : "people"}` : "Everyone who signed up on the landing page."}
+          </Text>
+        </div>
+        <ExportButton name="export-subscribers" body={{ q: q || undefined, status }} />
+      </Group>
+
+      <Card withBorder radius="lg">
+        <Group align="end" wrap="wrap">
+          <TextInput label="Search" placeholder="Email" defaultValue={q} onChange={(event) => search(event.currentTarget.value)} w={260} />
+          <Select label="Show" data={statusOptions} value={status} onChange={(value) => setFilter("status", value === "all" ? "" : (value ?? ""))} allowDeselect={false} w={180} />
+        </Group>
+      </Card>
+
+      {tableQuery.isError ? (
+        <QueryError title="Failed to fetch subscribers" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} />
+      ) : null}
+
+      <Card withBorder radius="lg" p={0}>
+        <Table.ScrollContainer minWidth={520}>
+          <Table striped verticalSpacing="sm" horizontalSpacing="md">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Email</Table.Th>
+                <Table.Th>Signed up</Table.Th>
+                <Table.Th>Status</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {result.data.map((subscriber) => (
+                <Table.Tr key={subscriber.id}>
+                  <Table.Td style={{ overflowWrap: "anywhere" }}>{subscriber.email}</Table.Td>
+                  <Table.Td miw={110}>{orderDate(subscriber.subscribedAt)}</Table.Td>
+                  <Table.Td>
+                    {subscriber.unsubscribedAt ? (
+                      <Badge color="gray" variant="outline" title={`Unsubscribed ${orderDate(subscriber.unsubscribedAt)}`}>
+                        Unsubscribed
+                      </Badge>
+                    ) : (
+                      <Badge color="green" variant="light">
+                        Subscribed
+                      </Badge>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        {tableQuery.isLoading ? <LoadingRows label="Loading subscribers…" /> : null}
+        {tableQuery.isSuccess && result.data.length === 0 ? (
+          <Text ta="center" c="dimmed" py="xl">
+            No subscribers found
+          </Text>
+        ) : null}
+      </Card>
+
+      {pageCount > 1 ? (
+        <Group justify="center">
+          <Pagination total={pageCount} value={currentPage} onChange={setCurrentPage} getControlProps={(control) => ({ "aria-label": `${control} page` })} />
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}
+
+export default function SubscribersPage() {
+  return (
+    <OwnerOnly resource="subscribers">
+      <SubscriberList />
+    </OwnerOnly>
+  );
+}

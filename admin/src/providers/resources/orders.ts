@@ -1,0 +1,38 @@
+import type { CrudFilter } from "@refinedev/core";
+import type { MaskedOrder, MaskedOrderWithHistory, OrderStatus } from "@shop/orders";
+import { callFunction } from "../../api";
+import { filterValue, type ResourceHandlers } from "./shared";
+
+/** Orders: get-orders (a masked, paged list), get-order (one, with history), update-order-status. */
+
+const sortNames: Record<string, string> = {
+  "created_at:desc": "date_desc",
+  "created_at:asc": "date_asc",
+  "total:desc": "total_desc",
+  "total:asc": "total_asc",
+};
+
+export const orders: ResourceHandlers = {
+  async getList({ pagination, filters, sorters }) {
+    const sorter = sorters?.[0];
+    const { orders, total } = await callFunction<{ orders: MaskedOrder[]; total: number }>("get-orders", {
+      page: pagination?.currentPage ?? 1,
+      pageSize: pagination?.pageSize ?? 20,
+      status: filterValue(filters as CrudFilter[] | undefined, "status") ?? null,
+      q: filterValue(filters, "q"),
+      sort: sorter ? (sortNames[`${sorter.field}:${sorter.order}`] ?? "date_desc") : "date_desc",
+    });
+    return { data: orders, total };
+  },
+
+  async getOne({ id }) {
+    const { order } = await callFunction<{ order: MaskedOrderWithHistory }>("get-order", { orderId: String(id) });
+    return { data: order };
+  },
+
+  async update({ id, variables }) {
+    const { status } = variables as { status: OrderStatus };
+    const { message } = await callFunction<{ message: string }>("update-order-status", { orderId: String(id), newStatus: status });
+    return { data: { id, status, message } };
+  },
+};

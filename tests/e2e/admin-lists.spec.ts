@@ -1,0 +1,67 @@
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { expect, test } from "./fixtures";
+
+/**
+ * The owner's lists: newsletter subscribers and partnership inquiries,
+ * searchable and exported as CSV; staff neither see nor open them.
+ */
+
+test("the owner finds a subscriber and an inquiry and exports them as CSV", async ({ adminPage: page, baseURL }) => {
+  const tag = `e2e${randomUUID().slice(0, 8)}`;
+  const origin = { Origin: baseURL ?? "" };
+  expect((await page.request.post("/functions/v1/send-welcome-email", { data: { email: `fan.${tag}@example.com` }, headers: origin })).ok()).toBe(true);
+  const inquiry = { name: `Rosa ${tag}`, email: `rosa.${tag}@example.com`, business: "Venice Juice Bar", message: "Could we stock your bites?\nWe open at 7." };
+  expect((await page.request.post("/functions/v1/send-partnership-inquiry", { data: inquiry, headers: origin })).ok()).toBe(true);
+
+  await page.goto("/admin");
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Subscribers" }).click();
+  await expect(page.getByRole("heading", { name: "Newsletter subscribers" })).toBeVisible();
+  await page.getByLabel("Search").fill(tag.toUpperCase());
+  await expect(page.getByRole("cell", { name: `fan.${tag}@example.com` })).toBeVisible();
+  await expect(page.getByRole("row")).toHaveCount(2);
+  await expect(page).toHaveURL(new RegExp(`q.*${tag}`, "i"));
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^chillpb-subscribers-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = await readFile((await download.path())!, "utf8");
+  expect(csv.replace(/^\uFEFF/, "").split("\r\n")[0]).toBe("email,subscribed_at,unsubscribed_at,status");
+  expect(csv).toMatch(new RegExp(`fan\\.${tag}@example\\.com,[^,]+,,subscribed\\r\\n`));
+  expect(csv.trimEnd().split("\r\n")).toHaveLength(2);
+
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Inquiries" }).click();
+  await expect(page.getByRole("heading", { name: "Partnership inquiries" })).toBeVisible();
+  await page.getByLabel("Search").fill("venice juice");
+  const card = page.getByRole("listitem").filter({ hasText: `Rosa ${tag}` });
+  await expect(card).toBeVisible();
+  await expect(card.getByRole("heading", { name: "Venice Juice Bar" })).toBeVisible();
+  await expect(card).toContainText("We open at 7.");
+  await page.screenshot({ path: "test-results/screenshots/admin-inquiries-desktop.png", fullPage: true });
+});
+
+test("the lists fit a phone", async ({ adminPage: page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [path, heading] of [
+    ["/admin/subscribers", "Newsletter subscribers"],
+    ["/admin/inquiries", "Partnership inquiries"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { name: heading })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Export CSV" })).toBeInViewport();
+    // Nothing wider than the screen but the table's own scroll box.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, path).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `test-results/screenshots/admin${path.replace("/admin", "").replace("/", "-")}-phone.png`, fullPage: true });
+  }
+});
+
+test("staff see neither list: not in the menu, and a direct link says owners only", async ({ staffPage: page }) => {
+  await page.goto("/admin");
+  const nav = page.getByRole("navigation", { name: "Admin" });
+  await expect(nav.getByRole("link", { name: "Orders" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Subscribers" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Inquiries" })).toHaveCount(0);
+  await page.goto("/admin/subscribers");
+  await expect(page.getByRole("alert", { name: "Owners only" })).toContainText("Only the shop's owner can do this.");
+  await expect(page.getByRole("heading", { name: "Newsletter subscribers" })).toHaveCount(0);
+});
