@@ -11,7 +11,7 @@
 //   npm run bench -- --quick           1 round of 3 s, 1 Lighthouse run: to try the bench itself
 //   options: --rounds N --seconds N --lighthouse-runs N --no-lighthouse --build --fresh-db
 //   BENCH_PORT (default 3200): the pages' server; BENCH_PORT+1: the operator's.
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import {
@@ -175,6 +175,8 @@ for (const path of ["/", "/shop"]) {
 }
 
 // The same /shop HTML as a static file from the same process: the ceiling for the page.
+// A copy an interrupted run left behind goes first.
+for (const name of readdirSync("public")) if (/^bench-shop-copy-\d+\.html$/.test(name)) rmSync(`public/${name}`);
 const STATIC_NAME = `bench-shop-copy-${process.pid}.html`;
 const staticFile = `public/${STATIC_NAME}`;
 const removeStaticCopy = () => rmSync(staticFile, { force: true });
