@@ -35,6 +35,9 @@ export async function hammer({ url, connections, seconds, pid, headers = BROWSER
   };
 }
 
+/** Every request of the run was answered, with a 2xx. */
+export const answeredAll = (run) => run.requests > 0 && run.failures === 0;
+
 /** The median of each figure over several rounds of `hammer`. */
 export function medianOfRounds(rounds) {
   const pick = (key) => median(rounds.map((round) => round[key]));
@@ -50,14 +53,15 @@ export function medianOfRounds(rounds) {
 }
 
 /**
- * Calls `request` one at a time, `count` times or for `maxSeconds`, whichever
- * ends first, after `warmup` calls that are not counted. Each call must
- * resolve to a Response; its body is read in full. Returns p50/p95 (ms).
+ * Calls `request` one at a time, `count` times or for `maxSeconds` (warm-up
+ * included), whichever ends first, after `warmup` calls that are not counted.
+ * Each call must resolve to a Response; its body is read in full. Returns
+ * p50/p95 (ms).
  */
-export async function sample(request, { count, maxSeconds, warmup = 3 }) {
-  for (let index = 0; index < warmup; index++) await expectOk(await request());
-  const durations = [];
+export async function sample(request, { count, maxSeconds, warmup = 2 }) {
   const deadline = performance.now() + maxSeconds * 1000;
+  for (let index = 0; index < warmup && performance.now() < deadline; index++) await expectOk(await request());
+  const durations = [];
   while (durations.length < count && performance.now() < deadline) {
     const started = performance.now();
     await expectOk(await request());
