@@ -54,7 +54,8 @@ export function medianOfRounds(rounds) {
 
 /**
  * Calls `request` one at a time, `count` times or for `maxSeconds` (warm-up
- * included), whichever ends first, after `warmup` calls that are not counted.
+ * included), whichever ends first (but at least once), after `warmup` calls
+ * that are not counted.
  * Each call must resolve to a Response; its body is read in full. Returns
  * p50/p95 (ms).
  */
@@ -62,7 +63,8 @@ export async function sample(request, { count, maxSeconds, warmup = 2 }) {
   const deadline = performance.now() + maxSeconds * 1000;
   for (let index = 0; index < warmup && performance.now() < deadline; index++) await expectOk(await request());
   const durations = [];
-  while (durations.length < count && performance.now() < deadline) {
+  // At least one counted call, even when a slow warm-up used up the time.
+  while (durations.length < count && (durations.length === 0 || performance.now() < deadline)) {
     const started = performance.now();
     await expectOk(await request());
     durations.push(performance.now() - started);

@@ -107,12 +107,12 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
   }
   ordersMemory.peakBytes = ordersPeak.stop();
   const mixedSummary = Object.fromEntries(
-    Object.entries(mixed).map(([key, rounds]) => [
+    Object.entries(mixed).map(([key, each]) => [
       key,
       {
-        shop: medianOfRounds(rounds.map((round) => round.shop)),
-        operatorCalls: rounds.reduce((sum, round) => sum + (round.operator?.calls ?? 0), 0),
-        operatorP95Ms: median(rounds.map((round) => round.operator?.p95Ms ?? NaN)),
+        shop: medianOfRounds(each.map((round) => round.shop)),
+        operatorCalls: each.reduce((sum, round) => sum + (round.operator?.calls ?? 0), 0),
+        operatorP95Ms: median(each.map((round) => round.operator?.p95Ms ?? NaN)),
       },
     ]),
   );

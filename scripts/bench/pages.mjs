@@ -45,10 +45,9 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
 
   // What a visitor downloads.
   step("first-load scripts, fonts, images, compression");
-  const FIRST_LOAD_JS_BUDGET = 90_000;
   for (const [path, page] of [["/", landingHtml], ["/shop", shopHtml]]) {
     const scripts = await wireTotal(shop.origin, firstLoadScripts(shop.origin, page));
-    figure(`firstLoadJs:${path}`, `first-load JS gzip, \`${path}\``, `${kB(scripts.bytes)} (${scripts.files.length} files)`, "≤ 90 kB", scripts.bytes <= FIRST_LOAD_JS_BUDGET, scripts);
+    figure(`firstLoadJs:${path}`, `first-load JS gzip, \`${path}\``, `${kB(scripts.bytes)} (${scripts.files.length} files)`, "≤ 90 kB", scripts.bytes <= 90_000, scripts);
   }
   const fontsByPage = {};
   for (const [path, page] of [["/", landingHtml], ["/shop", shopHtml], ["/admin", adminHtml]]) {
@@ -100,14 +99,14 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   // The same /shop HTML as a static file from the same process: the ceiling for the page.
   // A copy an interrupted run left behind goes first.
   for (const name of readdirSync("public")) if (/^bench-shop-copy-\d+\.html$/.test(name)) rmSync(`public/${name}`);
-  const STATIC_NAME = `bench-shop-copy-${process.pid}.html`;
-  const staticFile = `public/${STATIC_NAME}`;
+  const staticName = `bench-shop-copy-${process.pid}.html`;
+  const staticFile = `public/${staticName}`;
   const removeStaticCopy = () => rmSync(staticFile, { force: true });
   writeFileSync(staticFile, shopHtml);
   process.once("exit", removeStaticCopy);
   const targets = {
     ssr: `${shop.origin}/shop`,
-    static: `${shop.origin}/${STATIC_NAME}`,
+    static: `${shop.origin}/${staticName}`,
     landing: `${shop.origin}/`,
   };
   if ((await fetch(targets.static)).status !== 200) throw new Error("the static copy of /shop is not served");
@@ -127,7 +126,7 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   }
   pagesMemory.peakBytes = loadPeak.stop();
   removeStaticCopy();
-  const throughput = Object.fromEntries(Object.entries(runs).map(([key, rounds]) => [key, { ...medianOfRounds(rounds), each: rounds }]));
+  const throughput = Object.fromEntries(Object.entries(runs).map(([key, each]) => [key, { ...medianOfRounds(each), each }]));
   const share = (ssr, copy) => median(ssr.map((run, index) => run.requestsPerSecond / copy[index].requestsPerSecond));
   const shareAt10 = share(runs.ssr10, runs.static10);
   const shareAt1 = share(runs.ssr1, runs.static1);
