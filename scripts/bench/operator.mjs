@@ -5,7 +5,7 @@ import { existsSync, rmSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { answeredAll, background, hammer, median, medianOfRounds, sample } from "./load.mjs";
 import { PAID_ORDERS, ensureOrders } from "./orders-db.mjs";
-import { MB, count, ms, throughputText } from "./report.mjs";
+import { MB, calls, count, ms, throughputText } from "./report.mjs";
 import {
   peakRssBytes,
   prepareDatabase,
@@ -76,12 +76,12 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
   step("get-orders, one call at a time");
   for (const [name, body] of LIST_QUERIES) {
     const latency = await sample(() => call("get-orders", body), { count: samples, maxSeconds: 15 });
-    figure(`getOrders:${name}`, `get-orders, 100k orders: ${name}`, `p95 ${ms(latency.p95Ms)} · p50 ${ms(latency.p50Ms)} (${latency.samples} calls)`, "p95 ≤ 50 ms", latency.p95Ms <= 50, { body, ...latency });
+    figure(`getOrders:${name}`, `get-orders, 100k orders: ${name}`, `p95 ${ms(latency.p95Ms)} · p50 ${ms(latency.p50Ms)} (${calls(latency.samples)})`, "p95 ≤ 50 ms", latency.p95Ms <= 50, { body, ...latency });
   }
   step("get-dashboard, one call at a time");
   const dashboard = await sample(() => call("get-dashboard"), { warmup: 1, count: Math.round(samples / 2), maxSeconds: 20 });
   const jump = Math.max(dashboardJump.peakBytes || 0, dashboardJump.afterBytes) - dashboardJump.beforeBytes;
-  figure("getDashboard", "get-dashboard, 100k orders", `p95 ${ms(dashboard.p95Ms)} · p50 ${ms(dashboard.p50Ms)} (${dashboard.samples} calls)`, "p95 ≤ 100 ms", dashboard.p95Ms <= 100, dashboard);
+  figure("getDashboard", "get-dashboard, 100k orders", `p95 ${ms(dashboard.p95Ms)} · p50 ${ms(dashboard.p50Ms)} (${calls(dashboard.samples)})`, "p95 ≤ 100 ms", dashboard.p95Ms <= 100, dashboard);
   figure(
     "getDashboard:memory",
     "get-dashboard: RSS rise of the first call",
@@ -118,7 +118,7 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
   );
   const shopDuring = (key) => {
     const summary = mixedSummary[key];
-    const operator = key === "alone" ? "" : ` (operator: ${count(summary.operatorCalls)} call${summary.operatorCalls === 1 ? "" : "s"}, p95 ${ms(summary.operatorP95Ms)})`;
+    const operator = key === "alone" ? "" : ` (operator: ${calls(summary.operatorCalls)}, p95 ${ms(summary.operatorP95Ms)})`;
     return `${throughputText(summary.shop)}${operator}`;
   };
   figure("mixed:alone", "`/shop` (10 connections) on the 100k database, alone", shopDuring("alone"), "", null, mixedSummary.alone);

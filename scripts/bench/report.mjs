@@ -15,6 +15,7 @@ export function ms(value) {
 export const seconds = (milliseconds) => `${(milliseconds / 1000).toFixed(2)} s`;
 export const percent = (ratio) => `${Math.round(ratio * 100)}%`;
 export const count = (value) => Math.round(value).toLocaleString("en-US");
+export const calls = (value) => `${count(value)} call${value === 1 ? "" : "s"}`;
 
 /** A throughput run as one cell: req/s · p50 · p99 · CPU per request. */
 export function throughputText(run) {
