@@ -1,86 +1,93 @@
 #!/usr/bin/env node
-// `npm run bench`: the storefront's performance report. Starts the built shop
-// on its own port and database, loads its pages with a bounded number of
-// requests from this machine only, and prints latency, throughput, memory and
-// the JavaScript a visitor downloads. Nothing here is a pass/fail test.
-import { spawn, execFileSync } from "node:child_process";
-import { gzipSync } from "node:zlib";
+// `npm run bench`: every figure issue 12 budgets, in one run, beside its
+// budget. The built shop runs as production runs it, on 127.0.0.1, twice:
+// on a fresh catalogue-only database for the pages, and on a database of
+// 100,000 paid orders for the operator's functions. Every load is bounded in
+// time and count (about ten minutes on 2 cores). Prints a table, writes
+// var/bench/<date>.json, var/bench/latest.json and var/bench/latest.md.
+//
+//   npm run bench                      the full run
+//   npm run bench -- --markdown        also print the markdown table (as in the README)
+//   npm run bench -- --quick           1 round of 3 s, 1 Lighthouse run: to try the bench itself
+//   options: --rounds N --seconds N --lighthouse-runs N --no-lighthouse --build --fresh-db
+//   BENCH_PORT (default 3200): the pages' server; BENCH_PORT+1: the operator's.
+import os from "node:os";
+import { parseArgs } from "node:util";
+import { benchOperator } from "./bench/operator.mjs";
+import { benchPages } from "./bench/pages.mjs";
+import { consoleTable, machine, machineText, markdownTable, writeResults } from "./bench/report.mjs";
+import { quietly } from "./bench/server.mjs";
 
-const port = Number(process.env.BENCH_PORT ?? 3200);
-const origin = `http://127.0.0.1:${port}`;
-const env = { ...process.env, PORT: String(port), DATABASE_URL: "file:./var/bench.db" };
+const { values: options } = parseArgs({
+  options: {
+    markdown: { type: "boolean", default: false },
+    quick: { type: "boolean", default: false },
+    rounds: { type: "string" },
+    seconds: { type: "string" },
+    "lighthouse-runs": { type: "string" },
+    "no-lighthouse": { type: "boolean", default: false },
+    build: { type: "boolean", default: false },
+    "fresh-db": { type: "boolean", default: false },
+  },
+});
+const ROUNDS = Number(options.rounds ?? (options.quick ? 1 : 3));
+const SECONDS = Number(options.seconds ?? (options.quick ? 3 : 8));
+const LIGHTHOUSE_RUNS = Number(options["lighthouse-runs"] ?? (options.quick ? 1 : 3));
+const SAMPLES = options.quick ? 30 : 100;
+const PORT = Number(process.env.BENCH_PORT ?? 3200);
 
-execFileSync("node", ["scripts/prepare.mjs"], { env, stdio: "inherit" });
-const server = spawn("node", ["server.mjs"], { env, stdio: ["ignore", "pipe", "inherit"] });
-process.on("exit", () => server.kill());
+const startedAt = new Date();
+const date = startedAt.toISOString();
+const info = machine();
+const figures = [];
+const step = (text) => {
+  const elapsed = Math.round((Date.now() - startedAt.getTime()) / 1000);
+  console.log(`${`${Math.floor(elapsed / 60)}:${String(elapsed % 60).padStart(2, "0")}`.padStart(5)}  ${text}`);
+};
 
-async function waitForServer() {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("server did not start");
+// Interrupted: exit handlers stop the servers and remove the static copy.
+for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => process.exit(130));
+
+/** Records a figure: what the table shows, the budget, whether it is met; `data` goes to the JSON. */
+function figure(key, label, value, budget, met, data) {
+  figures.push({ key, label, value, budget, met, data });
 }
 
-async function load(name, makeRequest, { requests = 2000, concurrency = 16 } = {}) {
-  const latencies = [];
-  let next = 0;
-  let failures = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < requests) {
-        next++;
-        const t0 = performance.now();
-        const response = await makeRequest();
-        await response.arrayBuffer();
-        if (!response.ok && response.status !== 302) failures++;
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))].toFixed(1);
-  console.log(
-    `${name.padEnd(28)} ${String(Math.round(requests / seconds)).padStart(6)} req/s   p50 ${pct(0.5)} ms   p95 ${pct(0.95)} ms   p99 ${pct(0.99)} ms   failures ${failures}`,
-  );
-}
-
-async function javascriptBytes(path) {
-  const html = await (await fetch(`${origin}${path}`)).text();
-  const sources = [...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.js)"/g)].map((match) => match[1]);
-  let raw = 0;
-  let gzipped = 0;
-  for (const source of new Set(sources)) {
-    const body = Buffer.from(await (await fetch(`${origin}${source}`)).arrayBuffer());
-    raw += body.length;
-    gzipped += gzipSync(body).length;
-  }
-  console.log(`${`JS for ${path}`.padEnd(28)} ${(raw / 1024).toFixed(1)} kB raw, ${(gzipped / 1024).toFixed(1)} kB gzipped (${new Set(sources).size} files)`);
-}
-
-await waitForServer();
-const html = { headers: { Accept: "text/html" } };
-console.log(`\nChill PB benchmark against ${origin} (${new Date().toISOString()})\n`);
-await load("GET / (landing)", () => fetch(`${origin}/`, html));
-await load("GET /shop", () => fetch(`${origin}/shop`, html));
-await load("GET /shop?category=bites", () => fetch(`${origin}/shop?category=bites`, html));
-await load("POST /cart add (fetcher)", () =>
-  fetch(`${origin}/cart`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: "intent=add&productId=bar-banana-pb&quantity=1",
-  }),
+console.log(`Chill PB bench, ${machineText(info, date)}`);
+console.log(
+  `${ROUNDS} round(s) of ${SECONDS} s per throughput figure (medians), ${LIGHTHOUSE_RUNS} Lighthouse run(s) per page, ${SAMPLES} calls per operator figure\n`,
 );
-console.log("");
-await javascriptBytes("/");
-await javascriptBytes("/shop");
-const rss = execFileSync("ps", ["-o", "rss=", "-p", String(server.pid)]).toString().trim();
-console.log(`${"server memory (RSS)".padEnd(28)} ${(Number(rss) / 1024).toFixed(0)} MB after the run\n`);
-server.kill();
+
+// --- The build -----------------------------------------------------------------
+if (options.build) {
+  step("npm run build");
+  quietly("npm", ["run", "build"], process.env);
+}
+
+// --- The pages, then the operator's functions on 100,000 orders ---------------------
+const shared = { figure, step, port: PORT, rounds: ROUNDS, roundSeconds: SECONDS };
+await benchPages({ ...shared, lighthouseRuns: options["no-lighthouse"] ? 0 : LIGHTHOUSE_RUNS, build: options.build });
+await benchOperator({ ...shared, samples: SAMPLES, freshDb: options["fresh-db"] });
+
+// --- The report -----------------------------------------------------------------------
+const minutes = (Date.now() - startedAt.getTime()) / 60_000;
+const loadAtEnd = os.loadavg()[0].toFixed(1);
+const settings = `${ROUNDS} round(s) of ${SECONDS} s per throughput figure, medians; Lighthouse ${options["no-lighthouse"] ? "skipped" : `median of ${LIGHTHOUSE_RUNS} run(s)`}; whole run ${minutes.toFixed(1)} min, load average ${loadAtEnd} at the end`;
+const markdown = markdownTable(figures, info, date, settings);
+const budgets = figures.filter((f) => f.met !== null);
+const record = {
+  date,
+  machine: info,
+  settings: { rounds: ROUNDS, seconds: SECONDS, lighthouseRuns: options["no-lighthouse"] ? 0 : LIGHTHOUSE_RUNS, samples: SAMPLES, port: PORT },
+  minutes,
+  budgetsMet: budgets.filter((f) => f.met).length,
+  budgets: budgets.length,
+  figures,
+};
+const written = writeResults("var/bench", date, record, markdown);
+
+console.log(`\n${consoleTable(figures)}\n`);
+console.log(`${record.budgetsMet} of ${record.budgets} budgets met; ${settings}.`);
+console.log(`Wrote ${written.stamped}, ${written.latest} and ${written.markdown}.`);
+if (options.markdown) console.log(`\n${markdown}`);
 process.exit(0);

@@ -1,0 +1,159 @@
+// What a page makes a browser download, read from its HTML and CSS: the
+// scripts of its first load, its fonts, its images' caching, and how its HTML
+// is compressed. Sizes are bytes on the wire, as this server sends them.
+import http from "node:http";
+import { gunzipSync, gzipSync } from "node:zlib";
+
+/**
+ * GET `path` without decoding the body. Returns the status, headers, the
+ * body's bytes as sent (compressed when the server compressed it) and the
+ * body decoded.
+ */
+export function getRaw(origin, path, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const request = http.get(new URL(path, origin), { headers }, (response) => {
+      const chunks = [];
+      response.on("data", (chunk) => chunks.push(chunk));
+      response.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        const encoding = response.headers["content-encoding"];
+        const body = encoding === "gzip" ? gunzipSync(raw) : raw;
+        if (encoding && encoding !== "gzip") reject(new Error(`${path}: unexpected Content-Encoding ${encoding}`));
+        else resolve({ status: response.statusCode, headers: response.headers, wireBytes: raw.length, body });
+      });
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+  });
+}
+
+/** The size of `path` as a browser that accepts gzip receives it. */
+async function gzipWireBytes(origin, path) {
+  const response = await getRaw(origin, path, { "accept-encoding": "gzip" });
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+  return response.wireBytes;
+}
+
+const attribute = (tag, name) => new RegExp(`\\s${name}=["']([^"']*)["']`, "i").exec(tag)?.[1];
+const sameOriginPath = (origin, href) => {
+  const url = new URL(href, origin);
+  return url.origin === new URL(origin).origin ? url.pathname + url.search : null;
+};
+const unique = (values) => [...new Set(values.filter(Boolean))];
+
+/**
+ * The scripts a page's first load fetches: <script src>, <link rel=modulepreload>,
+ * and the modules its inline module scripts import (Remix's entry script).
+ */
+export function firstLoadScripts(origin, html) {
+  const sources = [];
+  for (const [tag] of html.matchAll(/<script\b[^>]*>/gi)) sources.push(attribute(tag, "src"));
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
+    if (/\brel=["']modulepreload["']/i.test(tag)) sources.push(attribute(tag, "href"));
+  }
+  for (const [, body] of html.matchAll(/<script\b[^>]*type=["']module["'][^>]*>([\s\S]*?)<\/script>/gi)) {
+    for (const [, specifier] of body.matchAll(/\bimport\s*(?:[^"'();]*?\bfrom\s*)?["']([^"']+)["']/g)) sources.push(specifier);
+  }
+  return unique(sources.map((source) => source && sameOriginPath(origin, source)));
+}
+
+/** The stylesheets a page links. */
+export function stylesheets(origin, html) {
+  const hrefs = [];
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
+    if (/\brel=["']stylesheet["']/i.test(tag)) hrefs.push(attribute(tag, "href"));
+  }
+  return unique(hrefs.map((href) => href && sameOriginPath(origin, href)));
+}
+
+/** Total gzip bytes on the wire of `paths`, with each file's size. */
+export async function wireTotal(origin, paths) {
+  const files = [];
+  for (const path of paths) files.push({ path, bytes: await gzipWireBytes(origin, path) });
+  return { bytes: files.reduce((sum, file) => sum + file.bytes, 0), files };
+}
+
+/**
+ * The font files a page would load: those its stylesheets (and their
+ * @imports) and inline styles reference with url(), and those it preloads.
+ * An upper bound: a browser skips a face whose unicode-range or weight the
+ * page never uses.
+ */
+export async function pageFonts(origin, html) {
+  const fonts = [];
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
+    if (/\brel=["']preload["']/i.test(tag) && /\bas=["']font["']/i.test(tag)) fonts.push(sameOriginPath(origin, attribute(tag, "href")));
+  }
+  const seen = new Set();
+  const readCss = async (path, css) => {
+    for (const [, quoted, bare] of css.matchAll(/url\(\s*(?:["']([^"']+)["']|([^)"'\s]+))\s*\)/g)) {
+      const target = new URL(quoted ?? bare, new URL(path, origin));
+      if (/\.(woff2?|ttf|otf|eot)$/i.test(target.pathname)) fonts.push(sameOriginPath(origin, target.href));
+    }
+    for (const [, imported] of css.matchAll(/@import\s+(?:url\()?["']([^"']+)["']/g)) {
+      await follow(sameOriginPath(origin, new URL(imported, new URL(path, origin)).href));
+    }
+  };
+  const follow = async (path) => {
+    if (!path || seen.has(path)) return;
+    seen.add(path);
+    const response = await getRaw(origin, path);
+    await readCss(path, response.body.toString("utf8"));
+  };
+  for (const path of stylesheets(origin, html)) await follow(path);
+  for (const [, css] of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) await readCss("/", css);
+  const paths = unique(fonts);
+  const files = [];
+  for (const path of paths) {
+    const response = await getRaw(origin, path, { "accept-encoding": "gzip" });
+    files.push({ path, bytes: response.wireBytes });
+  }
+  return { bytes: files.reduce((sum, file) => sum + file.bytes, 0), files };
+}
+
+/** Every image a page shows (<img src/srcset>, <source srcset>, image preloads), same-origin only. */
+export function pageImages(origin, html) {
+  const urls = [];
+  const fromSrcset = (value) => (value ?? "").split(",").map((candidate) => candidate.trim().split(/\s+/)[0]);
+  for (const [tag] of html.matchAll(/<(?:img|source)\b[^>]*>/gi)) {
+    urls.push(attribute(tag, "src"), ...fromSrcset(attribute(tag, "srcset")));
+  }
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
+    if (/\brel=["']preload["']/i.test(tag) && /\bas=["']image["']/i.test(tag)) {
+      urls.push(attribute(tag, "href"), ...fromSrcset(attribute(tag, "imagesrcset")));
+    }
+  }
+  return unique(urls.map((url) => url && !url.startsWith("data:") && sameOriginPath(origin, url)));
+}
+
+/** Each image's Cache-Control, and whether its name carries a content hash. */
+export async function imageCaching(origin, paths) {
+  const images = [];
+  for (const path of paths) {
+    const response = await getRaw(origin, path);
+    const cacheControl = String(response.headers["cache-control"] ?? "");
+    images.push({
+      path,
+      status: response.status,
+      cacheControl,
+      immutable: /\bimmutable\b/i.test(cacheControl),
+      // A content hash: 8+ letters and digits, at least one a digit, before the extension.
+      fingerprinted: /[.-](?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{8,}\.[a-z0-9]+$/.test(path.split("?")[0]),
+    });
+  }
+  return images;
+}
+
+/**
+ * The page's HTML gzip-compressed as the server sent it, against the same
+ * HTML gzip-compressed in one piece: a server that flushes the compressor for
+ * every chunk it streams sends noticeably more.
+ */
+export async function htmlCompression(origin, path) {
+  const response = await getRaw(origin, path, { accept: "text/html", "accept-encoding": "gzip" });
+  return {
+    servedBytes: response.wireBytes,
+    onePieceBytes: gzipSync(response.body).length,
+    compressed: response.headers["content-encoding"] === "gzip",
+  };
+}

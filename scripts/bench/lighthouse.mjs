@@ -1,0 +1,60 @@
+// Lighthouse 12 with its defaults (mobile form factor, simulated slow 4G and
+// a 4x slower CPU), in the system Chromium, headless.
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { median } from "./load.mjs";
+
+const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+
+/**
+ * Audits each URL `runs` times and keeps, per URL, the run with the median
+ * performance score (Lighthouse's own advice for a noisy machine).
+ */
+export async function audit(urls, { runs }) {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: ["--headless=new", "--no-sandbox"] });
+  try {
+    const results = {};
+    for (const url of urls) {
+      const reports = [];
+      for (let run = 0; run < runs; run++) {
+        const result = await lighthouse(url, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+        });
+        if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+        reports.push(summarise(result.lhr));
+      }
+      const middle = median(reports.map((report) => report.performance));
+      results[url] = { ...reports.find((report) => report.performance === middle), runs, performanceScores: reports.map((r) => r.performance) };
+    }
+    return results;
+  } finally {
+    await chrome.kill();
+  }
+}
+
+function summarise(lhr) {
+  const score = (category) => Math.round((lhr.categories[category]?.score ?? NaN) * 100);
+  const numeric = (id) => lhr.audits[id]?.numericValue ?? NaN;
+  const requests = lhr.audits["network-requests"]?.details?.items ?? [];
+  const bytesOf = (type) => requests.filter((item) => item.resourceType === type).reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
+  return {
+    performance: score("performance"),
+    accessibility: score("accessibility"),
+    bestPractices: score("best-practices"),
+    seo: score("seo"),
+    lcpMs: numeric("largest-contentful-paint"),
+    fcpMs: numeric("first-contentful-paint"),
+    tbtMs: numeric("total-blocking-time"),
+    cls: numeric("cumulative-layout-shift"),
+    scriptBytes: bytesOf("Script"),
+    fontBytes: bytesOf("Font"),
+    totalBytes: numeric("total-byte-weight"),
+    runtimeError: lhr.runtimeError?.message,
+    failedAudits: Object.values(lhr.audits)
+      .filter((item) => lhr.categories.accessibility?.auditRefs.some((ref) => ref.id === item.id) && item.score === 0)
+      .map((item) => item.id),
+  };
+}

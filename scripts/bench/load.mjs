@@ -1,0 +1,104 @@
+// Load generators: autocannon, in this process, for throughput; a one-at-a-time
+// caller for the latency of single requests (the admin's functions).
+import autocannon from "autocannon";
+import { cpuMs } from "./server.mjs";
+
+/** What Chromium sends: the server compresses as it would for a visitor. */
+export const BROWSER_HEADERS = { accept: "text/html,application/xhtml+xml", "accept-encoding": "gzip, deflate, br, zstd" };
+
+export function percentile(samples, p) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export const median = (values) => percentile(values, 50);
+
+/**
+ * `connections` keep-alive connections request `url` for `seconds`. Returns
+ * requests per second, latency percentiles (ms), the server's CPU time per
+ * request (ms) and the count of answers that were not 2xx or failed.
+ */
+export async function hammer({ url, connections, seconds, pid, headers = BROWSER_HEADERS, method = "GET", body }) {
+  const cpuBefore = pid ? cpuMs(pid) : 0;
+  const result = await autocannon({ url, connections, duration: seconds, headers, method, body });
+  const cpuUsed = pid ? cpuMs(pid) - cpuBefore : NaN;
+  const requests = result.requests.total;
+  // No answer at all within the run: as slow as it gets, never "0 ms".
+  return {
+    requestsPerSecond: requests / result.duration,
+    p50Ms: requests > 0 ? result.latency.p50 : Infinity,
+    p99Ms: requests > 0 ? result.latency.p99 : Infinity,
+    cpuMsPerRequest: requests > 0 ? cpuUsed / requests : NaN,
+    requests,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+/** Every request of the run was answered, with a 2xx. */
+export const answeredAll = (run) => run.requests > 0 && run.failures === 0;
+
+/** The median of each figure over several rounds of `hammer`. */
+export function medianOfRounds(rounds) {
+  const pick = (key) => median(rounds.map((round) => round[key]));
+  return {
+    requestsPerSecond: pick("requestsPerSecond"),
+    p50Ms: pick("p50Ms"),
+    p99Ms: pick("p99Ms"),
+    cpuMsPerRequest: pick("cpuMsPerRequest"),
+    requests: rounds.reduce((sum, round) => sum + round.requests, 0),
+    failures: rounds.reduce((sum, round) => sum + round.failures, 0),
+    rounds: rounds.length,
+  };
+}
+
+/**
+ * Calls `request` one at a time, `count` times or for `maxSeconds` (warm-up
+ * included), whichever ends first (but at least once), after `warmup` calls
+ * that are not counted.
+ * Each call must resolve to a Response; its body is read in full. Returns
+ * p50/p95 (ms).
+ */
+export async function sample(request, { count, maxSeconds, warmup = 2 }) {
+  const deadline = performance.now() + maxSeconds * 1000;
+  for (let index = 0; index < warmup && performance.now() < deadline; index++) await expectOk(await request());
+  const durations = [];
+  // At least one counted call, even when a slow warm-up used up the time.
+  while (durations.length < count && (durations.length === 0 || performance.now() < deadline)) {
+    const started = performance.now();
+    await expectOk(await request());
+    durations.push(performance.now() - started);
+  }
+  return { p50Ms: percentile(durations, 50), p95Ms: percentile(durations, 95), samples: durations.length };
+}
+
+async function expectOk(response) {
+  const body = await response.text();
+  if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${body.slice(0, 200)}`);
+}
+
+/**
+ * Repeats `request` one at a time until `stop()`; for a second load next to
+ * `hammer`. `stop` resolves to the count and p95 of the calls it made.
+ */
+export function background(request) {
+  let running = true;
+  const durations = [];
+  let failures = 0;
+  const loop = (async () => {
+    for (let index = 0; running; index++) {
+      const started = performance.now();
+      const response = await request(index).catch(() => null);
+      if (!response?.ok) failures++;
+      await response?.arrayBuffer();
+      durations.push(performance.now() - started);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { calls: durations.length, p95Ms: percentile(durations, 95), failures };
+    },
+  };
+}

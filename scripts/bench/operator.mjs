@@ -1,0 +1,142 @@
+// The operator's figures: the shop on 100,000 paid orders, signed in as an
+// operator: get-orders and get-dashboard one call at a time, the memory a
+// dashboard call takes, and /shop while the operator works.
+import { existsSync, rmSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { answeredAll, background, hammer, median, medianOfRounds, sample } from "./load.mjs";
+import { PAID_ORDERS, ensureOrders } from "./orders-db.mjs";
+import { MB, calls, count, ms, throughputText } from "./report.mjs";
+import {
+  peakRssBytes,
+  prepareDatabase,
+  productionEnv,
+  quietly,
+  resetPeakRss,
+  rssBytes,
+  startServer,
+  watchPeakRss,
+} from "./server.mjs";
+
+const ORDERS_DB = "var/bench-100k.db";
+const SETTLE_MS = 5_000;
+const OPERATOR = { email: "bench-operator@chillpb.example", password: "bench-operator-passphrase" };
+
+/** `freshDb`: make the 100,000 orders again even when the database holds them. */
+export async function benchOperator({ figure, step, port, rounds, roundSeconds, samples, freshDb }) {
+  const ordersPort = port + 1;
+  const ordersEnv = productionEnv({ port: ordersPort, databaseFile: ORDERS_DB });
+  if (freshDb) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${ORDERS_DB}${suffix}`, { force: true });
+  step(`${existsSync(ORDERS_DB) ? "migrating" : "making"} ${ORDERS_DB}`);
+  prepareDatabase(ordersEnv);
+  const filled = await ensureOrders(ORDERS_DB);
+  step(filled.filled ? `wrote ${count(PAID_ORDERS)} paid orders in ${filled.seconds.toFixed(1)} s` : `reused its ${count(PAID_ORDERS)} paid orders`);
+  quietly("node_modules/.bin/tsx", ["scripts/admin-create.ts", "--email", OPERATOR.email, "--password", OPERATOR.password], ordersEnv);
+  const orders = await startServer(ordersEnv);
+  step(`the shop on 100,000 orders runs at ${orders.origin} (pid ${orders.pid})`);
+  await sleep(2_000);
+  const ordersMemory = { idleBytes: rssBytes(orders.pid) };
+
+  const signIn = await fetch(`${orders.origin}/auth/login`, {
+    method: "POST",
+    headers: { Origin: orders.origin, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(OPERATOR),
+  });
+  const cookie = signIn.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+  if (!signIn.ok || !cookie) throw new Error(`the operator could not sign in: ${signIn.status} ${await signIn.text()}`);
+  const call = (name, body = {}) =>
+    fetch(`${orders.origin}/functions/v1/${name}`, {
+      method: "POST",
+      headers: { Origin: orders.origin, Cookie: cookie, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  // One dashboard call on a server that has not made one yet: how much memory it takes.
+  const rssBeforeDashboard = rssBytes(orders.pid);
+  const exactPeak = resetPeakRss(orders.pid);
+  const firstDashboard = await call("get-dashboard");
+  if (!firstDashboard.ok) throw new Error(`get-dashboard answered ${firstDashboard.status}`);
+  await firstDashboard.arrayBuffer();
+  const dashboardJump = {
+    beforeBytes: rssBeforeDashboard,
+    peakBytes: exactPeak ? peakRssBytes(orders.pid) : NaN,
+    afterBytes: rssBytes(orders.pid),
+  };
+
+  const ordersPeak = watchPeakRss(orders.pid);
+  const firstPage = await (await call("get-orders", { page: 1 })).json();
+  const idPrefix = firstPage.orders[0].id.slice(0, 4);
+  const LIST_QUERIES = [
+    ["page 1", { page: 1 }],
+    ["a late page (4,000 of 5,000)", { page: 4000 }],
+    ["status filter (preparing)", { status: "preparing" }],
+    ["email-domain search (ucla.edu)", { q: "ucla.edu" }],
+    [`id-prefix search (${idPrefix})`, { q: idPrefix }],
+    ["sort by total", { sort: "total_desc" }],
+  ];
+  step("get-orders, one call at a time");
+  for (const [name, body] of LIST_QUERIES) {
+    const latency = await sample(() => call("get-orders", body), { count: samples, maxSeconds: 15 });
+    figure(`getOrders:${name}`, `get-orders, 100k orders: ${name}`, `p95 ${ms(latency.p95Ms)} · p50 ${ms(latency.p50Ms)} (${calls(latency.samples)})`, "p95 ≤ 50 ms", latency.p95Ms <= 50, { body, ...latency });
+  }
+  step("get-dashboard, one call at a time");
+  const dashboard = await sample(() => call("get-dashboard"), { warmup: 1, count: Math.round(samples / 2), maxSeconds: 20 });
+  const jump = Math.max(dashboardJump.peakBytes || 0, dashboardJump.afterBytes) - dashboardJump.beforeBytes;
+  figure("getDashboard", "get-dashboard, 100k orders", `p95 ${ms(dashboard.p95Ms)} · p50 ${ms(dashboard.p50Ms)} (${calls(dashboard.samples)})`, "p95 ≤ 100 ms", dashboard.p95Ms <= 100, dashboard);
+  figure(
+    "getDashboard:memory",
+    "get-dashboard: RSS rise of the first call",
+    `${MB(jump)} (${MB(dashboardJump.beforeBytes)} → peak ${Number.isNaN(dashboardJump.peakBytes) ? "?" : MB(dashboardJump.peakBytes)}, after ${MB(dashboardJump.afterBytes)})`,
+    "no jump (≤ 10 MB)",
+    jump <= 10_000_000,
+    dashboardJump,
+  );
+
+  step("/shop while an operator works");
+  const mixed = { alone: [], lists: [], dashboard: [] };
+  for (let round = 1; round <= rounds; round++) {
+    mixed.alone.push({ shop: await hammer({ url: `${orders.origin}/shop`, connections: 10, seconds: roundSeconds, pid: orders.pid }) });
+    for (const [key, work] of [
+      ["lists", (index) => call("get-orders", LIST_QUERIES[index % LIST_QUERIES.length][1])],
+      ["dashboard", () => call("get-dashboard")],
+    ]) {
+      const operator = background(work);
+      // No CPU per request here: the server's CPU time includes the operator's calls.
+      const shopRun = await hammer({ url: `${orders.origin}/shop`, connections: 10, seconds: roundSeconds });
+      mixed[key].push({ shop: shopRun, operator: await operator.stop() });
+    }
+  }
+  ordersMemory.peakBytes = ordersPeak.stop();
+  const mixedSummary = Object.fromEntries(
+    Object.entries(mixed).map(([key, each]) => [
+      key,
+      {
+        shop: medianOfRounds(each.map((round) => round.shop)),
+        operatorCalls: each.reduce((sum, round) => sum + (round.operator?.calls ?? 0), 0),
+        operatorP95Ms: median(each.map((round) => round.operator?.p95Ms ?? NaN)),
+      },
+    ]),
+  );
+  const shopDuring = (key) => {
+    const summary = mixedSummary[key];
+    const operator = key === "alone" ? "" : ` (operator: ${calls(summary.operatorCalls)}, p95 ${ms(summary.operatorP95Ms)})`;
+    return `${throughputText(summary.shop)}${operator}`;
+  };
+  figure("mixed:alone", "`/shop` (10 connections) on the 100k database, alone", shopDuring("alone"), "", null, mixedSummary.alone);
+  for (const [key, label] of [["lists", "… while an operator repeats filtered lists"], ["dashboard", "… while an operator repeats the dashboard"]]) {
+    const summary = mixedSummary[key];
+    figure(`mixed:${key}`, label, shopDuring(key), "p99 ≤ 50 ms", summary.shop.p99Ms <= 50 && answeredAll(summary.shop), summary);
+  }
+
+  step(`letting the server settle for ${SETTLE_MS / 1000} s`);
+  await sleep(SETTLE_MS);
+  ordersMemory.afterBytes = rssBytes(orders.pid);
+  figure(
+    "memory:orders",
+    "operator server RSS (100k orders): idle · peak · after",
+    `${MB(ordersMemory.idleBytes)} · ${MB(ordersMemory.peakBytes)} · ${MB(ordersMemory.afterBytes)}`,
+    "≤ 200 MB after load",
+    ordersMemory.afterBytes <= 200_000_000,
+    ordersMemory,
+  );
+  await orders.stop();
+}

@@ -1,0 +1,175 @@
+// The pages' figures: the shop on a fresh catalogue-only database, /shop
+// server-rendered against its own HTML served as a static file, the landing
+// page, what a first load downloads, memory, and Lighthouse.
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  firstLoadScripts,
+  getRaw,
+  htmlCompression,
+  imageCaching,
+  pageFonts,
+  pageImages,
+  stylesheets,
+  wireTotal,
+} from "./assets.mjs";
+import { answeredAll, hammer, median, medianOfRounds } from "./load.mjs";
+import { MB, kB, ms, percent, seconds, throughputText } from "./report.mjs";
+import { prepareDatabase, productionEnv, rssBytes, startServer, watchPeakRss } from "./server.mjs";
+
+const PAGES_DB = "var/bench.db";
+const SETTLE_MS = 5_000;
+
+/**
+ * `figure(key, label, value, budget, met, data)` records each figure; `step`
+ * says what runs. `build`: the app was just built (prepare.mjs need not check).
+ */
+export async function benchPages({ figure, step, port, rounds, roundSeconds, lighthouseRuns, build }) {
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${PAGES_DB}${suffix}`, { force: true });
+  const pagesEnv = productionEnv({ port, databaseFile: PAGES_DB });
+  step(`preparing ${PAGES_DB} (and building if the build is older than the sources)`);
+  prepareDatabase({ ...pagesEnv, SKIP_BUILD: build ? "true" : "false" });
+  const shop = await startServer(pagesEnv);
+  step(`the shop runs at ${shop.origin} (pid ${shop.pid})`);
+  await sleep(2_000);
+  const pagesMemory = { idleBytes: rssBytes(shop.pid) };
+
+  const html = async (path) => {
+    const response = await getRaw(shop.origin, path, { accept: "text/html" });
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+    return response.body.toString("utf8");
+  };
+  const landingHtml = await html("/");
+  const shopHtml = await html("/shop");
+  const adminHtml = await html("/admin");
+
+  // What a visitor downloads.
+  step("first-load scripts, fonts, images, compression");
+  for (const [path, page] of [["/", landingHtml], ["/shop", shopHtml]]) {
+    const scripts = await wireTotal(shop.origin, firstLoadScripts(shop.origin, page));
+    figure(`firstLoadJs:${path}`, `first-load JS gzip, \`${path}\``, `${kB(scripts.bytes)} (${scripts.files.length} files)`, "≤ 90 kB", scripts.bytes <= 90_000, scripts);
+  }
+  const fontsByPage = {};
+  for (const [path, page] of [["/", landingHtml], ["/shop", shopHtml], ["/admin", adminHtml]]) {
+    fontsByPage[path] = await pageFonts(shop.origin, page);
+  }
+  const heaviestFonts = Math.max(...Object.values(fontsByPage).map((fonts) => fonts.bytes));
+  figure(
+    "fonts",
+    "fonts a page loads (`/`, `/shop`, `/admin`)",
+    Object.entries(fontsByPage).map(([path, fonts]) => `${path} ${kB(fonts.bytes)}`).join(" · "),
+    "≤ 30 kB",
+    heaviestFonts <= 30_000,
+    fontsByPage,
+  );
+  const adminJs = await wireTotal(shop.origin, firstLoadScripts(shop.origin, adminHtml));
+  const adminCss = await wireTotal(shop.origin, stylesheets(shop.origin, adminHtml));
+  figure(
+    "adminFirstLoad",
+    "admin sign-in (`/admin`) first load, gzip",
+    `JS ${kB(adminJs.bytes)} (${adminJs.files.length} files) · CSS ${kB(adminCss.bytes)}`,
+    "JS ≤ 150 kB",
+    adminJs.bytes <= 150_000,
+    { js: adminJs, css: adminCss },
+  );
+  const images = await imageCaching(shop.origin, pageImages(shop.origin, shopHtml));
+  const immutableImages = images.filter((image) => image.immutable && image.status === 200).length;
+  const fingerprinted = images.filter((image) => image.fingerprinted).length;
+  figure(
+    "productImages",
+    "`/shop` images: Cache-Control",
+    `${immutableImages} of ${images.length} immutable, ${fingerprinted} fingerprinted (${[...new Set(images.map((image) => image.cacheControl))].join("; ")})`,
+    "immutable (fingerprinted)",
+    images.length > 0 && immutableImages === images.length && fingerprinted === images.length,
+    images,
+  );
+  for (const path of ["/", "/shop"]) {
+    const sizes = await htmlCompression(shop.origin, path);
+    const ratio = sizes.servedBytes / sizes.onePieceBytes;
+    figure(
+      `htmlGzip:${path}`,
+      `HTML gzip of \`${path}\`: as served / in one piece`,
+      sizes.compressed ? `${kB(sizes.servedBytes)} / ${kB(sizes.onePieceBytes)} (×${ratio.toFixed(2)})` : "not compressed",
+      "≈ one piece (≤ ×1.05)",
+      sizes.compressed && ratio <= 1.05,
+      sizes,
+    );
+  }
+
+  // The same /shop HTML as a static file from the same process: the ceiling for the page.
+  // A copy an interrupted run left behind goes first.
+  for (const name of readdirSync("public")) if (/^bench-shop-copy-\d+\.html$/.test(name)) rmSync(`public/${name}`);
+  const staticName = `bench-shop-copy-${process.pid}.html`;
+  const staticFile = `public/${staticName}`;
+  const removeStaticCopy = () => rmSync(staticFile, { force: true });
+  writeFileSync(staticFile, shopHtml);
+  process.once("exit", removeStaticCopy);
+  const targets = {
+    ssr: `${shop.origin}/shop`,
+    static: `${shop.origin}/${staticName}`,
+    landing: `${shop.origin}/`,
+  };
+  if ((await fetch(targets.static)).status !== 200) throw new Error("the static copy of /shop is not served");
+
+  step("warming up");
+  for (const url of Object.values(targets)) await hammer({ url, connections: 10, seconds: 2 });
+  const runs = { ssr10: [], static10: [], ssr1: [], static1: [], landing10: [] };
+  const loadPeak = watchPeakRss(shop.pid);
+  for (let round = 1; round <= rounds; round++) {
+    step(`throughput round ${round} of ${rounds}`);
+    // Interleaved, so that a slower minute of a shared machine hits every figure alike.
+    runs.ssr10.push(await hammer({ url: targets.ssr, connections: 10, seconds: roundSeconds, pid: shop.pid }));
+    runs.static10.push(await hammer({ url: targets.static, connections: 10, seconds: roundSeconds, pid: shop.pid }));
+    runs.ssr1.push(await hammer({ url: targets.ssr, connections: 1, seconds: roundSeconds, pid: shop.pid }));
+    runs.static1.push(await hammer({ url: targets.static, connections: 1, seconds: roundSeconds, pid: shop.pid }));
+    runs.landing10.push(await hammer({ url: targets.landing, connections: 10, seconds: roundSeconds, pid: shop.pid }));
+  }
+  pagesMemory.peakBytes = loadPeak.stop();
+  removeStaticCopy();
+  const throughput = Object.fromEntries(Object.entries(runs).map(([key, each]) => [key, { ...medianOfRounds(each), each }]));
+  const share = (ssr, copy) => median(ssr.map((run, index) => run.requestsPerSecond / copy[index].requestsPerSecond));
+  const shareAt10 = share(runs.ssr10, runs.static10);
+  const shareAt1 = share(runs.ssr1, runs.static1);
+
+  figure("shop:c10", "`/shop` server-rendered, 10 connections", throughputText(throughput.ssr10), "p99 ≤ 50 ms", throughput.ssr10.p99Ms <= 50 && answeredAll(throughput.ssr10), throughput.ssr10);
+  figure("static:c10", "`/shop`'s HTML as a static file, 10 connections", throughputText(throughput.static10), "(the limit)", null, throughput.static10);
+  figure("shop:c1", "`/shop` server-rendered, 1 connection", throughputText(throughput.ssr1), "", null, throughput.ssr1);
+  figure("static:c1", "`/shop`'s HTML as a static file, 1 connection", throughputText(throughput.static1), "(the limit)", null, throughput.static1);
+  figure("share:c10", "`/shop` SSR as a share of static, 10 connections", percent(shareAt10), "≥ 30%", shareAt10 >= 0.3, { ratio: shareAt10 });
+  figure("share:c1", "`/shop` SSR as a share of static, 1 connection", percent(shareAt1), "≥ 30%", shareAt1 >= 0.3, { ratio: shareAt1 });
+  figure("landing:c10", "`/` landing, 10 connections", throughputText(throughput.landing10), "p99 ≤ 50 ms", throughput.landing10.p99Ms <= 50 && answeredAll(throughput.landing10), throughput.landing10);
+
+  step(`letting the server settle for ${SETTLE_MS / 1000} s`);
+  await sleep(SETTLE_MS);
+  pagesMemory.afterBytes = rssBytes(shop.pid);
+  figure(
+    "memory:pages",
+    "pages server RSS: idle · peak under load · after load",
+    `${MB(pagesMemory.idleBytes)} · ${MB(pagesMemory.peakBytes)} · ${MB(pagesMemory.afterBytes)}`,
+    "≤ 200 MB after load",
+    pagesMemory.afterBytes <= 200_000_000,
+    pagesMemory,
+  );
+
+  if (lighthouseRuns > 0) {
+    step(`Lighthouse (mobile), ${lighthouseRuns} run(s) per page`);
+    const { audit } = await import("./lighthouse.mjs");
+    const audits = await audit([`${shop.origin}/admin`, `${shop.origin}/`, `${shop.origin}/shop`], { runs: lighthouseRuns });
+    const text = (result) =>
+      `perf ${result.performance} · a11y ${result.accessibility} · LCP ${seconds(result.lcpMs)} · TBT ${ms(result.tbtMs)} · CLS ${result.cls.toFixed(3)}`;
+    const admin = audits[`${shop.origin}/admin`];
+    figure("lighthouse:/admin", "Lighthouse mobile, admin sign-in `/admin`", text(admin), "perf ≥ 95", admin.performance >= 95, admin);
+    for (const path of ["/", "/shop"]) {
+      const result = audits[`${shop.origin}${path}`];
+      figure(
+        `lighthouse:${path}`,
+        `Lighthouse mobile, \`${path}\``,
+        text(result),
+        "perf ≥ 98, a11y 100, LCP ≤ 1.8 s",
+        result.performance >= 98 && result.accessibility === 100 && result.lcpMs <= 1800,
+        result,
+      );
+    }
+  }
+  await shop.stop();
+}

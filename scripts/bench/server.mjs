@@ -1,0 +1,119 @@
+// The shop as production runs it (`node scripts/prepare.mjs`, then
+// `node server.mjs` with NODE_ENV=production), on 127.0.0.1 and a database of
+// the bench's own, plus what /proc says about its process: resident memory
+// and CPU time.
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
+
+/** The environment of a production instance; Stripe is configured but never called by the pages measured. */
+export function productionEnv({ port, databaseFile }) {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    DEMO: "false",
+    MOCKS: "false",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATABASE_URL: `file:./${databaseFile}`,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SESSION_SECRET: "bench-session-secret-0123456789abcdef",
+    STRIPE_SECRET_KEY: "sk_test_bench_never_called",
+    STRIPE_WEBHOOK_SECRET: "whsec_bench_never_called",
+    GEOCODER_URL: "http://127.0.0.1:9/search",
+    SKIP_BUILD: "true",
+  };
+}
+
+/** Runs a setup command quietly; its output is shown only when it fails. */
+export function quietly(command, args, env) {
+  try {
+    execFileSync(command, args, { env, stdio: "pipe" });
+  } catch (error) {
+    process.stderr.write(`${error.stdout ?? ""}${error.stderr ?? ""}`);
+    throw new Error(`${[command, ...args].join(" ")} failed`);
+  }
+}
+
+/** Migrations and the catalogue seed (and the build, unless SKIP_BUILD), as `npm start` does before it serves. */
+export const prepareDatabase = (env) => quietly(process.execPath, ["scripts/prepare.mjs"], env);
+
+export async function startServer(env) {
+  const origin = env.PUBLIC_URL;
+  if (await fetch(`${origin}/healthz`).then(() => true, () => false)) {
+    throw new Error(`${origin} already answers: set BENCH_PORT to a free port`);
+  }
+  const child = spawn(process.execPath, ["server.mjs"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const killOnExit = () => child.kill();
+  process.once("exit", killOnExit);
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    if (await fetch(`${origin}/healthz`).then((response) => response.ok, () => false)) break;
+    if (attempt > 300) throw new Error("the server did not start within 30 s");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    origin,
+    pid: child.pid,
+    async stop() {
+      process.removeListener("exit", killOnExit);
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+function status(pid) {
+  const text = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kilobytes = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? NaN);
+  return { rssBytes: kilobytes("VmRSS") * 1024, peakRssBytes: kilobytes("VmHWM") * 1024 };
+}
+
+/** The process's resident set size now, in bytes. */
+export const rssBytes = (pid) => status(pid).rssBytes;
+
+/** The process's highest resident set size since it started or since `resetPeakRss`, in bytes. */
+export const peakRssBytes = (pid) => status(pid).peakRssBytes;
+
+/**
+ * Resets the process's RSS high-water mark to its current RSS (Linux: "5" to
+ * clear_refs), so that `peakRssBytes` afterwards is the peak since now.
+ * Returns false where the kernel refuses; callers then rely on sampling.
+ */
+export function resetPeakRss(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Watches a process's RSS from now on: the highest value seen by sampling
+ * every 50 ms, and the kernel's high-water mark since `resetPeakRss`.
+ */
+export function watchPeakRss(pid) {
+  const exact = resetPeakRss(pid);
+  let sampled = rssBytes(pid);
+  const timer = setInterval(() => {
+    sampled = Math.max(sampled, rssBytes(pid));
+  }, 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      const now = status(pid);
+      return Math.max(sampled, now.rssBytes, exact ? now.peakRssBytes : 0);
+    },
+  };
+}
+
+/** User + system CPU time the process has used so far, in milliseconds. */
+export function cpuMs(pid) {
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
