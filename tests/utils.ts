@@ -16,6 +16,9 @@ import { action as getSubscribers } from "~/routes/functions.v1.get-subscribers"
 import { action as getInquiries } from "~/routes/functions.v1.get-inquiries";
 import { action as exportSubscribers } from "~/routes/functions.v1.export-subscribers";
 import { action as exportInquiries } from "~/routes/functions.v1.export-inquiries";
+import { action as getOperators } from "~/routes/functions.v1.get-operators";
+import { action as saveOperator } from "~/routes/functions.v1.save-operator";
+import { action as removeOperator } from "~/routes/functions.v1.remove-operator";
 import { action as getOrder } from "~/routes/functions.v1.get-order";
 import { action as getOrders } from "~/routes/functions.v1.get-orders";
 import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
@@ -217,6 +220,9 @@ const functions = {
   "get-inquiries": getInquiries,
   "export-subscribers": exportSubscribers,
   "export-inquiries": exportInquiries,
+  "get-operators": getOperators,
+  "save-operator": saveOperator,
+  "remove-operator": removeOperator,
 } satisfies Record<string, RouteHandler>;
 
 export type FunctionName = keyof typeof functions;

@@ -21,6 +21,7 @@ const DashboardPage = lazy(() => import("./pages/dashboard"));
 // The owner's lists: loaded only when opened.
 const SubscribersPage = lazy(() => import("./pages/lists/subscribers"));
 const InquiriesPage = lazy(() => import("./pages/lists/inquiries"));
+const OperatorsPage = lazy(() => import("./pages/operators"));
 
 const chocolate: MantineColorsTuple = [
   "#fbf3ec",
@@ -61,6 +62,7 @@ export function App() {
             { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },
             { name: "subscribers", list: "/subscribers", meta: { label: "Subscribers" } },
             { name: "inquiries", list: "/inquiries", meta: { label: "Inquiries" } },
+            { name: "operators", list: "/operators", meta: { label: "Operators" } },
           ]}
           options={{
             syncWithLocation: true,
@@ -102,6 +104,14 @@ export function App() {
                 element={
                   <Suspense fallback={<Loading />}>
                     <InquiriesPage />
+                  </Suspense>
+                }
+              />
+              <Route
+                path="operators"
+                element={
+                  <Suspense fallback={<Loading />}>
+                    <OperatorsPage />
                   </Suspense>
                 }
               />

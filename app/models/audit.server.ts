@@ -7,8 +7,8 @@ import { db } from "~/utils/db.server";
  * the change itself, so a change is never without its record.
  */
 
-export type AuditAction = "product.update" | "discount-code.save" | "order.refund";
-export type AuditSubject = "product" | "discount-code" | "order";
+export type AuditAction = "product.update" | "discount-code.save" | "order.refund" | "operator.save" | "operator.remove";
+export type AuditSubject = "product" | "discount-code" | "order" | "operator";
 
 export type AuditInput = {
   actorEmail: string;

@@ -1,6 +1,7 @@
 import type { BaseRecord, DataProvider } from "@refinedev/core";
 import { callFunction } from "../api";
 import { inquiries, subscribers } from "./resources/lists";
+import { operators } from "./resources/operators";
 import { orders } from "./resources/orders";
 import type { ResourceHandlers } from "./resources/shared";
 
@@ -9,7 +10,7 @@ import type { ResourceHandlers } from "./resources/shared";
  * resource's calls live in providers/resources/, and get-dashboard is a
  * custom call.
  */
-const resources: Record<string, ResourceHandlers> = { orders, subscribers, inquiries };
+const resources: Record<string, ResourceHandlers> = { orders, subscribers, inquiries, operators };
 
 function handlersFor<Method extends keyof ResourceHandlers>(resource: string, method: Method): NonNullable<ResourceHandlers[Method]> {
   const handler = resources[resource]?.[method];
@@ -44,5 +45,8 @@ export const dataProvider: DataProvider = {
     return { data: await callFunction<TData>(url) };
   },
 
-  deleteOne: () => Promise.reject(new Error("Nothing in the admin is deleted.")),
+  async deleteOne<TData extends BaseRecord>(params: Parameters<DataProvider["deleteOne"]>[0]) {
+    const { data } = await handlersFor(params.resource, "deleteOne")(params);
+    return { data: data as TData };
+  },
 };

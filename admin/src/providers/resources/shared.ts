@@ -6,6 +6,7 @@ export type ResourceHandlers = {
   getOne?: (params: Parameters<DataProvider["getOne"]>[0]) => Promise<{ data: BaseRecord }>;
   update?: (params: Parameters<DataProvider["update"]>[0]) => Promise<{ data: BaseRecord }>;
   create?: (params: Parameters<DataProvider["create"]>[0]) => Promise<{ data: BaseRecord }>;
+  deleteOne?: (params: Parameters<DataProvider["deleteOne"]>[0]) => Promise<{ data: BaseRecord }>;
 };
 
 /** A filter's value when it is a non-empty string. */

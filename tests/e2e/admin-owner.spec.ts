@@ -3,8 +3,9 @@ import { readFile } from "node:fs/promises";
 import { expect, test } from "./fixtures";
 
 /**
- * The owner's lists: newsletter subscribers and partnership inquiries,
- * searchable and exported as CSV; staff neither see nor open them.
+ * What only the owner does: the newsletter subscribers and partnership
+ * inquiries (searchable, exported as CSV) and the operators' accounts; staff
+ * neither see nor open them.
  */
 
 test("the owner finds a subscriber and an inquiry and exports them as CSV", async ({ adminPage: page, baseURL }) => {
@@ -61,7 +62,37 @@ test("staff see neither list: not in the menu, and a direct link says owners onl
   await expect(nav.getByRole("link", { name: "Orders" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Subscribers" })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Inquiries" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Operators" })).toHaveCount(0);
   await page.goto("/admin/subscribers");
   await expect(page.getByRole("alert", { name: "Owners only" })).toContainText("Only the shop's owner can do this.");
   await expect(page.getByRole("heading", { name: "Newsletter subscribers" })).toHaveCount(0);
+});
+
+test("the owner adds a staff account, who can then sign in; a short password is refused with the values kept", async ({ adminPage: page, browser }) => {
+  const email = `helper-${randomUUID().slice(0, 8)}@chillpb.test`;
+  await page.goto("/admin/operators");
+  await expect(page.getByRole("heading", { name: "Operators" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: /admin@chillpb\.example/ })).toBeVisible();
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("too short");
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByText("needs at least 12 characters")).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveValue(email);
+
+  await page.getByLabel("Password").fill("a long enough passphrase");
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByText(`${email} can now sign in as staff.`)).toBeVisible();
+  const row = page.getByRole("row").filter({ hasText: email });
+  await expect(row.getByRole("textbox", { name: `Role, ${email}` })).toHaveValue("Staff");
+
+  const context = await browser.newContext();
+  const response = await context.request.post("/auth/login", { form: { email, password: "a long enough passphrase" } });
+  expect(response.ok()).toBe(true);
+  await context.close();
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await row.getByRole("button", { name: `Remove, ${email}` }).click();
+  await expect(page.getByText(`${email} can no longer sign in.`)).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: email })).toHaveCount(0);
 });

@@ -1,0 +1,164 @@
+import { Alert, Badge, Button, Card, Group, PasswordInput, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from "@mantine/core";
+import { useCreate, useDelete, useGetIdentity, useList, useUpdate, type HttpError } from "@refinedev/core";
+import type { OperatorRow } from "@shop/operator-accounts";
+import { OPERATOR_ROLES, type OperatorRole } from "@shop/operators";
+import { useState, type FormEvent } from "react";
+import { LoadingRows, QueryError } from "../../components/loading";
+import { OwnerOnly } from "../../components/owner-only";
+import { orderDate } from "../../components/status";
+
+const roleLabels: Record<OperatorRole, string> = { owner: "Owner", staff: "Staff" };
+const roleOptions = OPERATOR_ROLES.map((value) => ({ value, label: roleLabels[value] }));
+
+type Fields = "email" | "role" | "password";
+
+/** "password: needs at least 12 characters" → that field's message; anything else is the form's. */
+function splitError(message: string): { field?: Fields; text: string } {
+  const match = /^(email|role|password): (.*)$/.exec(message);
+  return match ? { field: match[1] as Fields, text: match[2]! } : { text: message };
+}
+
+function AddOperator() {
+  const [role, setRole] = useState<OperatorRole>("staff");
+  const [error, setError] = useState<{ field?: Fields; text: string } | null>(null);
+  const { mutate: create, mutation } = useCreate<OperatorRow & { message: string }, HttpError>();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    setError(null);
+    create(
+      {
+        resource: "operators",
+        values: { email: String(data.get("email") ?? ""), role, password: String(data.get("password") ?? "") },
+        successNotification: (result) => ({ type: "success", message: result?.data.message ?? "Saved" }),
+        errorNotification: false,
+      },
+      {
+        onSuccess: () => form.reset(),
+        onError: (failure) => setError(splitError(failure.message)),
+      },
+    );
+  };
+
+  return (
+    <Card withBorder radius="lg" component="form" onSubmit={submit} noValidate>
+      <Title order={3} size="h4" mb="sm">
+        Add an operator
+      </Title>
+      <Group align="start" wrap="wrap">
+        <TextInput name="email" type="email" label="Email" autoComplete="off" required error={error?.field === "email" ? error.text : undefined} w={260} />
+        <Select label="Role" data={roleOptions} value={role} onChange={(value) => setRole((value as OperatorRole | null) ?? "staff")} allowDeselect={false} w={140} />
+        <PasswordInput
+          name="password"
+          label="Password"
+          description="At least 12 characters"
+          autoComplete="new-password"
+          required
+          error={error?.field === "password" ? error.text : undefined}
+          w={260}
+        />
+        <Button type="submit" mt={25} loading={mutation.isPending}>
+          Add
+        </Button>
+      </Group>
+      {error && !error.field ? (
+        <Alert color="red" mt="sm" role="alert">
+          {error.text}
+        </Alert>
+      ) : null}
+    </Card>
+  );
+}
+
+function OperatorList() {
+  const { result, query } = useList<OperatorRow, HttpError>({ resource: "operators", pagination: { mode: "off" }, errorNotification: false });
+  const { data: identity } = useGetIdentity<{ email: string }>();
+  const { mutate: update } = useUpdate<OperatorRow & { message: string }, HttpError>();
+  const { mutate: remove } = useDelete<{ message: string }, HttpError>();
+  const notify = { successNotification: (result?: { data: { message?: string } }) => ({ type: "success" as const, message: result?.data.message ?? "Saved" }) };
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={2}>Operators</Title>
+        <Text c="dimmed" size="sm">
+          Owners manage everything; staff see orders (masked) and move them along. A changed role or removed account signs that person out at once.
+        </Text>
+      </div>
+      <AddOperator />
+      {query.isError ? <QueryError title="Failed to fetch operators" message={query.error.message} onRetry={() => void query.refetch()} /> : null}
+      <Card withBorder radius="lg" p={0}>
+        <Table.ScrollContainer minWidth={560}>
+          <Table verticalSpacing="sm" horizontalSpacing="md">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Email</Table.Th>
+                <Table.Th>Role</Table.Th>
+                <Table.Th>Last signed in</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {result.data.map((operator) => {
+                const isSelf = operator.email === identity?.email;
+                return (
+                  <Table.Tr key={operator.id}>
+                    <Table.Td style={{ overflowWrap: "anywhere" }}>
+                      {operator.email} {isSelf ? <Badge variant="light" color="gray">you</Badge> : null}
+                    </Table.Td>
+                    <Table.Td>
+                      <Select
+                        aria-label={`Role, ${operator.email}`}
+                        data={roleOptions}
+                        value={operator.role}
+                        allowDeselect={false}
+                        w={120}
+                        onChange={(value) =>
+                          value && value !== operator.role
+                            ? update({ resource: "operators", id: operator.email, values: { role: value }, ...notify })
+                            : undefined
+                        }
+                      />
+                    </Table.Td>
+                    <Table.Td>{operator.lastSeenAt ? orderDate(operator.lastSeenAt) : "Never"}</Table.Td>
+                    <Table.Td>
+                      {isSelf ? null : (
+                        <Button
+                          variant="subtle"
+                          color="red"
+                          size="xs"
+                          // The visible word first, so the name contains it (WCAG 2.5.3).
+                          aria-label={`Remove, ${operator.email}`}
+                          onClick={() => {
+                            if (window.confirm(`Remove ${operator.email}? They will be signed out and can no longer sign in.`)) {
+                              remove({ resource: "operators", id: operator.email, ...notify });
+                            }
+                          }}
+                        >
+                          Remove
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        {query.isLoading ? <LoadingRows label="Loading operators…" /> : null}
+      </Card>
+    </Stack>
+  );
+}
+
+export default function OperatorsPage() {
+  return (
+    <OwnerOnly resource="operators">
+      <OperatorList />
+    </OwnerOnly>
+  );
+}

@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { recordAudit } from "~/models/audit.server";
+import { EMAIL_MAX_LENGTH, isEmailAddress, normalizeEmail } from "~/lib/email";
+import type { OperatorRow } from "~/lib/operator-accounts";
+import { OPERATOR_ROLES } from "~/lib/operators";
+import { hashPassword, MIN_PASSWORD_LENGTH, type Admin } from "~/utils/auth.server";
+import type { Prisma } from "~/generated/prisma/client";
+import { db, isPostgresUrl } from "~/utils/db.server";
+
+/**
+ * The owner manages the operators' accounts (issue 13): add one, change a
+ * role, reset a password, remove one. A change of role or password ends that
+ * operator's sessions, so it takes effect at once. The shop always keeps at
+ * least one owner, and an owner cannot remove their own account. Every change
+ * is in the audit record, without any password or hash.
+ */
+
+const MAX_PASSWORD_LENGTH = 200;
+
+/**
+ * Serialises changes to the operator accounts, so two owners demoting each
+ * other at once cannot leave the shop without one. SQLite already runs write
+ * transactions one at a time (BEGIN IMMEDIATE); on PostgreSQL, a
+ * transaction-scoped advisory lock does it.
+ */
+async function lockOperators(tx: Prisma.TransactionClient) {
+  if (isPostgresUrl(process.env.DATABASE_URL ?? "")) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('chillpb:operators'))`;
+}
+
+const email = z
+  .string({ required_error: "is required", invalid_type_error: "must be an email address" })
+  .max(EMAIL_MAX_LENGTH, "is too long")
+  .transform(normalizeEmail)
+  .refine(isEmailAddress, "must be an email address");
+
+export const saveOperatorSchema = z
+  .object({
+    email,
+    role: z.enum(OPERATOR_ROLES, { errorMap: () => ({ message: `must be one of ${OPERATOR_ROLES.join(", ")}` }) }),
+    /** Required for a new account; for an existing one, a new password (it ends their sessions). */
+    password: z
+      .string({ invalid_type_error: "must be text" })
+      .min(MIN_PASSWORD_LENGTH, `needs at least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`)
+      .optional(),
+  })
+  .strict();
+
+export const removeOperatorSchema = z.object({ email }).strict();
+
+
+export async function listOperators(): Promise<OperatorRow[]> {
+  const users = await db.adminUser.findMany({
+    orderBy: [{ role: "asc" }, { email: "asc" }],
+    select: { id: true, email: true, role: true, createdAt: true, sessions: { select: { lastSeenAt: true }, orderBy: { lastSeenAt: "desc" }, take: 1 } },
+  });
+  return users.map((user) => ({
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    createdAt: user.createdAt.toISOString(),
+    lastSeenAt: user.sessions[0]?.lastSeenAt.toISOString() ?? null,
+  }));
+}
+
+type SaveResult =
+  | { ok: true; created: boolean; message: string; operator: OperatorRow }
+  | { ok: false; reason: "password-required" | "last-owner"; message: string };
+
+export async function saveOperator(actor: Admin, input: z.infer<typeof saveOperatorSchema>): Promise<SaveResult> {
+  // Hashing is slow on purpose: done before the transaction holds the write lock.
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  return db.$transaction(async (tx) => {
+    await lockOperators(tx);
+    const existing = await tx.adminUser.findUnique({ where: { email: input.email } });
+    if (!existing && !passwordHash) {
+      return { ok: false, reason: "password-required", message: "password: is required for a new operator" } as const;
+    }
+    if (existing?.role === "owner" && input.role !== "owner" && (await tx.adminUser.count({ where: { role: "owner" } })) <= 1) {
+      return { ok: false, reason: "last-owner", message: "The shop needs at least one owner." } as const;
+    }
+    const user = existing
+      ? await tx.adminUser.update({ where: { id: existing.id }, data: { role: input.role, ...(passwordHash ? { passwordHash } : {}) } })
+      : await tx.adminUser.create({ data: { email: input.email, role: input.role, passwordHash: passwordHash! } });
+    const roleChanged = existing !== null && existing.role !== input.role;
+    if (roleChanged || (existing && passwordHash)) {
+      await tx.adminSession.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    }
+    await recordAudit(tx, {
+      actorEmail: actor.email,
+      action: "operator.save",
+      subjectType: "operator",
+      subjectId: user.email,
+      before: existing ? { role: existing.role } : null,
+      after: { role: user.role, passwordChanged: passwordHash !== null },
+    });
+    const operator: OperatorRow = { id: user.id, email: user.email, role: user.role, createdAt: user.createdAt.toISOString(), lastSeenAt: null };
+    const message = existing
+      ? `${user.email} is now ${user.role === "owner" ? "an owner" : "staff"}${passwordHash ? " with a new password" : ""}.`
+      : `${user.email} can now sign in as ${user.role === "owner" ? "an owner" : "staff"}.`;
+    return { ok: true, created: !existing, message, operator } as const;
+  });
+}
+
+type RemoveResult = { ok: true; message: string } | { ok: false; reason: "not-found" | "self" | "last-owner"; message: string };
+
+export async function removeOperator(actor: Admin, emailAddress: string): Promise<RemoveResult> {
+  return db.$transaction(async (tx) => {
+    await lockOperators(tx);
+    const user = await tx.adminUser.findUnique({ where: { email: emailAddress } });
+    if (!user) return { ok: false, reason: "not-found", message: "No operator with that email." } as const;
+    if (user.id === actor.id) return { ok: false, reason: "self", message: "You cannot remove your own account." } as const;
+    if (user.role === "owner" && (await tx.adminUser.count({ where: { role: "owner" } })) <= 1) {
+      return { ok: false, reason: "last-owner", message: "The shop needs at least one owner." } as const;
+    }
+    // Their sessions go with the account (onDelete: Cascade).
+    await tx.adminUser.delete({ where: { id: user.id } });
+    await recordAudit(tx, {
+      actorEmail: actor.email,
+      action: "operator.remove",
+      subjectType: "operator",
+      subjectId: user.email,
+      before: { role: user.role },
+      after: null,
+    });
+    return { ok: true, message: `${user.email} can no longer sign in.` } as const;
+  });
+}
