@@ -51,7 +51,7 @@ function SubscriberList() {
       ) : null}
 
       <Card withBorder radius="lg" p={0}>
-        <Table.ScrollContainer minWidth={520}>
+        <Table.ScrollContainer minWidth={340}>
           <Table striped verticalSpacing="sm" horizontalSpacing="md">
             <Table.Thead>
               <Table.Tr>
