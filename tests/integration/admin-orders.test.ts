@@ -6,7 +6,17 @@ import type { MaskedOrder } from "~/lib/orders";
 import { db } from "~/utils/db.server";
 import { sessionSecret } from "~/utils/env.server";
 import { processOutbox } from "~/services/outbox.server";
-import { ADMIN_COOKIE, callFunction, orderFor, readJson, signedInAdmin, type ErrorJson, type FunctionName } from "../utils";
+import {
+  ADMIN_COOKIE,
+  callFunction,
+  orderFor,
+  payOrder,
+  placeOrder,
+  readJson,
+  signedInAdmin,
+  type ErrorJson,
+  type FunctionName,
+} from "../utils";
 
 /**
  * The operator's order functions (spec §6-§7): signed-in admins only,
@@ -525,17 +535,23 @@ describe("get-dashboard", () => {
     expect((await dashboard()).openOrders).toBe(before.openOrders);
   });
 
-  it("counts an order on the Los Angeles day it was placed", async () => {
-    const { orderId } = await orderFor();
+  it("counts an order on the Los Angeles day it was placed, when it is paid later", async () => {
+    // Placed three days ago (its payment page left open), paid now.
     const threeDaysAgo = new Date(Date.now() - 3 * DAY);
-    await db.order.update({ where: { id: orderId }, data: { createdAt: threeDaysAgo } });
-    const stats = await dashboardStats();
-    const bucket = stats.last30Days.find((day) => day.date === laDay(threeDaysAgo));
-    expect(bucket?.orders).toBeGreaterThanOrEqual(1);
-    const old = await orderFor();
+    const placed = await placeOrder();
+    await db.order.update({ where: { id: placed.orderId }, data: { createdAt: threeDaysAgo } });
+    const before = await dashboardStats();
+    await payOrder(placed.sessionId);
+    const after = await dashboardStats();
+    const bucket = (stats: DashboardJson) => stats.last30Days.find((day) => day.date === laDay(threeDaysAgo))!;
+    expect(bucket(after).orders).toBe(bucket(before).orders + 1);
+    expect(after.today).toEqual(before.today);
+
+    // Placed 40 days ago: in none of the 30 days.
+    const old = await placeOrder();
     await db.order.update({ where: { id: old.orderId }, data: { createdAt: new Date(Date.now() - 40 * DAY) } });
-    const total = (await dashboardStats()).last30Days.reduce((sum, day) => sum + day.orders, 0);
-    expect(total).toBe(stats.last30Days.reduce((sum, day) => sum + day.orders, 0));
+    await payOrder(old.sessionId);
+    expect((await dashboardStats()).last30Days).toEqual(after.last30Days);
   });
 
   /** 30 consecutive calendar days, the last one `now`'s Los Angeles day. */
