@@ -12,7 +12,7 @@ import {
   type OrderStatus,
 } from "~/lib/orders";
 import { enqueueEmails } from "~/services/outbox.server";
-import { dailySales, losAngelesDaysEnding } from "~/models/daily-sales.server";
+import { dailySales, losAngelesDaysEnding, paidOrderCount } from "~/models/daily-sales.server";
 
 /**
  * The operator's view of orders (spec §6-§7): customer data is masked here,
@@ -114,8 +114,8 @@ function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
 
 /**
  * A page of orders, newest first unless sorted otherwise. Every filter and
- * sort the admin offers is served by an index (schema.prisma, decision 018);
- * the page size is capped by `ordersQuerySchema`.
+ * sort the admin offers is served by an index that also answers its count
+ * (schema.prisma, decision 018); the page size is capped by `ordersQuerySchema`.
  */
 export async function listOrders(query: OrdersQuery) {
   const where: Prisma.OrderWhereInput = {
@@ -129,11 +129,22 @@ export async function listOrders(query: OrdersQuery) {
     total_desc: [{ totalCents: "desc" as const }, { createdAt: "desc" as const }],
     total_asc: [{ totalCents: "asc" as const }, { createdAt: "desc" as const }],
   }[query.sort];
-  const [rows, total] = await Promise.all([
-    db.order.findMany({ where, orderBy, skip: (query.page - 1) * query.pageSize, take: query.pageSize, select: orderSelect }),
-    db.order.count({ where }),
+  // Every paid order, unfiltered (the list as it first opens): the daily totals already count them.
+  const everyPaidOrder = !query.includeUnpaid && !query.status && !query.q;
+  const [page, total] = await Promise.all([
+    // The page's ids first, read from the index alone however deep the page;
+    // then only those orders' rows. (Reading whole rows, PostgreSQL fetches
+    // each one the OFFSET skips: 0.3 s for page 4,000.)
+    db.order.findMany({ where, orderBy, skip: (query.page - 1) * query.pageSize, take: query.pageSize, select: { id: true } }),
+    everyPaidOrder ? paidOrderCount() : db.order.count({ where }),
   ]);
-  return { orders: rows.map(maskOrder), total };
+  const rows = await db.order.findMany({ where: { id: { in: page.map((order) => order.id) } }, select: orderSelect });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const orders = page.flatMap((order) => {
+    const row = byId.get(order.id);
+    return row ? [maskOrder(row)] : [];
+  });
+  return { orders, total };
 }
 
 export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderWithHistory | null> {

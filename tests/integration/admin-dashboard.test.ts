@@ -151,7 +151,7 @@ describe("paid orders per day", () => {
     // Every order this file paid, around clock changes too, went through the shop's own payment paths.
     const migration = dbIsPostgres
       ? "prisma/postgres/migrations/003.do.admin_order_queries.sql"
-      : "prisma/migrations/20261122200000_admin_order_queries/migration.sql";
+      : "prisma/migrations/20261122300000_admin_order_queries/migration.sql";
     const backfill = /INSERT INTO "DailySales"[^;]+;/.exec(readFileSync(migration, "utf8"))?.[0];
     expect(backfill).toBeDefined();
     await db.$executeRawUnsafe(`CREATE TABLE "DailySalesBackfill" ("day" TEXT PRIMARY KEY, "orders" INTEGER NOT NULL, "revenueCents" INTEGER NOT NULL)`);

@@ -1,14 +1,14 @@
 import { Center, Loader, VisuallyHidden } from "@mantine/core";
 
 /**
- * What shows while a page's code or data arrives: a live region that screen
- * readers announce as "Loading…", busy until the page replaces it.
+ * What shows while a page's code or data arrives: a status region whose text
+ * ("Loading…") screen readers announce; the spinner itself is hidden from them.
  */
-export function Loading() {
+export function Loading({ label = "Loading" }: { label?: string }) {
   return (
-    <Center h="60vh" role="status" aria-busy="true">
+    <Center h="60vh" role="status" aria-label={label}>
       <Loader aria-hidden="true" />
-      <VisuallyHidden>Loading…</VisuallyHidden>
+      <VisuallyHidden>{label}…</VisuallyHidden>
     </Center>
   );
 }

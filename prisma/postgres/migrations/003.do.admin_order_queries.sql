@@ -1,5 +1,9 @@
--- The operator's order list and dashboard (docs/decisions/018). Prisma's SQL,
--- except for the hand-written parts marked below.
+-- The operator's order list and dashboard (docs/decisions/018): an indexed
+-- email domain, indexes for each filter and sort, and paid orders per Los
+-- Angeles day. Prisma's SQL, except for the hand-written parts marked below.
+
+-- DropIndex
+DROP INDEX "Order_paymentStatus_createdAt_idx";
 
 -- AlterTable (hand-written: the existing orders' domain, the mailbox after its one "@", before NOT NULL)
 ALTER TABLE "Order" ADD COLUMN     "emailDomain" TEXT;
@@ -16,16 +20,25 @@ CREATE TABLE "DailySales" (
 );
 
 -- CreateIndex
-CREATE INDEX "Order_paymentStatus_totalCents_createdAt_idx" ON "Order"("paymentStatus", "totalCents", "createdAt");
+CREATE INDEX "Order_paid_date_idx" ON "Order"("paymentStatus", "createdAt", "status", "id");
 
 -- CreateIndex
-CREATE INDEX "Order_paymentStatus_status_createdAt_idx" ON "Order"("paymentStatus", "status", "createdAt");
+CREATE INDEX "Order_paid_total_idx" ON "Order"("paymentStatus", "totalCents", "createdAt", "status", "id");
 
 -- CreateIndex
-CREATE INDEX "Order_emailDomain_paymentStatus_createdAt_idx" ON "Order"("emailDomain", "paymentStatus", "createdAt");
+CREATE INDEX "Order_status_date_idx" ON "Order"("paymentStatus", "status", "createdAt", "id");
 
 -- CreateIndex
-CREATE INDEX "Order_emailDomain_paymentStatus_totalCents_createdAt_idx" ON "Order"("emailDomain", "paymentStatus", "totalCents", "createdAt");
+CREATE INDEX "Order_status_total_idx" ON "Order"("paymentStatus", "status", "totalCents", "createdAt", "id");
+
+-- CreateIndex
+CREATE INDEX "Order_domain_date_idx" ON "Order"("emailDomain", "paymentStatus", "createdAt", "status", "id");
+
+-- CreateIndex
+CREATE INDEX "Order_domain_total_idx" ON "Order"("emailDomain", "paymentStatus", "totalCents", "createdAt", "status", "id");
+
+-- CreateIndex
+CREATE INDEX "Order_paid_id_idx" ON "Order"("paymentStatus", "id");
 
 -- Hand-written: the order id prefix search (LIKE 'abc%'). A plain index serves
 -- LIKE only under the C collation; text_pattern_ops does under any.
