@@ -204,6 +204,9 @@ describe("get-orders", () => {
 
     const beyond = await ordersJson({ q: domain, page: 4, pageSize: 2 });
     expect(beyond).toEqual({ orders: [], total: 5 });
+    // The largest page the server serves: 100 orders, page 10,000.
+    expect(await ordersJson({ q: domain, page: 10_000, pageSize: 100 })).toEqual({ orders: [], total: 5 });
+    expect((await ordersJson({ q: domain, pageSize: 100 })).orders).toHaveLength(5);
 
     // The default page size is 20.
     const defaults = await ordersJson({ q: domain });
@@ -253,6 +256,37 @@ describe("get-orders", () => {
     await orderFor();
     expect((await ordersJson({ q: "%" })).total).toBe(0);
     expect((await ordersJson({ q: "_" })).total).toBe(0);
+  });
+
+  it("matches a domain whole, in any case, with Gmail's two names alike; wildcards match nothing", async () => {
+    const domain = uniqueDomain(); // shop-1a2b3c4d.test
+    const shouted = await orderFor({ email: `Ana.Lopez@${domain.toUpperCase()}` });
+    const ids = async (q: string) => (await ordersJson({ q, pageSize: 100 })).orders.map((order) => order.id);
+    for (const q of [domain, domain.toUpperCase(), `@${domain}`, ` ${domain.replace("shop", "SHOP")} `]) expect(await ids(q), q).toEqual([shouted.orderId]);
+    // What a LIKE would have taken for wildcards, or a tail or head of the domain, finds nothing.
+    for (const q of [domain.replace("-", "_"), domain.replace("-", "%"), `%${domain.slice(5)}`, "%.test", `_${domain.slice(1)}`, domain.slice(0, -1), `x${domain}`]) {
+      expect((await ordersJson({ q })).total, q).toBe(0);
+    }
+
+    const gmail = await orderFor({ email: `ana.lopez.${randomUUID().slice(0, 6)}@GoogleMail.com` });
+    expect(await ids("googlemail.com")).toContain(gmail.orderId);
+    expect(await ids("gmail.com")).toContain(gmail.orderId);
+  });
+
+  it("finds exactly the paid orders whose id starts with the prefix, in any case", async () => {
+    const { orderId } = await orderFor();
+    await orderFor(undefined, undefined, { paid: false });
+    const paid = (await db.order.findMany({ where: { paymentStatus: "paid" }, select: { id: true } })).map((order) => order.id);
+    // Up to and across a dash, the whole id, and one character past it.
+    for (const prefix of [orderId.slice(0, 1), orderId.slice(0, 2), orderId.slice(0, 8), orderId.slice(0, 10), orderId, `${orderId}0`]) {
+      const expected = paid.filter((id) => id.startsWith(prefix)).sort();
+      for (const q of [prefix, prefix.toUpperCase()]) {
+        const found = await ordersJson({ q, pageSize: 100 });
+        expect(found.total, q).toBe(expected.length);
+        expect(found.orders.map((order) => order.id).sort(), q).toEqual(expected.slice(0, 100));
+      }
+    }
+    for (const q of [`${orderId.slice(0, 8)}%`, `${orderId.slice(0, 7)}_`, `%${orderId.slice(1, 8)}`]) expect((await ordersJson({ q })).total, q).toBe(0);
   });
 
   it("sorts by total and by date", async () => {
@@ -320,6 +354,9 @@ describe("bad requests", () => {
 
   it("get-orders refuses unknown keys, oversized pages and wrong types", async () => {
     await expect400("get-orders", { pageSize: 1000 }, /pageSize/);
+    await expect400("get-orders", { pageSize: 101 }, /pageSize/);
+    await expect400("get-orders", { page: 10_001 }, /page/);
+    await expect400("get-orders", { page: 1.5 }, /page/);
     await expect400("get-orders", { pageSize: 0 }, /pageSize/);
     await expect400("get-orders", { page: 0 }, /page/);
     await expect400("get-orders", { page: "2" }, /page/);
