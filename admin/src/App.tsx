@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from "react-router";
 import { Loading } from "./components/loading";
 import { LoginPage } from "./pages/login";
+import { loadOperatorApp } from "./operator-app-loader";
 import { authProvider } from "./providers/auth";
 
 /**
@@ -11,7 +12,7 @@ import { authProvider } from "./providers/auth";
  * page chunks, which a browser fetches only once the operator is signed in,
  * so the sign-in page stays light (decision 018).
  */
-const OperatorApp = lazy(() => import("./operator-app"));
+const OperatorApp = lazy(loadOperatorApp);
 
 const chocolate: MantineColorsTuple = [
   "#fbf3ec",

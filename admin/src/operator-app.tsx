@@ -6,12 +6,13 @@ import { lazy, Suspense } from "react";
 import { Outlet, Route, Routes } from "react-router";
 import { AdminLayout } from "./components/layout";
 import { Loading } from "./components/loading";
+import { OrderList } from "./pages/orders/list";
 import { authProvider } from "./providers/auth";
 import { dataProvider } from "./providers/data";
 import { notificationProvider } from "./providers/notifications";
 
-// Each page is its own chunk; the chart library comes with the dashboard only.
-const OrderList = lazy(() => import("./pages/orders/list").then((page) => ({ default: page.OrderList })));
+// The orders list, where every operator lands, comes with the app; every other
+// page is its own chunk, and the chart library comes with the dashboard only.
 const OrderShow = lazy(() => import("./pages/orders/show").then((page) => ({ default: page.OrderShow })));
 const DashboardPage = lazy(() => import("./pages/dashboard"));
 const NotFoundPage = lazy(() => import("./pages/not-found").then((page) => ({ default: page.NotFoundPage })));

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useEffect, useState, type FormEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router";
+import { loadOperatorApp } from "../operator-app-loader";
 import { authProvider } from "../providers/auth";
 
 /** Where to go after signing in: the page that sent the visitor here, if it is one of ours. */
@@ -38,14 +39,15 @@ export function LoginPage() {
     setPending(true);
     const result = await authProvider.login({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
     setPending(false);
-    if (result.success) navigate(to, { replace: true });
-    else setError(result.error?.message ?? "Sign-in failed.");
+    if (!result.success) return setError(result.error?.message ?? "Sign-in failed.");
+    navigate(to, { replace: true });
   }
 
   return (
     <Center mih="100vh" bg="#fff8ef" p="md">
       <Paper component="main" shadow="md" radius="lg" p="xl" w={400} maw="100%">
-        <form onSubmit={handleSubmit}>
+        {/* Someone who starts typing is about to sign in: fetch the operator's app meanwhile. */}
+        <form onSubmit={handleSubmit} onFocus={() => void loadOperatorApp()}>
           <Stack>
             <div>
               <Title order={1} size="h2">
