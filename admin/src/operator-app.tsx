@@ -1,4 +1,5 @@
-import "@mantine/notifications/styles.css";
+import "@mantine/core/styles.layer.css";
+import "@mantine/notifications/styles.layer.css";
 import { Notifications } from "@mantine/notifications";
 import { Authenticated, Refine } from "@refinedev/core";
 import routerProvider, { CatchAllNavigate } from "@refinedev/react-router";
