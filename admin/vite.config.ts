@@ -15,11 +15,5 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 700,
-    rollupOptions: {
-      output: {
-        // Charts are only needed on the dashboard page.
-        manualChunks: { charts: ["recharts", "@mantine/charts"] },
-      },
-    },
   },
 });

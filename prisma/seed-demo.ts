@@ -6,7 +6,8 @@
 import { upsertAdmin } from "../app/utils/auth.server";
 import { createPrismaClient } from "../app/utils/db.server";
 import { discountCentsFor, shippingFor } from "../app/lib/cart";
-import { canonicalMailbox } from "../app/lib/email";
+import { canonicalMailbox, mailboxDomain } from "../app/lib/email";
+import { recordPaymentChange } from "../app/models/daily-sales.server";
 import { catalogue } from "./catalogue";
 
 export const DEMO_ADMIN = { email: "admin@chillpb.example", password: "chillpb-demo-admin", role: "owner" } as const;
@@ -43,41 +44,46 @@ export async function seedDemo(db = createPrismaClient()) {
     const status = daysAgo > 3 ? "delivered" : statuses[index % statuses.length]!;
     const createdAt = new Date(now - daysAgo * 24 * 60 * 60 * 1000 - (index % 5) * 60 * 60 * 1000);
     const email = `${firstName.toLowerCase()}.${lastName.toLowerCase()}${index}@${DEMO_DOMAIN}`;
-    await db.order.create({
-      data: {
-        email,
-        mailbox: canonicalMailbox(email),
-        firstName,
-        lastName,
-        phone: "(310) 555-01" + String(10 + index).padStart(2, "0"),
-        address: `${100 + index * 7} Ocean Ave`,
-        city,
-        state: "CA",
-        zipCode,
-        subtotalCents,
-        discountCents,
-        discountCode: discountCents ? "WELCOME10" : null,
-        shippingCents,
-        totalCents: subtotalCents - discountCents + shippingCents,
-        deliveryZone: "standard",
-        distanceTenths: 20 + index * 3,
-        paymentStatus: "paid",
-        paidAt: createdAt,
-        status,
-        chefNotified: true,
-        preparingSent: status !== "pending",
-        shippedSent: status === "shipped" || status === "delivered",
-        deliveredSent: status === "delivered",
-        createdAt,
-        items: {
-          create: items.map((item) => ({
-            productId: item.product.id,
-            name: item.product.name,
-            unitPriceCents: item.product.priceCents,
-            quantity: item.quantity,
-          })),
+    // Written paid, so it joins its day's paid orders as a payment would.
+    await db.$transaction(async (tx) => {
+      const order = await tx.order.create({
+        data: {
+          email,
+          mailbox: canonicalMailbox(email),
+          emailDomain: mailboxDomain(email),
+          firstName,
+          lastName,
+          phone: "(310) 555-01" + String(10 + index).padStart(2, "0"),
+          address: `${100 + index * 7} Ocean Ave`,
+          city,
+          state: "CA",
+          zipCode,
+          subtotalCents,
+          discountCents,
+          discountCode: discountCents ? "WELCOME10" : null,
+          shippingCents,
+          totalCents: subtotalCents - discountCents + shippingCents,
+          deliveryZone: "standard",
+          distanceTenths: 20 + index * 3,
+          paymentStatus: "paid",
+          paidAt: createdAt,
+          status,
+          chefNotified: true,
+          preparingSent: status !== "pending",
+          shippedSent: status === "shipped" || status === "delivered",
+          deliveredSent: status === "delivered",
+          createdAt,
+          items: {
+            create: items.map((item) => ({
+              productId: item.product.id,
+              name: item.product.name,
+              unitPriceCents: item.product.priceCents,
+              quantity: item.quantity,
+            })),
+          },
         },
-      },
+      });
+      await recordPaymentChange(tx, order, "unpaid", "paid");
     });
   }
 }

@@ -1,27 +1,18 @@
 import { MantineProvider, createTheme, type MantineColorsTuple } from "@mantine/core";
-import { Notifications } from "@mantine/notifications";
-import { Authenticated, Refine } from "@refinedev/core";
-import routerProvider, { CatchAllNavigate } from "@refinedev/react-router";
-import { lazy, Suspense } from "react";
-import { BrowserRouter, Outlet, Route, Routes } from "react-router";
-import { AdminLayout } from "./components/layout";
+import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from "react-router";
 import { Loading } from "./components/loading";
 import { LoginPage } from "./pages/login";
-import { NotFoundPage } from "./pages/not-found";
-import { OrderList } from "./pages/orders/list";
-import { OrderShow } from "./pages/orders/show";
-import { accessControlProvider } from "./providers/access-control";
+import { loadOperatorApp } from "./operator-app-loader";
 import { authProvider } from "./providers/auth";
-import { dataProvider } from "./providers/data";
-import { notificationProvider } from "./providers/notifications";
-import { queryClientConfig } from "./query-client";
 
-// The dashboard's chart library is loaded only when the dashboard is opened.
-const DashboardPage = lazy(() => import("./pages/dashboard"));
-// The owner's lists: loaded only when opened.
-const SubscribersPage = lazy(() => import("./pages/lists/subscribers"));
-const InquiriesPage = lazy(() => import("./pages/lists/inquiries"));
-const OperatorsPage = lazy(() => import("./pages/operators"));
+/**
+ * The admin's shell: the sign-in page and a guard, nothing else. Refine, the
+ * operator's pages and the chart library are in `operator-app.tsx` and its
+ * page chunks, which a browser fetches only once the operator is signed in,
+ * so the sign-in page stays light (decision 018).
+ */
+const OperatorApp = lazy(loadOperatorApp);
 
 const chocolate: MantineColorsTuple = [
   "#fbf3ec",
@@ -45,81 +36,47 @@ const theme = createTheme({
   headings: { fontFamily: "Fredoka, Nunito, system-ui, sans-serif", fontWeight: "600" },
 });
 
+/**
+ * Asks the shop whether this browser is signed in before the operator app is
+ * fetched: a visitor who is not goes to the sign-in page without downloading
+ * it. Inside, Refine's <Authenticated> keeps checking (a session that ends
+ * later still leads back here).
+ */
+function SignedIn({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const [signedIn, setSignedIn] = useState<boolean | null>(null);
+  useEffect(() => {
+    let current = true;
+    void authProvider.check().then((result) => current && setSignedIn(result.authenticated));
+    return () => {
+      current = false;
+    };
+  }, []);
+  if (signedIn === null) return <Loading />;
+  if (!signedIn) {
+    const to = location.pathname === "/" ? "" : `?to=${encodeURIComponent(location.pathname + location.search)}`;
+    return <Navigate to={`/login${to}`} replace />;
+  }
+  return <>{children}</>;
+}
+
 export function App() {
   return (
     <MantineProvider theme={theme}>
-      <Notifications position="top-right" />
       <BrowserRouter basename="/admin">
-        <Refine
-          dataProvider={dataProvider}
-          authProvider={authProvider}
-          accessControlProvider={accessControlProvider}
-          notificationProvider={notificationProvider}
-          routerProvider={routerProvider}
-          // The resources also make the header's nav (useMenu): its links, labels and order.
-          resources={[
-            { name: "orders", list: "/", show: "/orders/:id", meta: { label: "Orders" } },
-            { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },
-            { name: "subscribers", list: "/subscribers", meta: { label: "Subscribers" } },
-            { name: "inquiries", list: "/inquiries", meta: { label: "Inquiries" } },
-            { name: "operators", list: "/operators", meta: { label: "Operators" } },
-          ]}
-          options={{
-            syncWithLocation: true,
-            disableTelemetry: true,
-            warnWhenUnsavedChanges: false,
-            reactQuery: { clientConfig: queryClientConfig },
-          }}
-        >
-          <Routes>
-            <Route
-              element={
-                <Authenticated key="signed-in" fallback={<CatchAllNavigate to="/login" />} loading={<Loading />}>
-                  <AdminLayout>
-                    <Outlet />
-                  </AdminLayout>
-                </Authenticated>
-              }
-            >
-              <Route index element={<OrderList />} />
-              <Route path="orders/:id" element={<OrderShow />} />
-              <Route
-                path="dashboard"
-                element={
-                  <Suspense fallback={<Loading />}>
-                    <DashboardPage />
-                  </Suspense>
-                }
-              />
-              <Route
-                path="subscribers"
-                element={
-                  <Suspense fallback={<Loading />}>
-                    <SubscribersPage />
-                  </Suspense>
-                }
-              />
-              <Route
-                path="inquiries"
-                element={
-                  <Suspense fallback={<Loading />}>
-                    <InquiriesPage />
-                  </Suspense>
-                }
-              />
-              <Route
-                path="operators"
-                element={
-                  <Suspense fallback={<Loading />}>
-                    <OperatorsPage />
-                  </Suspense>
-                }
-              />
-            </Route>
-            <Route path="login" element={<LoginPage />} />
-            <Route path="*" element={<NotFoundPage />} />
-          </Routes>
-        </Refine>
+        <Routes>
+          <Route path="login" element={<LoginPage />} />
+          <Route
+            path="*"
+            element={
+              <SignedIn>
+                <Suspense fallback={<Loading />}>
+                  <OperatorApp />
+                </Suspense>
+              </SignedIn>
+            }
+          />
+        </Routes>
       </BrowserRouter>
     </MantineProvider>
   );

@@ -62,3 +62,13 @@ export function canonicalMailbox(email: string): string {
   }
   return `${local}@${domain}`;
 }
+
+/**
+ * The domain of an address's canonical mailbox (`gmail.com` for
+ * `Maya@GoogleMail.com`): stored with each order, and what the operator's
+ * domain search compares, so both sides fold case and Gmail alike.
+ */
+export function mailboxDomain(email: string): string {
+  const mailbox = canonicalMailbox(email);
+  return mailbox.slice(mailbox.lastIndexOf("@") + 1);
+}

@@ -2,10 +2,11 @@ import { db, isUniqueViolation } from "~/utils/db.server";
 import { checkDelivery, zoneMinimumCents, type DeliveryCheck } from "~/models/delivery.server";
 import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.server";
 import type { Shipping } from "~/lib/checkout-form";
-import { canonicalMailbox } from "~/lib/email";
+import { canonicalMailbox, mailboxDomain } from "~/lib/email";
 import { formatCents } from "~/lib/money";
 import { messages, minimumOrderMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
 import { enqueueEmails } from "~/services/outbox.server";
+import { recordPaymentChange } from "~/models/daily-sales.server";
 import { describeError } from "~/utils/errors.server";
 import {
   closeCheckoutSession,
@@ -153,6 +154,7 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
           data: {
             email: customer.email,
             mailbox: customer.mailbox,
+            emailDomain: mailboxDomain(customer.email),
             firstName: customer.firstName,
             lastName: customer.lastName,
             phone: customer.phone ?? null,
@@ -248,7 +250,8 @@ async function giveUpOrder(
       data: { paymentStatus: status, firstOrderClaim: null },
     });
     if (count === 0) return false;
-    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { discountCode: true } });
+    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { discountCode: true, createdAt: true, totalCents: true } });
+    await recordPaymentChange(tx, order, "unpaid", status);
     if (order.discountCode) {
       await tx.discountCode.updateMany({ where: { code: order.discountCode, usesHeld: { gt: 0 } }, data: { usesHeld: { decrement: 1 } } });
     }
@@ -278,6 +281,7 @@ export async function markOrderPaid(orderId: string, sessionId: string): Promise
     });
     if (count === 0) return false;
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { items: true } });
+    await recordPaymentChange(tx, order, before.paymentStatus, "paid");
     if (before.paymentStatus !== "unpaid") {
       console.warn(`Order ${orderId} was paid after it was ${before.paymentStatus}; it is fulfilled as paid`);
       if (order.discountCode) await tx.discountCode.updateMany({ where: { code: order.discountCode }, data: { usesHeld: { increment: 1 } } });

@@ -47,6 +47,9 @@ const globalForDb = globalThis as typeof globalThis & { __db?: PrismaClient };
 
 export const db = (globalForDb.__db ??= createPrismaClient());
 
+/** Whether `db` is PostgreSQL: for the rare query that each database serves best written its own way. */
+export const dbIsPostgres = isPostgresUrl(process.env.DATABASE_URL ?? "");
+
 /** A write refused by a unique index (Prisma's P2002): someone else wrote that row first. */
 export function isUniqueViolation(error: unknown) {
   return error instanceof Error && "code" in error && error.code === "P2002";

@@ -8,7 +8,19 @@ import { sessionSecret } from "~/utils/env.server";
 import { processOutbox } from "~/services/outbox.server";
 import { action as getDashboard } from "~/routes/functions.v1.get-dashboard";
 import { action as getOrders } from "~/routes/functions.v1.get-orders";
-import { ADMIN_COOKIE, callFunction, callRoute, orderFor, readJson, SHOP_ORIGIN, signedInAdmin, type ErrorJson, type FunctionName } from "../utils";
+import {
+  ADMIN_COOKIE,
+  callFunction,
+  callRoute,
+  orderFor,
+  payOrder,
+  placeOrder,
+  readJson,
+  SHOP_ORIGIN,
+  signedInAdmin,
+  type ErrorJson,
+  type FunctionName,
+} from "../utils";
 
 /**
  * The operator's order functions (spec §6-§7): signed-in admins only,
@@ -196,6 +208,9 @@ describe("get-orders", () => {
 
     const beyond = await ordersJson({ q: domain, page: 4, pageSize: 2 });
     expect(beyond).toEqual({ orders: [], total: 5 });
+    // The largest page the server serves: 100 orders, page 10,000.
+    expect(await ordersJson({ q: domain, page: 10_000, pageSize: 100 })).toEqual({ orders: [], total: 5 });
+    expect((await ordersJson({ q: domain, pageSize: 100 })).orders).toHaveLength(5);
 
     // The default page size is 20.
     const defaults = await ordersJson({ q: domain });
@@ -245,6 +260,37 @@ describe("get-orders", () => {
     await orderFor();
     expect((await ordersJson({ q: "%" })).total).toBe(0);
     expect((await ordersJson({ q: "_" })).total).toBe(0);
+  });
+
+  it("matches a domain whole, in any case, with Gmail's two names alike; wildcards match nothing", async () => {
+    const domain = uniqueDomain(); // shop-1a2b3c4d.test
+    const shouted = await orderFor({ email: `Ana.Lopez@${domain.toUpperCase()}` });
+    const ids = async (q: string) => (await ordersJson({ q, pageSize: 100 })).orders.map((order) => order.id);
+    for (const q of [domain, domain.toUpperCase(), `@${domain}`, ` ${domain.replace("shop", "SHOP")} `]) expect(await ids(q), q).toEqual([shouted.orderId]);
+    // What a LIKE would have taken for wildcards, or a tail or head of the domain, finds nothing.
+    for (const q of [domain.replace("-", "_"), domain.replace("-", "%"), `%${domain.slice(5)}`, "%.test", `_${domain.slice(1)}`, domain.slice(0, -1), `x${domain}`]) {
+      expect((await ordersJson({ q })).total, q).toBe(0);
+    }
+
+    const gmail = await orderFor({ email: `ana.lopez.${randomUUID().slice(0, 6)}@GoogleMail.com` });
+    expect(await ids("googlemail.com")).toContain(gmail.orderId);
+    expect(await ids("gmail.com")).toContain(gmail.orderId);
+  });
+
+  it("finds exactly the paid orders whose id starts with the prefix, in any case", async () => {
+    const { orderId } = await orderFor();
+    await orderFor(undefined, undefined, { paid: false });
+    const paid = (await db.order.findMany({ where: { paymentStatus: "paid" }, select: { id: true } })).map((order) => order.id);
+    // Up to and across a dash, the whole id, and one character past it.
+    for (const prefix of [orderId.slice(0, 1), orderId.slice(0, 2), orderId.slice(0, 8), orderId.slice(0, 10), orderId, `${orderId}0`]) {
+      const expected = paid.filter((id) => id.startsWith(prefix)).sort();
+      for (const q of [prefix, prefix.toUpperCase()]) {
+        const found = await ordersJson({ q, pageSize: 100 });
+        expect(found.total, q).toBe(expected.length);
+        expect(found.orders.map((order) => order.id).sort(), q).toEqual(expected.slice(0, 100));
+      }
+    }
+    for (const q of [`${orderId.slice(0, 8)}%`, `${orderId.slice(0, 7)}_`, `%${orderId.slice(1, 8)}`]) expect((await ordersJson({ q })).total, q).toBe(0);
   });
 
   it("sorts by total and by date", async () => {
@@ -312,6 +358,9 @@ describe("bad requests", () => {
 
   it("get-orders refuses unknown keys, oversized pages and wrong types", async () => {
     await expect400("get-orders", { pageSize: 1000 }, /pageSize/);
+    await expect400("get-orders", { pageSize: 101 }, /pageSize/);
+    await expect400("get-orders", { page: 10_001 }, /page/);
+    await expect400("get-orders", { page: 1.5 }, /page/);
     await expect400("get-orders", { pageSize: 0 }, /pageSize/);
     await expect400("get-orders", { page: 0 }, /page/);
     await expect400("get-orders", { page: "2" }, /page/);
@@ -549,17 +598,23 @@ describe("get-dashboard", () => {
     expect((await dashboard()).openOrders).toBe(before.openOrders);
   });
 
-  it("counts an order on the Los Angeles day it was placed", async () => {
-    const { orderId } = await orderFor();
+  it("counts an order on the Los Angeles day it was placed, when it is paid later", async () => {
+    // Placed three days ago (its payment page left open), paid now.
     const threeDaysAgo = new Date(Date.now() - 3 * DAY);
-    await db.order.update({ where: { id: orderId }, data: { createdAt: threeDaysAgo } });
-    const stats = await dashboardStats();
-    const bucket = stats.last30Days.find((day) => day.date === laDay(threeDaysAgo));
-    expect(bucket?.orders).toBeGreaterThanOrEqual(1);
-    const old = await orderFor();
+    const placed = await placeOrder();
+    await db.order.update({ where: { id: placed.orderId }, data: { createdAt: threeDaysAgo } });
+    const before = await dashboardStats();
+    await payOrder(placed.sessionId);
+    const after = await dashboardStats();
+    const bucket = (stats: DashboardJson) => stats.last30Days.find((day) => day.date === laDay(threeDaysAgo))!;
+    expect(bucket(after).orders).toBe(bucket(before).orders + 1);
+    expect(after.today).toEqual(before.today);
+
+    // Placed 40 days ago: in none of the 30 days.
+    const old = await placeOrder();
     await db.order.update({ where: { id: old.orderId }, data: { createdAt: new Date(Date.now() - 40 * DAY) } });
-    const total = (await dashboardStats()).last30Days.reduce((sum, day) => sum + day.orders, 0);
-    expect(total).toBe(stats.last30Days.reduce((sum, day) => sum + day.orders, 0));
+    await payOrder(old.sessionId);
+    expect((await dashboardStats()).last30Days).toEqual(after.last30Days);
   });
 
   /** 30 consecutive calendar days, the last one `now`'s Los Angeles day. */

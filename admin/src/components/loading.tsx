@@ -1,10 +1,14 @@
-import { Alert, Button, Center, Group, Loader, Text } from "@mantine/core";
+import { Alert, Button, Center, Group, Loader, Text, VisuallyHidden } from "@mantine/core";
 
-/** A page or panel that is still loading: announced to screen readers. */
+/**
+ * What shows while a page's code or data arrives: a status region whose text
+ * ("Loading…") screen readers announce; the spinner itself is hidden from them.
+ */
 export function Loading({ label = "Loading" }: { label?: string }) {
   return (
     <Center h="60vh" role="status" aria-label={label}>
-      <Loader />
+      <Loader aria-hidden="true" />
+      <VisuallyHidden>{label}…</VisuallyHidden>
     </Center>
   );
 }

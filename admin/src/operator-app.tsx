@@ -1,0 +1,77 @@
+import "@mantine/core/styles.layer.css";
+import "@mantine/notifications/styles.layer.css";
+import { Notifications } from "@mantine/notifications";
+import { Authenticated, Refine } from "@refinedev/core";
+import routerProvider, { CatchAllNavigate } from "@refinedev/react-router";
+import { lazy, Suspense } from "react";
+import { Outlet, Route, Routes } from "react-router";
+import { AdminLayout } from "./components/layout";
+import { Loading } from "./components/loading";
+import { OrderList } from "./pages/orders/list";
+import { accessControlProvider } from "./providers/access-control";
+import { authProvider } from "./providers/auth";
+import { dataProvider } from "./providers/data";
+import { notificationProvider } from "./providers/notifications";
+import { queryClientConfig } from "./query-client";
+
+// The orders list, where every operator lands, comes with the app; every other
+// page is its own chunk, and the chart library comes with the dashboard only.
+const OrderShow = lazy(() => import("./pages/orders/show").then((page) => ({ default: page.OrderShow })));
+const DashboardPage = lazy(() => import("./pages/dashboard"));
+// The owner's pages.
+const SubscribersPage = lazy(() => import("./pages/lists/subscribers"));
+const InquiriesPage = lazy(() => import("./pages/lists/inquiries"));
+const OperatorsPage = lazy(() => import("./pages/operators"));
+const NotFoundPage = lazy(() => import("./pages/not-found").then((page) => ({ default: page.NotFoundPage })));
+
+/** The signed-in operator's app: Refine over the shop's functions, its nav, toasts and pages. */
+export default function OperatorApp() {
+  return (
+    <>
+      <Notifications position="top-right" />
+      <Refine
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        accessControlProvider={accessControlProvider}
+        notificationProvider={notificationProvider}
+        routerProvider={routerProvider}
+        // The resources also make the header's nav (useMenu): its links, labels and order.
+        resources={[
+          { name: "orders", list: "/", show: "/orders/:id", meta: { label: "Orders" } },
+          { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },
+          { name: "subscribers", list: "/subscribers", meta: { label: "Subscribers" } },
+          { name: "inquiries", list: "/inquiries", meta: { label: "Inquiries" } },
+          { name: "operators", list: "/operators", meta: { label: "Operators" } },
+        ]}
+        options={{
+          syncWithLocation: true,
+          disableTelemetry: true,
+          warnWhenUnsavedChanges: false,
+          reactQuery: { clientConfig: queryClientConfig },
+        }}
+      >
+        <Routes>
+          <Route
+            element={
+              <Authenticated key="signed-in" fallback={<CatchAllNavigate to="/login" />} loading={<Loading />}>
+                <AdminLayout>
+                  <Suspense fallback={<Loading />}>
+                    <Outlet />
+                  </Suspense>
+                </AdminLayout>
+              </Authenticated>
+            }
+          >
+            <Route index element={<OrderList />} />
+            <Route path="orders/:id" element={<OrderShow />} />
+            <Route path="dashboard" element={<DashboardPage />} />
+            <Route path="subscribers" element={<SubscribersPage />} />
+            <Route path="inquiries" element={<InquiriesPage />} />
+            <Route path="operators" element={<OperatorsPage />} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
+        </Routes>
+      </Refine>
+    </>
+  );
+}
