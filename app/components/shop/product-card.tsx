@@ -21,14 +21,14 @@ export function ProductCard({ product, eager = false }: { product: CartProduct; 
               type="submit"
               className="button button--primary"
               disabled={!product.inStock}
-              aria-label={product.inStock ? `Add ${product.name} to cart` : `${product.name} is out of stock`}
+              aria-label={product.inStock ? `Add ${product.name} to cart` : `Sold out, ${product.name}`}
             >
               {product.inStock ? (
                 <>
                   <CartIcon /> Add to cart
                 </>
               ) : (
-                "Out of stock"
+                "Sold out"
               )}
             </button>
           </CartForm>
