@@ -2,7 +2,7 @@ import { MantineProvider, createTheme, type MantineColorsTuple } from "@mantine/
 import { Notifications } from "@mantine/notifications";
 import { Authenticated, Refine } from "@refinedev/core";
 import routerProvider, { CatchAllNavigate } from "@refinedev/react-router";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, type ComponentType } from "react";
 import { BrowserRouter, Outlet, Route, Routes } from "react-router";
 import { AdminLayout } from "./components/layout";
 import { Loading } from "./components/loading";
@@ -12,11 +12,23 @@ import { OrderList } from "./pages/orders/list";
 import { OrderShow } from "./pages/orders/show";
 import { accessControlProvider } from "./providers/access-control";
 import { authProvider } from "./providers/auth";
+import { catalogDataProvider } from "./providers/catalog-data";
 import { dataProvider } from "./providers/data";
 import { notificationProvider } from "./providers/notifications";
 
 // The dashboard's chart library is loaded only when the dashboard is opened.
 const DashboardPage = lazy(() => import("./pages/dashboard"));
+// The owner's pages, loaded when first opened.
+const ProductListPage = lazy(() => import("./pages/products/list"));
+const ProductEditPage = lazy(() => import("./pages/products/edit"));
+const DiscountCodeListPage = lazy(() => import("./pages/discount-codes/list"));
+const DiscountCodeEditPage = lazy(() => import("./pages/discount-codes/edit"));
+
+const lazyPage = (Page: ComponentType) => (
+  <Suspense fallback={<Loading />}>
+    <Page />
+  </Suspense>
+);
 
 const chocolate: MantineColorsTuple = [
   "#fbf3ec",
@@ -46,7 +58,7 @@ export function App() {
       <Notifications position="top-right" />
       <BrowserRouter basename="/admin">
         <Refine
-          dataProvider={dataProvider}
+          dataProvider={{ default: dataProvider, catalog: catalogDataProvider }}
           authProvider={authProvider}
           accessControlProvider={accessControlProvider}
           notificationProvider={notificationProvider}
@@ -55,6 +67,14 @@ export function App() {
           resources={[
             { name: "orders", list: "/", show: "/orders/:id", meta: { label: "Orders" } },
             { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },
+            { name: "products", list: "/products", edit: "/products/:id", meta: { label: "Products", dataProviderName: "catalog" } },
+            {
+              name: "discount-codes",
+              list: "/discount-codes",
+              create: "/discount-codes/new",
+              edit: "/discount-codes/:id",
+              meta: { label: "Discount codes", dataProviderName: "catalog" },
+            },
           ]}
           options={{ syncWithLocation: true, disableTelemetry: true, warnWhenUnsavedChanges: false }}
         >
@@ -78,6 +98,11 @@ export function App() {
                   </Suspense>
                 }
               />
+              <Route path="products" element={lazyPage(ProductListPage)} />
+              <Route path="products/:id" element={lazyPage(ProductEditPage)} />
+              <Route path="discount-codes" element={lazyPage(DiscountCodeListPage)} />
+              <Route path="discount-codes/new" element={lazyPage(DiscountCodeEditPage)} />
+              <Route path="discount-codes/:code" element={lazyPage(DiscountCodeEditPage)} />
             </Route>
             <Route path="login" element={<LoginPage />} />
             <Route path="*" element={<NotFoundPage />} />

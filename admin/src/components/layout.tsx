@@ -1,5 +1,5 @@
 import { Anchor, AppShell, Button, Group, NavLink, Text, Title } from "@mantine/core";
-import { useGetIdentity, useLogout, useMenu } from "@refinedev/core";
+import { CanAccess, useGetIdentity, useLogout, useMenu } from "@refinedev/core";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 
@@ -21,16 +21,18 @@ export function AdminLayout({ children }: { children: ReactNode }) {
             <Group gap={4} visibleFrom="sm" component="nav" aria-label="Admin">
               {menuItems.map((item) =>
                 item.route ? (
-                  <NavLink
-                    key={item.key}
-                    component={Link}
-                    to={item.route}
-                    label={item.label}
-                    active={item.key === selectedKey}
-                    variant="filled"
-                    w="auto"
-                    c="white"
-                  />
+                  // Only the pages this operator's role may open (as Refine's own sider does).
+                  <CanAccess key={item.key} resource={item.name} action="list">
+                    <NavLink
+                      component={Link}
+                      to={item.route}
+                      label={item.label}
+                      active={item.key === selectedKey}
+                      variant="filled"
+                      w="auto"
+                      c="white"
+                    />
+                  </CanAccess>
                 ) : null,
               )}
             </Group>
