@@ -42,3 +42,8 @@ export function postForm<T>(path: string, fields: Record<string, string>) {
 export function getJson<T>(path: string) {
   return request<T>(path, { method: "GET" });
 }
+
+/** A failed save's toast: the server's message, or, when it named fields, a pointer to them (each message shows beside its field). */
+export function fieldErrorsNote(error: HttpError | undefined) {
+  return error?.errors && Object.keys(error.errors).length > 0 ? "Please correct the fields marked in red." : (error?.message ?? "");
+}

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import type { DiscountCode, DiscountCodeTerms } from "../../catalog";
 import { Loading } from "../../components/loading";
+import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 
 /** Creates a code (/discount-codes/new) or edits one (/discount-codes/:code). */
@@ -53,7 +54,7 @@ function CodeForm({ existing }: { existing?: DiscountCode }) {
       description: `Code ${verb}`,
       message: response?.data.message ?? "",
     }),
-    errorNotification: (error?: HttpError) => ({ key: "code-save", type: "error" as const, description: "Could not save the code", message: error?.message ?? "" }),
+    errorNotification: (error?: HttpError) => ({ key: "code-save", type: "error" as const, description: "Could not save the code", message: fieldErrorsNote(error) }),
   });
   const { mutate: create, mutation: creation } = useCreate<DiscountCode & { message: string }, HttpError>({
     resource: "discount-codes",

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router";
 import type { HistoryEntry, Product } from "../../catalog";
 import { Loading } from "../../components/loading";
+import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 
@@ -71,7 +72,7 @@ function ProductForm({ product }: { product: Product }) {
     dataProviderName: "catalog",
     successNotification: (response) => ({ key: "product-save", type: "success", description: "Product saved", message: response?.data.message ?? "" }),
     // Field errors show beside their fields; the toast says the rest.
-    errorNotification: (error) => ({ key: "product-save", type: "error", description: "Could not save the product", message: error?.message ?? "" }),
+    errorNotification: (error) => ({ key: "product-save", type: "error", description: "Could not save the product", message: fieldErrorsNote(error) }),
   });
   const errors = (mutation.error?.errors ?? {}) as Record<string, string | undefined>;
 
@@ -105,7 +106,6 @@ function ProductForm({ product }: { product: Product }) {
           w={180}
           required
         />
-        {errors[""] ? <Text c="red.8" size="sm">{errors[""]}</Text> : null}
         <Group>
           <Button type="submit" loading={mutation.isPending}>
             Save changes
