@@ -44,7 +44,27 @@ function DiscountCodeList() {
       ) : null}
       {!query.isLoading && !query.isError && result.data.length === 0 ? <Text c="dimmed">No discount codes yet.</Text> : null}
       {result.data.length > 0 ? (
-        <Card withBorder radius="lg" p={0}>
+        <Stack gap="sm" hiddenFrom="md">
+          {/* On a phone each code is a card; from a laptop up, a table row. */}
+          {result.data.map((code) => (
+            <Card key={code.code} withBorder radius="lg" padding="sm">
+              <Group justify="space-between" wrap="nowrap">
+                <CodeLink code={code} />
+                <CodeStatus code={code} />
+              </Group>
+              <Text size="sm" mt={4}>
+                <strong>{code.percentOff}% off</strong> · {code.description}
+                {code.firstOrderOnly ? " · first order only" : ""}
+              </Text>
+              <Text size="sm" c="dimmed">
+                Uses {code.uses} / {code.usageLimit ?? "no limit"} · reserved {code.reserved} · expires {code.expiresAt ? orderDate(code.expiresAt) : "never"}
+              </Text>
+            </Card>
+          ))}
+        </Stack>
+      ) : null}
+      {result.data.length > 0 ? (
+        <Card withBorder radius="lg" p={0} visibleFrom="md">
           <Table.ScrollContainer minWidth={860}>
             <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
               <Table.Thead>
@@ -62,9 +82,7 @@ function DiscountCodeList() {
                 {result.data.map((code) => (
                   <Table.Tr key={code.code}>
                     <Table.Td>
-                      <Anchor component={Link} to={`/discount-codes/${encodeURIComponent(code.code)}`} ff="monospace" fw={700}>
-                        {code.code}
-                      </Anchor>
+                      <CodeLink code={code} />
                     </Table.Td>
                     <Table.Td fw={700}>{code.percentOff}%</Table.Td>
                     <Table.Td miw={180}>
@@ -91,6 +109,14 @@ function DiscountCodeList() {
         </Card>
       ) : null}
     </Stack>
+  );
+}
+
+function CodeLink({ code }: { code: DiscountCode }) {
+  return (
+    <Anchor component={Link} to={`/discount-codes/${encodeURIComponent(code.code)}`} ff="monospace" fw={700}>
+      {code.code}
+    </Anchor>
   );
 }
 

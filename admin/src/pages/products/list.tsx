@@ -19,6 +19,7 @@ export default function ProductListPage() {
 function ProductList() {
   const { result, query } = useList<Product>({
     resource: "products",
+    dataProviderName: "catalog",
     pagination: { mode: "off" },
     errorNotification: false,
   });
@@ -38,12 +39,27 @@ function ProductList() {
         </Alert>
       ) : null}
       {result.data.length > 0 ? (
-        <Card withBorder radius="lg" p={0}>
-          <Table.ScrollContainer minWidth={560}>
+        <>
+          {/* On a phone each product is a card; from a tablet up, a table row. */}
+          <Stack gap="sm" hiddenFrom="sm">
+            {result.data.map((product) => (
+              <Card key={product.id} withBorder radius="lg" padding="sm">
+                <Group wrap="nowrap" align="center">
+                  <Image src={product.image} alt="" w={64} h={48} radius="md" fit="cover" />
+                  <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+                    <ProductName product={product} />
+                    <Text fw={700}>{formatCents(dollarsToCents(product.price))}</Text>
+                  </Stack>
+                  <StockSwitch product={product} />
+                </Group>
+              </Card>
+            ))}
+          </Stack>
+          <Card withBorder radius="lg" p={0} visibleFrom="sm">
             <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th w={88}>Picture</Table.Th>
+                  <Table.Th w={104}>Picture</Table.Th>
                   <Table.Th>Product</Table.Th>
                   <Table.Th>Price</Table.Th>
                   <Table.Th>In stock</Table.Th>
@@ -51,18 +67,43 @@ function ProductList() {
               </Table.Thead>
               <Table.Tbody>
                 {result.data.map((product) => (
-                  <ProductRow key={product.id} product={product} />
+                  <Table.Tr key={product.id}>
+                    <Table.Td>
+                      <Image src={product.image} alt="" w={72} h={54} radius="md" fit="cover" />
+                    </Table.Td>
+                    <Table.Td>
+                      <ProductName product={product} />
+                    </Table.Td>
+                    <Table.Td fw={700}>{formatCents(dollarsToCents(product.price))}</Table.Td>
+                    <Table.Td>
+                      <StockSwitch product={product} />
+                    </Table.Td>
+                  </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
-        </Card>
+          </Card>
+        </>
       ) : null}
     </Stack>
   );
 }
 
-function ProductRow({ product }: { product: Product }) {
+function ProductName({ product }: { product: Product }) {
+  return (
+    <div>
+      <Anchor component={Link} to={`/products/${product.id}`} fw={700}>
+        {product.name}
+      </Anchor>
+      <Text size="xs" c="dimmed">
+        {product.flavor} · {product.category === "bars" ? "100g bar" : "Mini bites"}
+      </Text>
+    </div>
+  );
+}
+
+/** The product's stock switch: the server's answer comes back as a toast, and the list is refetched. */
+function StockSwitch({ product }: { product: Product }) {
   const notificationKey = `product-stock-${product.id}`;
   const { mutate, mutation } = useUpdate<Product & { message: string }>({
     resource: "products",
@@ -82,33 +123,17 @@ function ProductRow({ product }: { product: Product }) {
     }),
   });
   return (
-    <Table.Tr>
-      <Table.Td>
-        <Image src={product.image} alt="" w={72} h={54} radius="md" fit="cover" />
-      </Table.Td>
-      <Table.Td>
-        <Anchor component={Link} to={`/products/${product.id}`} fw={700}>
-          {product.name}
-        </Anchor>
-        <Text size="xs" c="dimmed">
-          {product.flavor} · {product.category === "bars" ? "100g bar" : "Mini bites"}
-        </Text>
-      </Table.Td>
-      <Table.Td fw={700}>{formatCents(dollarsToCents(product.price))}</Table.Td>
-      <Table.Td>
-        <Group gap="xs" wrap="nowrap">
-          <Switch
-            checked={product.inStock}
-            disabled={mutation.isPending}
-            onChange={(event) => mutate({ values: { inStock: event.currentTarget.checked } })}
-            aria-label={`${product.name} in stock`}
-            color="green"
-          />
-          <Text size="sm" c={product.inStock ? "green.8" : "red.8"} fw={700}>
-            {product.inStock ? "In stock" : "Sold out"}
-          </Text>
-        </Group>
-      </Table.Td>
-    </Table.Tr>
+    <Stack gap={2} align="center">
+      <Switch
+        checked={product.inStock}
+        disabled={mutation.isPending}
+        onChange={(event) => mutate({ values: { inStock: event.currentTarget.checked } })}
+        aria-label={`${product.name} in stock`}
+        color="green"
+      />
+      <Text size="xs" c={product.inStock ? "green.8" : "red.8"} fw={700} className="nowrap">
+        {product.inStock ? "In stock" : "Sold out"}
+      </Text>
+    </Stack>
   );
 }
