@@ -2,6 +2,8 @@ import { test, expect } from "./fixtures";
 import { fillCart, fillShipping, westLa } from "./checkout-helpers";
 
 /** Without JavaScript: a sold-out line at checkout is shown, blocks the order, and is removed by its button, keeping what was typed. */
+test.use({ javaScriptEnabled: false });
+test.describe.configure({ mode: "serial", timeout: 60_000 });
 test("a sold-out line at checkout blocks the order until it is removed", async ({ page, request }) => {
   const owner = await request.post("/auth/login", { form: { email: "admin@chillpb.example", password: "chillpb-demo-admin" } });
   expect(owner.ok()).toBe(true);
@@ -19,6 +21,10 @@ test("a sold-out line at checkout blocks the order until it is removed", async (
     await expect(page.getByTestId("summary-notice")).toContainText("Strawberry Bliss is sold out. Please remove it from your cart.");
     await expect(page.getByRole("button", { name: /Place Order|Check Delivery & Continue/ })).toBeDisabled();
     await expect(page.getByTestId("order-total")).toHaveText("$40.00");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId("sold-out-line").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "test-results/screenshots/checkout-sold-out-phone.png" });
 
     await fillShipping(page, { ...westLa, email: "sold-out@example.com" });
     await page.getByRole("button", { name: "Remove sold-out item" }).click();
