@@ -101,7 +101,7 @@ export function OrderSummary({ summary }: { summary: CheckoutSummary }) {
                 {line.quantity} × <strong>Sold out</strong>
               </span>
             </span>
-            <span>—</span>
+            <span aria-hidden="true">—</span>
           </li>
         ))}
       </ul>
