@@ -102,7 +102,7 @@ export function priceLines(
 
 /** Why a cart cannot be ordered as it is. */
 export type CartProblem =
-  | { problem: "unavailable"; productNames: string[] }
+  | { problem: "unavailable" }
   | { problem: "sold-out"; productNames: string[] }
   | { problem: "too-many"; productName: string };
 
@@ -114,10 +114,8 @@ export function describeCartProblem(problem: CartProblem) {
   if (problem.problem === "sold-out") {
     return `${problem.productNames.join(", ")} ${problem.productNames.length === 1 ? "is" : "are"} sold out. Please remove ${problem.productNames.length === 1 ? "it" : "them"} from your cart.`;
   }
-  const [only, ...more] = problem.productNames;
-  return only && more.length === 0
-    ? `${only} is no longer available. Please remove it from your cart.`
-    : "Some items in your cart are no longer available. Please review your cart.";
+  // A product no longer in the catalogue: there is no name left to say.
+  return "Some items in your cart are no longer available. Please review your cart.";
 }
 
 /**
@@ -148,7 +146,7 @@ export async function priceOrder(
   const tooMany = lines.find((line) => line.quantity > MAX_LINE_QUANTITY);
   const problem: CartProblem | null =
     gone.length > 0
-      ? { problem: "unavailable", productNames: [] }
+      ? { problem: "unavailable" }
       : soldOut.length > 0
         ? { problem: "sold-out", productNames: soldOut.map((line) => line.product.name) }
         : tooMany
