@@ -29,8 +29,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "chromium", testIgnore: /\.no-js\.spec\.ts$/ },
+    { name: "chromium", testIgnore: [/\.no-js\.spec\.ts$/, /\.catalog\.spec\.ts$/] },
     { name: "chromium-no-js", testMatch: /\.no-js\.spec\.ts$/, use: { javaScriptEnabled: false } },
+    // Specs that sell a product out or change a price on the one shared server:
+    // they run after the others, so no other spec meets a catalogue mid-change.
+    { name: "catalog", testMatch: /\.catalog\.spec\.ts$/, dependencies: ["chromium", "chromium-no-js"] },
   ],
   webServer: {
     command: `${freshSqlite}node scripts/prepare.mjs && node server.mjs`,

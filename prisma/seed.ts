@@ -8,11 +8,18 @@ import { createPrismaClient } from "../app/utils/db.server";
 
 export async function seed(db = createPrismaClient()) {
   for (const product of catalogue) {
-    await db.product.upsert({ where: { id: product.id }, create: product, update: product });
+    // The owner edits name, description, price and stock in the dashboard:
+    // a re-seed (every `npm start`) refreshes only what the dashboard cannot change.
+    const { category, flavor, image, imageAlt, imageWidth, imageHeight, position } = product;
+    await db.product.upsert({
+      where: { id: product.id },
+      create: product,
+      update: { category, flavor, image, imageAlt, imageWidth, imageHeight, position },
+    });
   }
-  for (const { code, ...terms } of discountCodes) {
-    // Usage counts and an operator's deactivation survive a re-seed.
-    await db.discountCode.upsert({ where: { code }, create: { code, ...terms }, update: terms });
+  for (const discount of discountCodes) {
+    // A code is the owner's once it exists: their edits and its usage survive a re-seed.
+    await db.discountCode.upsert({ where: { code: discount.code }, create: discount, update: {} });
   }
 }
 

@@ -19,12 +19,16 @@ import { action as exportInquiries } from "~/routes/functions.v1.export-inquirie
 import { action as getOperators } from "~/routes/functions.v1.get-operators";
 import { action as saveOperator } from "~/routes/functions.v1.save-operator";
 import { action as removeOperator } from "~/routes/functions.v1.remove-operator";
+import { action as getDiscountCodes } from "~/routes/functions.v1.get-discount-codes";
 import { action as getOrder } from "~/routes/functions.v1.get-order";
 import { action as getOrders } from "~/routes/functions.v1.get-orders";
+import { action as getProducts } from "~/routes/functions.v1.get-products";
+import { action as saveDiscountCode } from "~/routes/functions.v1.save-discount-code";
 import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
 import { action as sendWelcomeEmail } from "~/routes/functions.v1.send-welcome-email";
 import { action as simpleCheckout } from "~/routes/functions.v1.simple-checkout";
 import { action as updateOrderStatus } from "~/routes/functions.v1.update-order-status";
+import { action as updateProduct } from "~/routes/functions.v1.update-product";
 import { action as validateDiscountCode } from "~/routes/functions.v1.validate-discount-code";
 import { action as verifyPayment } from "~/routes/functions.v1.verify-payment";
 import { action as stripeWebhook } from "~/routes/webhooks.stripe";
@@ -214,6 +218,10 @@ const functions = {
   "get-orders": getOrders,
   "get-order": getOrder,
   "update-order-status": updateOrderStatus,
+  "get-products": getProducts,
+  "update-product": updateProduct,
+  "get-discount-codes": getDiscountCodes,
+  "save-discount-code": saveDiscountCode,
   "get-dashboard": getDashboard,
   // The owner's lists and exports.
   "get-subscribers": getSubscribers,

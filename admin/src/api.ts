@@ -2,7 +2,7 @@ import type { HttpError } from "@refinedev/core";
 
 /**
  * Calls the shop's own endpoints with the session cookie. Errors become
- * Refine HttpErrors carrying the server's message and status.
+ * Refine HttpErrors carrying the server's message, status and field errors.
  */
 async function request<T>(path: string, init: RequestInit): Promise<T> {
   let response: Response;
@@ -11,9 +11,14 @@ async function request<T>(path: string, init: RequestInit): Promise<T> {
   } catch {
     throw { message: "The shop could not be reached.", statusCode: 0 } satisfies HttpError;
   }
-  const body = (await response.json().catch(() => ({}))) as { error?: string } & T;
+  const body = (await response.json().catch(() => ({}))) as { error?: string; fieldErrors?: Record<string, string> } & T;
   if (!response.ok) {
-    throw { message: body.error ?? `Request failed (${response.status})`, statusCode: response.status } satisfies HttpError;
+    throw {
+      message: body.error ?? `Request failed (${response.status})`,
+      statusCode: response.status,
+      // A form's 400: each field's message, shown beside that field.
+      ...(body.fieldErrors && { errors: body.fieldErrors }),
+    } satisfies HttpError;
   }
   return body;
 }
@@ -67,4 +72,9 @@ export function postForm<T>(path: string, fields: Record<string, string>) {
 
 export function getJson<T>(path: string) {
   return request<T>(path, { method: "GET" });
+}
+
+/** A failed save's toast: the server's message, or, when it named fields, a pointer to them (each message shows beside its field). */
+export function fieldErrorsNote(error: HttpError | undefined) {
+  return error?.errors && Object.keys(error.errors).length > 0 ? "Please correct the fields marked in red." : (error?.message ?? "");
 }

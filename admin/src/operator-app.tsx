@@ -10,6 +10,7 @@ import { Loading } from "./components/loading";
 import { OrderList } from "./pages/orders/list";
 import { accessControlProvider } from "./providers/access-control";
 import { authProvider } from "./providers/auth";
+import { catalogDataProvider } from "./providers/catalog-data";
 import { dataProvider } from "./providers/data";
 import { notificationProvider } from "./providers/notifications";
 import { queryClientConfig } from "./query-client";
@@ -22,6 +23,10 @@ const DashboardPage = lazy(() => import("./pages/dashboard"));
 const SubscribersPage = lazy(() => import("./pages/lists/subscribers"));
 const InquiriesPage = lazy(() => import("./pages/lists/inquiries"));
 const OperatorsPage = lazy(() => import("./pages/operators"));
+const ProductListPage = lazy(() => import("./pages/products/list"));
+const ProductEditPage = lazy(() => import("./pages/products/edit"));
+const DiscountCodeListPage = lazy(() => import("./pages/discount-codes/list"));
+const DiscountCodeEditPage = lazy(() => import("./pages/discount-codes/edit"));
 const NotFoundPage = lazy(() => import("./pages/not-found").then((page) => ({ default: page.NotFoundPage })));
 
 /** The signed-in operator's app: Refine over the shop's functions, its nav, toasts and pages. */
@@ -30,7 +35,7 @@ export default function OperatorApp() {
     <>
       <Notifications position="top-right" />
       <Refine
-        dataProvider={dataProvider}
+        dataProvider={{ default: dataProvider, catalog: catalogDataProvider }}
         authProvider={authProvider}
         accessControlProvider={accessControlProvider}
         notificationProvider={notificationProvider}
@@ -39,6 +44,14 @@ export default function OperatorApp() {
         resources={[
           { name: "orders", list: "/", show: "/orders/:id", meta: { label: "Orders" } },
           { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },
+          { name: "products", list: "/products", edit: "/products/:id", meta: { label: "Products", dataProviderName: "catalog" } },
+          {
+            name: "discount-codes",
+            list: "/discount-codes",
+            create: "/discount-codes/new",
+            edit: "/discount-codes/:id",
+            meta: { label: "Discount codes", dataProviderName: "catalog" },
+          },
           { name: "subscribers", list: "/subscribers", meta: { label: "Subscribers" } },
           { name: "inquiries", list: "/inquiries", meta: { label: "Inquiries" } },
           { name: "operators", list: "/operators", meta: { label: "Operators" } },
@@ -65,6 +78,11 @@ export default function OperatorApp() {
             <Route index element={<OrderList />} />
             <Route path="orders/:id" element={<OrderShow />} />
             <Route path="dashboard" element={<DashboardPage />} />
+            <Route path="products" element={<ProductListPage />} />
+            <Route path="products/:id" element={<ProductEditPage />} />
+            <Route path="discount-codes" element={<DiscountCodeListPage />} />
+            <Route path="discount-codes/new" element={<DiscountCodeEditPage />} />
+            <Route path="discount-codes/:code" element={<DiscountCodeEditPage />} />
             <Route path="subscribers" element={<SubscribersPage />} />
             <Route path="inquiries" element={<InquiriesPage />} />
             <Route path="operators" element={<OperatorsPage />} />

@@ -70,7 +70,11 @@ export function DeliveryResult({ delivery, address }: { delivery: DeliveryView; 
   );
 }
 
-/** The order summary exactly as the server priced it: nothing here computes money. */
+/**
+ * The order summary exactly as the server priced it: nothing here computes
+ * money. Sold-out lines are listed apart, unpriced, with a button (of the
+ * checkout's form) that removes them.
+ */
 export function OrderSummary({ summary }: { summary: CheckoutSummary }) {
   return (
     <div className="summary">
@@ -88,7 +92,25 @@ export function OrderSummary({ summary }: { summary: CheckoutSummary }) {
             <span>{formatCents(line.lineTotalCents)}</span>
           </li>
         ))}
+        {summary.soldOut.map((line) => (
+          <li key={line.id} className="summary__sold-out" data-testid="sold-out-line">
+            <img src={line.image} alt="" width={56} height={42} />
+            <span className="summary__name">
+              {line.name}
+              <span className="summary__qty">
+                {line.quantity} × <strong>Sold out</strong>
+              </span>
+            </span>
+            <span aria-hidden="true">—</span>
+          </li>
+        ))}
       </ul>
+      {summary.soldOut.length > 0 ? (
+        // Inside the checkout's form: the action takes the lines out of the cart and keeps what was typed.
+        <button type="submit" name="intent" value="remove-sold-out" className="button button--ghost summary__remove">
+          Remove sold-out {summary.soldOut.length === 1 ? "item" : "items"}
+        </button>
+      ) : null}
       <dl className="summary__totals">
         <div>
           <dt>Subtotal</dt>

@@ -48,11 +48,31 @@ export async function auditTrail(subjectType: AuditSubject, subjectId: string, t
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take,
   });
-  return entries.map((entry) => ({
+  return entries.map(toRecord);
+}
+
+/** The latest changes of every subject of a type (a page's worth each), newest first, by subject id. */
+export async function auditTrails(subjectType: AuditSubject, takeEach = 20): Promise<Map<string, AuditRecord[]>> {
+  const entries = await db.auditEntry.findMany({
+    where: { subjectType },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: 500,
+  });
+  const trails = new Map<string, AuditRecord[]>();
+  for (const entry of entries) {
+    const trail = trails.get(entry.subjectId) ?? [];
+    if (trail.length < takeEach) trail.push(toRecord(entry));
+    trails.set(entry.subjectId, trail);
+  }
+  return trails;
+}
+
+function toRecord(entry: { actorEmail: string; action: string; createdAt: Date; before: string | null; after: string | null }): AuditRecord {
+  return {
     actorEmail: entry.actorEmail,
     action: entry.action,
     at: entry.createdAt.toISOString(),
     before: entry.before === null ? null : (JSON.parse(entry.before) as unknown),
     after: entry.after === null ? null : (JSON.parse(entry.after) as unknown),
-  }));
+  };
 }

@@ -97,7 +97,7 @@ export async function updateCart(items: CartItem[], form: CartForm): Promise<Car
     const [product] = await findProducts([form.productId]);
     if (!product) return { ok: false, error: "Sorry, we couldn't find that product." };
     if (form.intent === "add" && !product.inStock) {
-      return { ok: false, error: `${product.name} is out of stock right now.` };
+      return { ok: false, error: `${product.name} is sold out.` };
     }
     if (form.intent === "update" && !items.some((item) => item.productId === form.productId)) {
       return { ok: false, error: `${product.name} is not in your cart.` };
@@ -110,4 +110,12 @@ export async function updateCart(items: CartItem[], form: CartForm): Promise<Car
     ...result,
     added: form.intent === "add" ? { kind: "added", productId: form.productId, quantity: form.quantity } : undefined,
   };
+}
+
+/** The cart without its sold-out lines, and the names of what was taken out. */
+export async function removeSoldOut(items: CartItem[]) {
+  const soldOut = new Map(
+    (await findProducts(items.map((item) => item.productId))).filter((product) => !product.inStock).map((product) => [product.id, product.name]),
+  );
+  return { items: items.filter((item) => !soldOut.has(item.productId)), removed: [...soldOut.values()] };
 }

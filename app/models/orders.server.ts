@@ -14,7 +14,9 @@ import {
   retrieveCheckoutSessionCached,
   type PageClosing,
 } from "~/services/stripe.server";
+import type { Prisma } from "~/generated/prisma/client";
 import {
+  CODE_EXPIRED,
   checkDiscountCode,
   normalizeCode,
   describeCartProblem,
@@ -144,11 +146,14 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
             where: {
               code: discount.code,
               active: true,
-              OR: [{ usageLimit: null }, { usesHeld: { lt: tx.discountCode.fields.usageLimit } }],
+              AND: [
+                { OR: [{ usageLimit: null }, { usesHeld: { lt: tx.discountCode.fields.usageLimit } }] },
+                { OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+              ],
             },
             data: { usesHeld: { increment: 1 } },
           });
-          if (count === 0) return refuse("code-unavailable", codeUnavailable(discount.code));
+          if (count === 0) return refuse("code-unavailable", await codeUnavailable(tx, discount.code));
         }
         const order = await tx.order.create({
           data: {
@@ -201,11 +206,16 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
   return refuse("code-unavailable", messages.checkoutError);
 }
 
-const codeUnavailable = (code: string): Message => ({
-  title: "Invalid Code",
-  description: `"${code}" has already been used as often as it can be.`,
-  destructive: true,
-});
+/** Why the reservation of a code that passed its check failed: it expired, was switched off or used up meanwhile. */
+async function codeUnavailable(tx: Prisma.TransactionClient, code: string): Promise<Message> {
+  const current = await tx.discountCode.findUnique({ where: { code }, select: { active: true, expiresAt: true } });
+  const description = !current?.active
+    ? `"${code}" is not a valid discount code.`
+    : current.expiresAt !== null && current.expiresAt <= new Date()
+      ? CODE_EXPIRED
+      : `"${code}" has already been used as often as it can be.`;
+  return { title: "Invalid Code", description, destructive: true };
+}
 
 /**
  * The order holding a first-order claim is an earlier attempt of the same

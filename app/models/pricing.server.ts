@@ -20,6 +20,8 @@ export function normalizeCode(code: string) {
   return code.trim().toUpperCase();
 }
 
+export const CODE_EXPIRED = "This code has expired.";
+
 export type AppliedDiscount = { code: string; basisPoints: number; description: string; firstOrderOnly: boolean };
 export type DiscountCheck = { ok: true; discount: AppliedDiscount } | { ok: false; code: string; error: string };
 
@@ -33,6 +35,7 @@ export async function checkDiscountCode(rawCode: string, mailbox: string | null)
   if (!code) return refuse("Please enter a discount code.");
   const discount = await db.discountCode.findUnique({ where: { code } });
   if (!discount || !discount.active) return refuse(`"${code}" is not a valid discount code.`);
+  if (discount.expiresAt !== null && discount.expiresAt <= new Date()) return refuse(CODE_EXPIRED);
   if (discount.usageLimit !== null && discount.usesHeld >= discount.usageLimit) {
     return refuse(`"${code}" has already been used as often as it can be.`);
   }
@@ -99,7 +102,8 @@ export function priceLines(
 
 /** Why a cart cannot be ordered as it is. */
 export type CartProblem =
-  | { problem: "unavailable"; productNames: string[] }
+  | { problem: "unavailable" }
+  | { problem: "sold-out"; productNames: string[] }
   | { problem: "too-many"; productName: string };
 
 const tooManyOfOneProduct = (name: string) =>
@@ -107,23 +111,25 @@ const tooManyOfOneProduct = (name: string) =>
 
 export function describeCartProblem(problem: CartProblem) {
   if (problem.problem === "too-many") return tooManyOfOneProduct(problem.productName);
-  const [only, ...more] = problem.productNames;
-  return only && more.length === 0
-    ? `${only} is no longer available. Please remove it from your cart.`
-    : "Some items in your cart are no longer available. Please review your cart.";
+  if (problem.problem === "sold-out") {
+    return `${problem.productNames.join(", ")} ${problem.productNames.length === 1 ? "is" : "are"} sold out. Please remove ${problem.productNames.length === 1 ? "it" : "them"} from your cart.`;
+  }
+  // A product no longer in the catalogue: there is no name left to say.
+  return "Some items in your cart are no longer available. Please review your cart.";
 }
 
 /**
  * Prices cart items against the catalogue. Lines for the same product are
  * merged first, so the per-product cap holds however the items were sent. The
  * price covers the lines that can be ordered; `problem` says what stops the
- * cart as it is (a product gone or out of stock, too many of one product).
+ * cart as it is (a product gone or sold out, too many of one product), and
+ * `soldOut` the lines that cannot be ordered until the customer removes them.
  */
 export async function priceOrder(
   items: CartItem[],
   discount: AppliedDiscount | null,
   zoneMinimumCents: number | null = null,
-): Promise<{ price: OrderPrice; problem: CartProblem | null }> {
+): Promise<{ price: OrderPrice; problem: CartProblem | null; soldOut: { product: Product; quantity: number }[] }> {
   const quantities = new Map<string, number>();
   for (const item of items) quantities.set(item.productId, (quantities.get(item.productId) ?? 0) + item.quantity);
   const products = new Map((await findProducts([...quantities.keys()])).map((product) => [product.id, product]));
@@ -132,13 +138,19 @@ export async function priceOrder(
     const product = products.get(productId);
     return product?.inStock ? [{ product, quantity }] : [];
   });
-  const unavailable = [...quantities.keys()].filter((id) => !products.get(id)?.inStock);
+  const gone = [...quantities.keys()].filter((id) => !products.has(id));
+  const soldOut = [...quantities].flatMap(([productId, quantity]) => {
+    const product = products.get(productId);
+    return product && !product.inStock ? [{ product, quantity }] : [];
+  });
   const tooMany = lines.find((line) => line.quantity > MAX_LINE_QUANTITY);
   const problem: CartProblem | null =
-    unavailable.length > 0
-      ? { problem: "unavailable", productNames: unavailable.flatMap((id) => products.get(id)?.name ?? []) }
-      : tooMany
-        ? { problem: "too-many", productName: tooMany.product.name }
-        : null;
-  return { price: priceLines(lines, discount, zoneMinimumCents), problem };
+    gone.length > 0
+      ? { problem: "unavailable" }
+      : soldOut.length > 0
+        ? { problem: "sold-out", productNames: soldOut.map((line) => line.product.name) }
+        : tooMany
+          ? { problem: "too-many", productName: tooMany.product.name }
+          : null;
+  return { price: priceLines(lines, discount, zoneMinimumCents), problem, soldOut };
 }

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import type { z } from "zod";
+import { z } from "zod";
 import { env } from "~/utils/env.server";
 import { describeError } from "~/utils/errors.server";
 import { assertSameOrigin } from "~/utils/same-origin.server";
@@ -10,6 +10,7 @@ import { assertSameOrigin } from "~/utils/same-origin.server";
  */
 
 const MAX_JSON_BYTES = 32 * 1024;
+const anyJson = z.unknown();
 
 export function apiError(status: number, error: string, extra?: Record<string, unknown>) {
   return json({ error, ...extra }, { status, headers: { "Cache-Control": "no-store" } });
@@ -53,6 +54,22 @@ export async function readJsonBody<Schema extends z.ZodTypeAny>(request: Request
     throw apiError(400, `${where}${issue?.message ?? "Invalid request body."}`);
   }
   return parsed.data;
+}
+
+/**
+ * readJsonBody for the dashboard's forms: a 400 also carries `fieldErrors`,
+ * every field's first message by its path, so the form shows them all at once.
+ */
+export async function readJsonForm<Schema extends z.ZodTypeAny>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
+  const parsed = schema.safeParse(await readJsonBody(request, anyJson));
+  if (parsed.success) return parsed.data;
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.join(".");
+    if (path && !(path in fieldErrors)) fieldErrors[path] = issue.message;
+  }
+  const first = parsed.error.issues[0];
+  throw apiError(400, `${first?.path.length ? `${first.path.join(".")}: ` : ""}${first?.message ?? "Invalid request body."}`, { fieldErrors });
 }
 
 /**

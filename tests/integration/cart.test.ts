@@ -87,7 +87,7 @@ describe("/cart as a fetcher (JSON)", () => {
       const cart = cartClient();
       const response = await cart.post({ intent: "add", productId: "bites-strawberry" });
       expect(response.status).toBe(400);
-      expect((await readCartJson(response)).error).toMatch(/out of stock/);
+      expect((await readCartJson(response)).error).toBe("Organic Strawberry Bites is sold out.");
       expect(await cart.items()).toEqual([]);
     } finally {
       await db.product.update({ where: { id: "bites-strawberry" }, data: { inStock: true } });

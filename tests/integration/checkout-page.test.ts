@@ -227,6 +227,7 @@ describe("refresh", () => {
       remainingCents: 0,
       zoneMinimumCents: null,
       zoneRemainingCents: 0,
+      soldOut: [],
       cartProblem: null,
     });
   });

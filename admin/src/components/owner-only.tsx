@@ -5,14 +5,14 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 
 /**
- * A page only the owner may open: staff who follow a link to it are told so
- * (the server would refuse its data with a 403 anyway).
+ * A page only the owner may use: staff who open its address are told so
+ * (the server would refuse its calls with a 403 anyway).
  */
-export function OwnerOnly({ resource, children }: { resource: string; children: ReactNode }) {
+export function OwnerOnly({ resource, action = "list", children }: { resource: string; action?: string; children: ReactNode }) {
   return (
     <CanAccess
       resource={resource}
-      action="list"
+      action={action}
       fallback={
         <Stack>
           <Alert color="chocolate" title="Owners only" role="alert">

@@ -91,7 +91,9 @@ export function CartDrawer() {
                 <img src={product.image} alt={product.imageAlt} width={72} height={54} className="cart-line__image" />
                 <div className="cart-line__info">
                   <p className="cart-line__name">{product.name}</p>
-                  <p className="cart-line__price">{formatCents(product.priceCents)}</p>
+                  <p className="cart-line__price">
+                    {product.inStock ? formatCents(product.priceCents) : <strong className="sold-out">Sold out: remove it to check out</strong>}
+                  </p>
                   <div className="stepper" role="group" aria-label={`Quantity of ${product.name}`}>
                     <CartForm change={{ intent: "update", productId: product.id, quantity: quantity - 1 }} keepDrawerOpen>
                       <button type="submit" className="stepper__button" aria-label={`Remove one ${product.name}`}>

@@ -104,14 +104,14 @@ export function ProductsSection({ products }: { products: CartProduct[] }) {
         <div className="range">
           <RangeCard
             title="100g Bars"
-            price={bars[0]?.priceCents}
+            prices={bars.map((product) => product.priceCents)}
             facts={["Under 200 calories", "10g protein", "100g of creamy goodness"]}
             products={bars}
             category="bars"
           />
           <RangeCard
             title="Mini Bites"
-            price={bites[0]?.priceCents}
+            prices={bites.map((product) => product.priceCents)}
             facts={["2g protein each", "10 bites per carton", "20g protein per carton"]}
             products={bites}
             category="bites"
@@ -124,13 +124,14 @@ export function ProductsSection({ products }: { products: CartProduct[] }) {
 
 function RangeCard({
   title,
-  price,
+  prices,
   facts,
   products,
   category,
 }: {
   title: string;
-  price?: number;
+  /** Each product's price: one figure while they agree, "From" the lowest once the owner sets them apart. */
+  prices: number[];
   facts: string[];
   products: CartProduct[];
   category: string;
@@ -139,7 +140,12 @@ function RangeCard({
     <article className="range-card">
       <header>
         <h3>{title}</h3>
-        {price !== undefined ? <p className="price">{formatCents(price)}</p> : null}
+        {prices.length > 0 ? (
+          <p className="price">
+            {new Set(prices).size > 1 ? "From " : ""}
+            {formatCents(Math.min(...prices))}
+          </p>
+        ) : null}
       </header>
       <ul className="range-card__facts">
         {facts.map((fact) => (
@@ -151,7 +157,7 @@ function RangeCard({
           <li key={product.id}>
             <ProductImage product={product} />
             <span>{product.name}</span>
-            <span className="range-card__flavor">{product.flavor}</span>
+            <span className="range-card__flavor">{product.inStock ? product.flavor : <strong className="sold-out">Sold out</strong>}</span>
           </li>
         ))}
       </ul>

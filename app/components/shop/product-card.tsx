@@ -6,7 +6,7 @@ import { formatCents } from "~/lib/money";
 
 export function ProductCard({ product, eager = false }: { product: CartProduct; eager?: boolean }) {
   return (
-    <article className="product-card" aria-labelledby={`product-${product.id}`}>
+    <article className={product.inStock ? "product-card" : "product-card product-card--sold-out"} aria-labelledby={`product-${product.id}`}>
       <div className="product-card__media">
         <ProductImage product={product} load={eager ? "eager" : "lazy"} />
         <span className="chip product-card__flavor">{product.flavor}</span>
@@ -21,14 +21,14 @@ export function ProductCard({ product, eager = false }: { product: CartProduct; 
               type="submit"
               className="button button--primary"
               disabled={!product.inStock}
-              aria-label={product.inStock ? `Add ${product.name} to cart` : `${product.name} is out of stock`}
+              aria-label={product.inStock ? `Add ${product.name} to cart` : `Sold out, ${product.name}`}
             >
               {product.inStock ? (
                 <>
                   <CartIcon /> Add to cart
                 </>
               ) : (
-                "Out of stock"
+                "Sold out"
               )}
             </button>
           </CartForm>

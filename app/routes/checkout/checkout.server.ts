@@ -27,7 +27,7 @@ import { checkDiscountCode, describeCartProblem, normalizeCode, priceOrder, type
  * hidden fields and are re-checked on every post.
  */
 
-const checkoutIntents = ["apply-discount", "remove-discount", "check-delivery", "place-order", "refresh"] as const;
+const checkoutIntents = ["apply-discount", "remove-discount", "check-delivery", "place-order", "refresh", "remove-sold-out"] as const;
 export type CheckoutIntent = (typeof checkoutIntents)[number];
 
 const shippingKeys: ShippingField[] = ["firstName", "lastName", "email", "phone", "address", "city", "state", "zipCode"];
@@ -48,6 +48,8 @@ export type CheckoutSummary = {
   remainingCents: number;
   zoneMinimumCents: number | null;
   zoneRemainingCents: number;
+  /** Lines the customer must remove before ordering: their products are sold out. */
+  soldOut: { id: string; name: string; image: string; quantity: number }[];
   /** What stops the cart as it is (a product sold out, too many of one), in words. */
   cartProblem: string | null;
 };
@@ -121,6 +123,11 @@ export async function handleCheckout(
 
   switch (intent) {
     case "refresh":
+      return finish();
+
+    case "remove-sold-out":
+      // The route has already taken them out of the cart.
+      state.message = { title: "Cart Updated", description: "We removed the sold-out items from your cart." };
       return finish();
 
     case "remove-discount":
@@ -242,7 +249,7 @@ async function summarize(
   { discount, delivery }: { discount: AppliedDiscount | null; delivery: CheckedDelivery | null },
 ): Promise<CheckoutSummary> {
   const zoneMinimum = delivery?.isWithinRange ? zoneMinimumCents(delivery) : null;
-  const { price, problem } = await priceOrder(cartItems, discount, zoneMinimum);
+  const { price, problem, soldOut } = await priceOrder(cartItems, discount, zoneMinimum);
   return {
     lines: price.lines.map(({ product, quantity, lineTotalCents }) => ({
       id: product.id,
@@ -261,6 +268,7 @@ async function summarize(
     remainingCents: price.remainingCents,
     zoneMinimumCents: price.zoneMinimumCents,
     zoneRemainingCents: price.zoneRemainingCents,
+    soldOut: soldOut.map(({ product, quantity }) => ({ id: product.id, name: product.name, image: product.image, quantity })),
     cartProblem: problem ? describeCartProblem(problem) : null,
   };
 }

@@ -9,6 +9,7 @@ import {
 import { useActionData, useFetcher, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { commitCartSession, getCartSession, refillCart } from "~/utils/cart-session.server";
+import { removeSoldOut } from "~/models/cart.server";
 import {
   handleCheckout,
   openCheckout,
@@ -85,6 +86,7 @@ const rateLimitScopes = {
   "check-delivery": "delivery",
   "place-order": "checkout",
   refresh: null,
+  "remove-sold-out": null,
 } as const;
 
 const statusFor: Record<CheckoutOutcome, number> = { ok: 200, invalid: 400, "provider-failed": 502 };
@@ -114,8 +116,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json({ ...state, message: tooManyRequests }, { status: 429 });
   }
 
-  const { state, outcome } = await handleCheckout(intent, formData, items, publicOrigin());
-  if (!state.placed) return json(state, { status: statusFor[outcome] });
+  let cartItems = items;
+  const cartHeaders = new Headers();
+  if (intent === "remove-sold-out") {
+    cartItems = (await removeSoldOut(items)).items;
+    session.set("items", cartItems);
+    cartHeaders.set("Set-Cookie", await commitCartSession(session));
+    if (cartItems.length === 0) throw redirect("/shop", { headers: cartHeaders });
+  }
+
+  const { state, outcome } = await handleCheckout(intent, formData, cartItems, publicOrigin());
+  if (!state.placed) return json(state, { status: statusFor[outcome], headers: cartHeaders });
 
   // The order is placed: the cart waits with it while the customer pays.
   session.set("items", []);

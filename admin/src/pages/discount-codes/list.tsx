@@ -1,0 +1,128 @@
+import { Alert, Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { useList } from "@refinedev/core";
+import { Link } from "react-router";
+import type { DiscountCode } from "../../catalog";
+import { Loading } from "../../components/loading";
+import { OwnerOnly } from "../../components/owner-only";
+import { orderDate } from "../../components/status";
+
+/** Every code with its terms, how often it has been used and how many unpaid orders hold it now. */
+export default function DiscountCodeListPage() {
+  return (
+    <OwnerOnly resource="discount-codes">
+      <DiscountCodeList />
+    </OwnerOnly>
+  );
+}
+
+function DiscountCodeList() {
+  const { result, query } = useList<DiscountCode>({
+    resource: "discount-codes",
+    dataProviderName: "catalog",
+    pagination: { mode: "off" },
+    errorNotification: false,
+  });
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="end">
+        <div>
+          <Title order={2}>Discount codes</Title>
+          <Text c="dimmed" size="sm">
+            Uses are paid orders; reserved are orders waiting on their payment page, which give the use back if they are not paid.
+          </Text>
+        </div>
+        <Button component={Link} to="/discount-codes/new">
+          New code
+        </Button>
+      </Group>
+      {query.isLoading ? <Loading /> : null}
+      {query.isError ? (
+        <Alert color="red" title="Failed to fetch discount codes" role="alert">
+          {query.error.message}
+        </Alert>
+      ) : null}
+      {!query.isLoading && !query.isError && result.data.length === 0 ? <Text c="dimmed">No discount codes yet.</Text> : null}
+      {result.data.length > 0 ? (
+        <Stack gap="sm" hiddenFrom="md">
+          {/* On a phone each code is a card; from a laptop up, a table row. */}
+          {result.data.map((code) => (
+            <Card key={code.code} withBorder radius="lg" padding="sm">
+              <Group justify="space-between" wrap="nowrap">
+                <CodeLink code={code} />
+                <CodeStatus code={code} />
+              </Group>
+              <Text size="sm" mt={4}>
+                <strong>{code.percentOff}% off</strong> · {code.description}
+                {code.firstOrderOnly ? " · first order only" : ""}
+              </Text>
+              <Text size="sm" c="dimmed">
+                Uses {code.uses} / {code.usageLimit ?? "no limit"} · reserved {code.reserved} · expires {code.expiresAt ? orderDate(code.expiresAt) : "never"}
+              </Text>
+            </Card>
+          ))}
+        </Stack>
+      ) : null}
+      {result.data.length > 0 ? (
+        <Card withBorder radius="lg" p={0} visibleFrom="md">
+          <Table.ScrollContainer minWidth={860}>
+            <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Code</Table.Th>
+                  <Table.Th>Off</Table.Th>
+                  <Table.Th>Description</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Uses / limit</Table.Th>
+                  <Table.Th>Reserved</Table.Th>
+                  <Table.Th>Expires</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {result.data.map((code) => (
+                  <Table.Tr key={code.code}>
+                    <Table.Td>
+                      <CodeLink code={code} />
+                    </Table.Td>
+                    <Table.Td fw={700}>{code.percentOff}%</Table.Td>
+                    <Table.Td miw={180}>
+                      {code.description}
+                      {code.firstOrderOnly ? (
+                        <Text size="xs" c="dimmed">
+                          First order only
+                        </Text>
+                      ) : null}
+                    </Table.Td>
+                    <Table.Td>
+                      <CodeStatus code={code} />
+                    </Table.Td>
+                    <Table.Td className="nowrap">
+                      {code.uses} / {code.usageLimit ?? "no limit"}
+                    </Table.Td>
+                    <Table.Td>{code.reserved}</Table.Td>
+                    <Table.Td miw={140}>{code.expiresAt ? orderDate(code.expiresAt) : "Never"}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Card>
+      ) : null}
+    </Stack>
+  );
+}
+
+function CodeLink({ code }: { code: DiscountCode }) {
+  return (
+    <Anchor component={Link} to={`/discount-codes/${encodeURIComponent(code.code)}`} ff="monospace" fw={700}>
+      {code.code}
+    </Anchor>
+  );
+}
+
+function CodeStatus({ code }: { code: DiscountCode }) {
+  if (!code.active) return <Badge color="gray">Inactive</Badge>;
+  if (code.expired) return <Badge color="red">Expired</Badge>;
+  if (code.usageLimit !== null && code.uses + code.reserved >= code.usageLimit) return <Badge color="orange">Used up</Badge>;
+  return <Badge color="green">Active</Badge>;
+}

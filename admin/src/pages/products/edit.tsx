@@ -1,0 +1,154 @@
+import { Alert, Anchor, Button, Card, Grid, Group, Image, Stack, Text, TextInput, Textarea, Timeline, Title } from "@mantine/core";
+import { useOne, useUpdate, type HttpError } from "@refinedev/core";
+import { formatCents } from "@shop/money";
+import { useState, type FormEvent } from "react";
+import { Link, useParams } from "react-router";
+import type { HistoryEntry, Product } from "../../catalog";
+import { Loading } from "../../components/loading";
+import { fieldErrorsNote } from "../../api";
+import { OwnerOnly } from "../../components/owner-only";
+import { orderDate } from "../../components/status";
+
+/** One product: edit its name, description and price; below, who changed what and when. */
+export default function ProductEditPage() {
+  return (
+    <OwnerOnly resource="products" action="edit">
+      <ProductEdit />
+    </OwnerOnly>
+  );
+}
+
+function ProductEdit() {
+  const { id = "" } = useParams();
+  const { result: product, query } = useOne<Product>({ resource: "products", id, dataProviderName: "catalog", errorNotification: false });
+
+  if (query.isLoading) return <Loading />;
+  if (query.isError || !product) {
+    return (
+      <Stack>
+        <Alert color="red" title="Failed to fetch the product" role="alert">
+          {query.error?.message ?? "No product with that id."}
+        </Alert>
+        <Anchor component={Link} to="/products">
+          Back to products
+        </Anchor>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to="/products">
+        ← All products
+      </Anchor>
+      <Group gap="md" wrap="nowrap">
+        <Image src={product.image} alt="" w={96} h={72} radius="md" fit="cover" />
+        <div>
+          <Title order={2}>{product.name}</Title>
+          <Text c={product.inStock ? "green.8" : "red.8"} fw={700} size="sm">
+            {product.inStock ? "In stock" : "Sold out"}
+          </Text>
+        </div>
+      </Group>
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          {/* Keyed by the saved record, so the form starts from what the server now holds. */}
+          <ProductForm key={product.updatedAt} product={product} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <ProductHistory history={product.history} />
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+function ProductForm({ product }: { product: Product }) {
+  const [name, setName] = useState(product.name);
+  const [description, setDescription] = useState(product.description);
+  const [price, setPrice] = useState(product.price.toFixed(2));
+  const { mutate, mutation } = useUpdate<Product & { message: string }, HttpError>({
+    resource: "products",
+    id: product.id,
+    dataProviderName: "catalog",
+    successNotification: (response) => ({ key: "product-save", type: "success", description: "Product saved", message: response?.data.message ?? "" }),
+    // Field errors show beside their fields; the toast says the rest.
+    errorNotification: (error) => ({ key: "product-save", type: "error", description: "Could not save the product", message: fieldErrorsNote(error) }),
+  });
+  const errors = (mutation.error?.errors ?? {}) as Record<string, string | undefined>;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    // The server checks the price (a positive amount with at most 2 decimals); text that is not a number goes as it is, to be refused.
+    const dollars = price.trim() === "" ? price : Number(price.trim().replace(/^\$/, ""));
+    mutate({ values: { name, description, price: Number.isNaN(dollars) ? price : dollars } });
+  }
+
+  return (
+    <Card withBorder radius="lg" component="form" onSubmit={submit} noValidate aria-label={`Edit ${product.name}`}>
+      <Stack>
+        <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} error={errors.name} required />
+        <Textarea
+          label="Description"
+          value={description}
+          onChange={(event) => setDescription(event.currentTarget.value)}
+          error={errors.description}
+          autosize
+          minRows={3}
+          required
+        />
+        <TextInput
+          label="Price (dollars)"
+          value={price}
+          onChange={(event) => setPrice(event.currentTarget.value)}
+          error={errors.price}
+          inputMode="decimal"
+          leftSection="$"
+          w={180}
+          required
+        />
+        <Group>
+          <Button type="submit" loading={mutation.isPending}>
+            Save changes
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+const fieldLabels: Record<string, string> = { name: "Name", description: "Description", priceCents: "Price", inStock: "Stock" };
+
+function show(field: string, value: unknown) {
+  if (field === "priceCents" && typeof value === "number") return formatCents(value);
+  if (field === "inStock") return value ? "in stock" : "sold out";
+  return String(value);
+}
+
+function ProductHistory({ history }: { history: HistoryEntry[] }) {
+  return (
+    <Card withBorder radius="lg">
+      <Title order={3} size="h4" mb="md">
+        Change history
+      </Title>
+      {history.length === 0 ? (
+        <Text c="dimmed">No changes yet: the product is as the shop was set up.</Text>
+      ) : (
+        <Timeline bulletSize={14} lineWidth={2} active={history.length}>
+          {history.map((entry) => {
+            const after = (entry.after ?? {}) as Record<string, unknown>;
+            const before = (entry.before ?? {}) as Record<string, unknown>;
+            return (
+              <Timeline.Item key={`${entry.at}-${JSON.stringify(after)}`} title={`${entry.actorEmail}, ${orderDate(entry.at)}`}>
+                {Object.keys(after).map((field) => (
+                  <Text key={field} size="sm" c="dimmed" lineClamp={2}>
+                    {fieldLabels[field] ?? field}: {show(field, before[field])} → {show(field, after[field])}
+                  </Text>
+                ))}
+              </Timeline.Item>
+            );
+          })}
+        </Timeline>
+      )}
+    </Card>
+  );
+}

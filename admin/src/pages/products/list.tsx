@@ -1,0 +1,139 @@
+import { Alert, Anchor, Card, Group, Image, Stack, Switch, Table, Text, Title } from "@mantine/core";
+import { useList, useUpdate } from "@refinedev/core";
+import { formatCents } from "@shop/money";
+import { Link } from "react-router";
+import type { Product } from "../../catalog";
+import { Loading } from "../../components/loading";
+import { OwnerOnly } from "../../components/owner-only";
+import { dollarsToCents } from "../../money";
+
+/** The catalogue: each product's picture, name, price and a stock switch, and a link to edit it. */
+export default function ProductListPage() {
+  return (
+    <OwnerOnly resource="products">
+      <ProductList />
+    </OwnerOnly>
+  );
+}
+
+function ProductList() {
+  const { result, query } = useList<Product>({
+    resource: "products",
+    dataProviderName: "catalog",
+    pagination: { mode: "off" },
+    errorNotification: false,
+  });
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={2}>Products</Title>
+        <Text c="dimmed" size="sm">
+          A sold-out product stays on the shop with its Add to cart button disabled. Price changes apply to carts at once; placed orders keep their prices.
+        </Text>
+      </div>
+      {query.isLoading ? <Loading /> : null}
+      {query.isError ? (
+        <Alert color="red" title="Failed to fetch products" role="alert">
+          {query.error.message}
+        </Alert>
+      ) : null}
+      {result.data.length > 0 ? (
+        <>
+          {/* On a phone each product is a card; from a tablet up, a table row. */}
+          <Stack gap="sm" hiddenFrom="sm">
+            {result.data.map((product) => (
+              <Card key={product.id} withBorder radius="lg" padding="sm">
+                <Group wrap="nowrap" align="center">
+                  <Image src={product.image} alt="" w={64} h={48} radius="md" fit="cover" />
+                  <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+                    <ProductName product={product} />
+                    <Text fw={700}>{formatCents(dollarsToCents(product.price))}</Text>
+                  </Stack>
+                  <StockSwitch product={product} />
+                </Group>
+              </Card>
+            ))}
+          </Stack>
+          <Card withBorder radius="lg" p={0} visibleFrom="sm">
+            <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w={104}>Picture</Table.Th>
+                  <Table.Th>Product</Table.Th>
+                  <Table.Th>Price</Table.Th>
+                  <Table.Th>In stock</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {result.data.map((product) => (
+                  <Table.Tr key={product.id}>
+                    <Table.Td>
+                      <Image src={product.image} alt="" w={72} h={54} radius="md" fit="cover" />
+                    </Table.Td>
+                    <Table.Td>
+                      <ProductName product={product} />
+                    </Table.Td>
+                    <Table.Td fw={700}>{formatCents(dollarsToCents(product.price))}</Table.Td>
+                    <Table.Td>
+                      <StockSwitch product={product} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Card>
+        </>
+      ) : null}
+    </Stack>
+  );
+}
+
+function ProductName({ product }: { product: Product }) {
+  return (
+    <div>
+      <Anchor component={Link} to={`/products/${product.id}`} fw={700}>
+        {product.name}
+      </Anchor>
+      <Text size="xs" c="dimmed">
+        {product.flavor} · {product.category === "bars" ? "100g bar" : "Mini bites"}
+      </Text>
+    </div>
+  );
+}
+
+/** The product's stock switch: the server's answer comes back as a toast, and the list is refetched. */
+function StockSwitch({ product }: { product: Product }) {
+  const notificationKey = `product-stock-${product.id}`;
+  const { mutate, mutation } = useUpdate<Product & { message: string }>({
+    resource: "products",
+    id: product.id,
+    dataProviderName: "catalog",
+    successNotification: (response) => ({
+      key: notificationKey,
+      type: "success",
+      description: "Stock updated",
+      message: response?.data.message ?? "",
+    }),
+    errorNotification: (error) => ({
+      key: notificationKey,
+      type: "error",
+      description: "Failed to update stock",
+      message: error?.message ?? "",
+    }),
+  });
+  return (
+    <Stack gap={2} align="center">
+      <Switch
+        checked={product.inStock}
+        disabled={mutation.isPending}
+        onChange={(event) => mutate({ values: { inStock: event.currentTarget.checked } })}
+        aria-label={`${product.name} in stock`}
+        color="green"
+      />
+      <Text size="xs" c={product.inStock ? "green.8" : "red.8"} fw={700} className="nowrap">
+        {product.inStock ? "In stock" : "Sold out"}
+      </Text>
+    </Stack>
+  );
+}

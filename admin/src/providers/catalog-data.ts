@@ -1,0 +1,58 @@
+import type { BaseRecord, DataProvider } from "@refinedev/core";
+import type { DiscountCode, DiscountCodeTerms, Product, ProductChanges } from "../catalog";
+import { callFunction } from "../api";
+
+/**
+ * Refine's data provider for the owner's catalogue resources, `products` and
+ * `discount-codes` (App.tsx names it "catalog" in their meta). Both lists are
+ * short, so each function answers the whole list and one record is read from it.
+ */
+
+type Resource = "products" | "discount-codes";
+
+async function list(resource: string): Promise<(Product | DiscountCode)[]> {
+  if (resource === "products") return (await callFunction<{ products: Product[] }>("get-products")).products;
+  if (resource === "discount-codes") return (await callFunction<{ codes: DiscountCode[] }>("get-discount-codes")).codes;
+  throw new Error(`Unknown resource ${resource}`);
+}
+
+const idOf = (resource: Resource | string, record: Product | DiscountCode) =>
+  resource === "products" ? (record as Product).id : (record as DiscountCode).code;
+
+async function saveCode(terms: DiscountCodeTerms) {
+  return callFunction<{ message: string; code: DiscountCode }>("save-discount-code", terms);
+}
+
+export const catalogDataProvider: DataProvider = {
+  getApiUrl: () => "/functions/v1",
+
+  async getList<TData extends BaseRecord>({ resource }: Parameters<DataProvider["getList"]>[0]) {
+    const records = await list(resource);
+    return { data: records.map((record) => ({ ...record, id: idOf(resource, record) })) as unknown as TData[], total: records.length };
+  },
+
+  async getOne<TData extends BaseRecord>({ resource, id }: Parameters<DataProvider["getOne"]>[0]) {
+    const record = (await list(resource)).find((candidate) => idOf(resource, candidate) === String(id));
+    if (!record) throw { message: "Not found", statusCode: 404 };
+    return { data: { ...record, id: idOf(resource, record) } as unknown as TData };
+  },
+
+  async update<TData extends BaseRecord>({ resource, id, variables }: Parameters<DataProvider["update"]>[0]) {
+    if (resource === "products") {
+      const { message, product } = await callFunction<{ message: string; product: Product }>("update-product", {
+        productId: String(id),
+        ...(variables as ProductChanges),
+      });
+      return { data: { ...product, message } as unknown as TData };
+    }
+    const { message, code } = await saveCode({ ...(variables as DiscountCodeTerms), code: String(id) });
+    return { data: { ...code, id: code.code, message } as unknown as TData };
+  },
+
+  async create<TData extends BaseRecord>({ variables }: Parameters<DataProvider["create"]>[0]) {
+    const { message, code } = await saveCode(variables as DiscountCodeTerms);
+    return { data: { ...code, id: code.code, message } as unknown as TData };
+  },
+
+  deleteOne: () => Promise.reject(new Error("Products and codes are not deleted: mark them sold out or inactive.")),
+};

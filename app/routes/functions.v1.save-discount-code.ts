@@ -1,0 +1,63 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { saveDiscountCode } from "~/models/discount-codes.server";
+import { normalizeCode } from "~/models/pricing.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { apiError, handleFunction, readJsonForm } from "~/utils/api.server";
+
+const flag = (label: string) =>
+  z.boolean({ required_error: `${label} is required`, invalid_type_error: `${label} must be true or false` });
+
+const bodySchema = z.object({
+  code: z
+    .string({ required_error: "Code is required", invalid_type_error: "Code must be text" })
+    .transform(normalizeCode)
+    .pipe(
+      z
+        .string()
+        .min(3, "Code must be 3 to 32 characters")
+        .max(32, "Code must be 3 to 32 characters")
+        .regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/, "Code may hold only letters, digits and single dashes between them"),
+    ),
+  percentOff: z
+    .number({ required_error: "Percent off is required", invalid_type_error: "Percent off must be a number" })
+    .int("Percent off must be a whole number")
+    .min(1, "Percent off must be between 1 and 100")
+    .max(100, "Percent off must be between 1 and 100"),
+  description: z
+    .string({ required_error: "Description is required", invalid_type_error: "Description must be text" })
+    .trim()
+    .min(1, "Description cannot be empty")
+    .max(120, "Description can be at most 120 characters"),
+  active: flag("Active"),
+  firstOrderOnly: flag("First order only"),
+  usageLimit: z
+    .number({ invalid_type_error: "Usage limit must be a number or empty" })
+    .int("Usage limit must be a whole number")
+    .min(1, "Usage limit must be at least 1 (leave it empty for no limit)")
+    .max(1_000_000, "Usage limit can be at most 1,000,000")
+    .nullable()
+    .default(null),
+  expiresAt: z
+    .string({ invalid_type_error: "Expiry must be a date and time" })
+    .datetime({ offset: true, message: "Expiry must be an ISO date and time, like 2026-12-31T23:59:00Z" })
+    .transform((value) => new Date(value))
+    .nullable()
+    .default(null),
+});
+
+/**
+ * { code, percentOff, description, active, firstOrderOnly, usageLimit, expiresAt }
+ * → { message, code }: creates the code or updates it (upsert by code).
+ */
+export function action({ request }: ActionFunctionArgs) {
+  return handleFunction("save-discount-code", request, async () => {
+    const admin = await requireAdmin(request, "discount-codes.manage");
+    const terms = await readJsonForm(request, bodySchema);
+    const saved = await saveDiscountCode(admin.email, terms);
+    if (!saved.ok) return apiError(saved.field === "code" ? 409 : 400, `${saved.field}: ${saved.error}`, { fieldErrors: { [saved.field]: saved.error } });
+    return json({ message: `${saved.code.code} ${saved.created ? "created" : "saved"}.`, code: saved.code });
+  });
+}
+
+export const loader = () => apiError(405, "Use POST.");

@@ -1,0 +1,62 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { auditTrail } from "~/models/audit.server";
+import { MAX_PRICE_CENTS, MIN_PRICE_CENTS, productJson, updateProduct } from "~/models/products.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { apiError, handleFunction, readJsonForm } from "~/utils/api.server";
+
+const text = (label: string, max: number) =>
+  z
+    .string({ invalid_type_error: `${label} must be text` })
+    .trim()
+    .min(1, `${label} cannot be empty`)
+    .max(max, `${label} can be at most ${max} characters`);
+
+const bodySchema = z
+  .object({
+    productId: z.string({ required_error: "is required", invalid_type_error: "must be text" }).min(1, "is required").max(64),
+    inStock: z.boolean({ invalid_type_error: "must be true or false" }).optional(),
+    price: z
+      .number({ invalid_type_error: "Price must be a number of dollars" })
+      .refine((dollars) => Number.isFinite(dollars) && Math.abs(dollars * 100 - Math.round(dollars * 100)) < 1e-6, "Price can have at most 2 decimals")
+      .refine(
+        (dollars) => dollars * 100 >= MIN_PRICE_CENTS - 1e-6 && dollars * 100 <= MAX_PRICE_CENTS + 1e-6,
+        `Price must be between $${(MIN_PRICE_CENTS / 100).toFixed(2)} and $${(MAX_PRICE_CENTS / 100).toFixed(2)}`,
+      )
+      .optional(),
+    name: text("Name", 80).optional(),
+    description: text("Description", 500).optional(),
+  })
+  .refine((body) => [body.inStock, body.price, body.name, body.description].some((value) => value !== undefined), {
+    message: "Send at least one of inStock, price, name, description",
+  });
+
+/**
+ * { productId, inStock?, price?, name?, description? } → { message, product }.
+ * Price in dollars with at most 2 decimals, stored as integer cents.
+ */
+export function action({ request }: ActionFunctionArgs) {
+  return handleFunction("update-product", request, async () => {
+    const admin = await requireAdmin(request, "products.manage");
+    const body = await readJsonForm(request, bodySchema);
+    const update = await updateProduct(admin.email, body.productId, {
+      inStock: body.inStock,
+      priceCents: body.price === undefined ? undefined : Math.round(body.price * 100),
+      name: body.name,
+      description: body.description,
+    });
+    if (!update.ok) return apiError(404, "No product with that id.");
+    const { product, changed } = update;
+    const message =
+      changed.length === 0
+        ? `${product.name}: nothing to change.`
+        : changed.length === 1 && changed[0] === "inStock"
+          ? product.inStock
+            ? `${product.name} is back in stock.`
+            : `${product.name} is now sold out.`
+          : `${product.name} saved.`;
+    return json({ message, product: productJson(product, await auditTrail("product", product.id, 20)) });
+  });
+}
+
+export const loader = () => apiError(405, "Use POST.");

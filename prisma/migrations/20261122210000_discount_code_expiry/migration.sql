@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "DiscountCode" ADD COLUMN "expiresAt" DATETIME;
+
