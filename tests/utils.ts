@@ -14,6 +14,7 @@ import { action as checkSecrets } from "~/routes/functions.v1.check-secrets";
 import { action as getDashboard } from "~/routes/functions.v1.get-dashboard";
 import { action as getOrder } from "~/routes/functions.v1.get-order";
 import { action as getOrders } from "~/routes/functions.v1.get-orders";
+import { action as refundOrder } from "~/routes/functions.v1.refund-order";
 import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
 import { action as sendWelcomeEmail } from "~/routes/functions.v1.send-welcome-email";
 import { action as simpleCheckout } from "~/routes/functions.v1.simple-checkout";
@@ -208,6 +209,7 @@ const functions = {
   "get-order": getOrder,
   "update-order-status": updateOrderStatus,
   "get-dashboard": getDashboard,
+  "refund-order": refundOrder,
 } satisfies Record<string, RouteHandler>;
 
 export type FunctionName = keyof typeof functions;

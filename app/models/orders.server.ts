@@ -10,6 +10,7 @@ import { describeError } from "~/utils/errors.server";
 import {
   closeCheckoutSession,
   createCheckoutSession,
+  paymentIntentIdOf,
   retrieveCheckoutSessionCached,
   type PageClosing,
 } from "~/services/stripe.server";
@@ -266,15 +267,15 @@ export function releaseOrder(orderId: string, sessionId: string) {
  * places it is called: the conditional update lets one caller through, and
  * that caller queues the emails in the same transaction. Money taken is
  * always honoured, even for an order given up meanwhile (then its code is
- * counted again).
+ * counted again). The session's PaymentIntent is kept: a refund is made against it.
  */
-export async function markOrderPaid(orderId: string, sessionId: string): Promise<boolean> {
+export async function markOrderPaid(orderId: string, sessionId: string, paymentIntentId: string | null = null): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const before = await tx.order.findFirst({ where: { id: orderId, stripeSessionId: sessionId }, select: { paymentStatus: true } });
     if (!before || before.paymentStatus === "paid") return false;
     const { count } = await tx.order.updateMany({
       where: { id: orderId, stripeSessionId: sessionId, paymentStatus: before.paymentStatus },
-      data: { paymentStatus: "paid", paidAt: new Date() },
+      data: { paymentStatus: "paid", paidAt: new Date(), paymentIntentId },
     });
     if (count === 0) return false;
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { items: true } });
@@ -294,7 +295,7 @@ export async function verifyPayment(sessionId: string): Promise<Verification> {
   const session = await retrieveCheckoutSessionCached(sessionId);
   const orderId = session.metadata?.orderId ?? null;
   if (!orderId || session.payment_status !== "paid") return { verified: false, orderId };
-  await markOrderPaid(orderId, session.id);
+  await markOrderPaid(orderId, session.id, paymentIntentIdOf(session));
   const order = await db.order.findUnique({ where: { id: orderId }, select: { paymentStatus: true } });
   return { verified: order?.paymentStatus === "paid", orderId };
 }
