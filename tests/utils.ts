@@ -81,6 +81,8 @@ type RouteHandler = (args: ActionFunctionArgs) => Response | Promise<Response>;
 export type CallInit = {
   /** The caller's address; by default a new one per call, so rate limits stay out of the way. */
   clientAddress?: string;
+  /** The route's URL parameters, e.g. `{ id }` for /orders/$id. */
+  params?: Record<string, string>;
 };
 
 /**
@@ -89,7 +91,7 @@ export type CallInit = {
  */
 export async function callRoute(handler: RouteHandler, request: Request, init: CallInit = {}) {
   try {
-    return await handler({ request, params: {}, context: { clientAddress: init.clientAddress ?? `test-${randomUUID()}` } });
+    return await handler({ request, params: init.params ?? {}, context: { clientAddress: init.clientAddress ?? `test-${randomUUID()}` } });
   } catch (error) {
     if (error instanceof Response) return error;
     throw error;
@@ -148,8 +150,8 @@ export function browser() {
   }
 
   /** Loads a page's data through its loader. */
-  async function get(handler: RouteHandler, path: string) {
-    return remember(await callRoute(handler, shopRequest(path, { cookie: cookie() })));
+  async function get(handler: RouteHandler, path: string, init: Pick<CallInit, "params"> = {}) {
+    return remember(await callRoute(handler, shopRequest(path, { cookie: cookie() }), init));
   }
 
   /** Replaces one cookie by hand, given as `name=value` (to tamper with it). */
