@@ -4,8 +4,9 @@ import { callFunction } from "../api";
 
 /**
  * Refine's data provider over the shop's order functions: get-orders (a
- * masked, paged list), get-order (one, with history), update-order-status,
- * and get-dashboard as a custom call.
+ * masked, paged list), get-order (one, with history), update-order-status
+ * (with a carrier and tracking number when shipped), and get-dashboard and
+ * refund-order as custom calls (the function's name as the url, the body as values).
  */
 
 function filterValue(filters: CrudFilter[] | undefined, field: string) {
@@ -44,13 +45,18 @@ export const dataProvider: DataProvider = {
   },
 
   async update<TData extends BaseRecord>({ id, variables }: Parameters<DataProvider["update"]>[0]) {
-    const { status } = variables as { status: OrderStatus };
-    const { message } = await callFunction<{ message: string }>("update-order-status", { orderId: String(id), newStatus: status });
+    const { status, carrier, trackingNumber } = variables as { status: OrderStatus; carrier?: string | null; trackingNumber?: string | null };
+    const { message } = await callFunction<{ message: string }>("update-order-status", {
+      orderId: String(id),
+      newStatus: status,
+      ...(carrier && { carrier }),
+      ...(trackingNumber && { trackingNumber }),
+    });
     return { data: { id, status, message } as unknown as TData };
   },
 
-  async custom<TData extends BaseRecord>({ url }: Parameters<NonNullable<DataProvider["custom"]>>[0]) {
-    return { data: await callFunction<TData>(url) };
+  async custom<TData extends BaseRecord>({ url, payload }: Parameters<NonNullable<DataProvider["custom"]>>[0]) {
+    return { data: await callFunction<TData>(url, payload ?? {}) };
   },
 
   create: unsupported,

@@ -5,6 +5,7 @@ import { formatCents } from "@shop/money";
 import { ORDER_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
 import { Link } from "react-router";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
+import { PaymentBadge, TrackingInfo } from "./payment";
 import { StatusSelect } from "./status-select";
 
 const sortOptions = [
@@ -128,14 +129,23 @@ export function OrderList() {
                     ))}
                   </Table.Td>
                   <Table.Td fw={700}>{formatCents(order.total_cents)}</Table.Td>
-                  <Table.Td className="nowrap">
-                    <StatusBadge status={order.status} />
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      <StatusBadge status={order.status} />
+                      {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
+                    </Group>
+                    <TrackingInfo tracking={order.tracking} size="xs" />
                   </Table.Td>
                   <Table.Td className="nowrap">
                     <EmailFlags order={order} />
                   </Table.Td>
                   <Table.Td>
-                    <StatusSelect orderId={order.id} status={order.status} label={`Status of order ${shortOrderId(order.id)}`} />
+                    <StatusSelect
+                      orderId={order.id}
+                      status={order.status}
+                      label={`Status of order ${shortOrderId(order.id)}`}
+                      refunded={order.payment_status === "refunded"}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}
