@@ -10,7 +10,7 @@ import { trackingUrl } from "~/lib/tracking";
  * operator's name, so a forwarded link gives away nothing personal.
  */
 
-export type OrderStep = { key: "placed" | "paid" | OrderStatus; label: string; at: string | null; done: boolean };
+export type OrderStep = { key: "placed" | "paid" | OrderStatus | "refunded"; label: string; at: string | null; done: boolean };
 
 /** Only paid (or since refunded) orders have a page: no link is ever sent for an unpaid checkout. */
 export async function findCustomerOrder(orderId: string) {
@@ -53,6 +53,12 @@ export async function findCustomerOrder(orderId: string) {
     })),
   ];
 
+  // A refunded order goes no further: the steps it reached, then the refund.
+  const shown: OrderStep[] =
+    order.paymentStatus === "refunded"
+      ? [...steps.filter((step) => step.done), { key: "refunded", label: "Refunded", at: order.refundedAt?.toISOString() ?? null, done: true }]
+      : steps;
+
   const pictures = new Map((await findProducts(order.items.map((item) => item.productId))).map((product) => [product.id, product]));
   const shipped = order.status === "shipped" || order.status === "delivered";
   return {
@@ -61,7 +67,7 @@ export async function findCustomerOrder(orderId: string) {
     status: order.status,
     statusLabel: ORDER_STATUS_LABELS[order.status],
     placedAt: order.createdAt.toISOString(),
-    steps,
+    steps: shown,
     city: order.city,
     state: order.state,
     items: order.items.map((item) => {

@@ -87,7 +87,7 @@ test("the owner ships with a tracking number, and the customer's order page from
   expect(response?.status()).toBe(200);
   expect(response?.headers()["cache-control"]).toBe("private, no-store");
   await expect(customer.getByRole("heading", { level: 1, name: "Your treats are on their way" })).toBeVisible();
-  await expect(customer.getByText(`Order ${shortId}`)).toBeVisible();
+  await expect(customer.getByText(`Order ${shortId}`, { exact: true })).toBeVisible();
   await expect(customer.getByText("Los Angeles, CA")).toBeVisible();
   await expect(customer.getByText("1Z999AA10123456", { exact: true })).toBeVisible();
   await expect(customer.getByRole("link", { name: "Track with UPS" })).toHaveAttribute("href", "https://www.ups.com/track?tracknum=1Z999AA10123456");

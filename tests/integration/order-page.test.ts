@@ -116,6 +116,9 @@ describe("the order page with its token", () => {
     const raw = await response.clone().text();
     const { order } = await readJson<PageJson>(response);
     expect(order.refund).toEqual({ amountCents: order.totalCents, at: expect.any(String) });
+    // It goes no further: the steps it reached, then the refund.
+    expect(order.steps.map(({ key }) => key)).toEqual(["placed", "paid", "refunded"]);
+    expect(order.steps.at(-1)).toEqual({ key: "refunded", label: "Refunded", at: order.refund!.at, done: true });
     // The owner's reason is the shop's own note.
     expect(raw).not.toContain("crushed");
   });

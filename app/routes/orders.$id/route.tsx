@@ -48,7 +48,9 @@ export default function OrderPage() {
       <PageHeader back={{ to: "/shop", label: "Shop" }} />
       <main id="main" className="container order-page">
         <section className={`order-hero order-hero--${order.refund ? "refunded" : order.status}`} aria-labelledby="order-title">
-          <p className="order-hero__eyebrow">Order {order.shortId}</p>
+          <p className="order-hero__eyebrow">
+            Order <span className="order-hero__id">{order.shortId}</span>
+          </p>
           <h1 id="order-title">{headline.title}</h1>
           <p className="order-hero__lead">{headline.lead}</p>
           <dl className="order-hero__facts">
