@@ -16,6 +16,13 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const PAYMENT_STATUSES = ["unpaid", "paid", "expired", "cancelled", "refunded"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/** Payments that took the customer's money: paid, and paid then refunded. Such an order was a real order. */
+export const TAKEN_PAYMENT_STATUSES = ["paid", "refunded"] as const satisfies readonly PaymentStatus[];
+
+export function isTakenPayment(status: PaymentStatus) {
+  return (TAKEN_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(status);
+}
+
 export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   unpaid: "Unpaid",
   paid: "Paid",

@@ -6,6 +6,7 @@ import { canonicalMailbox } from "~/lib/email";
 import { initial, maskEmail } from "~/lib/masking";
 import {
   ORDER_STATUSES,
+  TAKEN_PAYMENT_STATUSES,
   shortOrderId,
   type MaskedOrder,
   type MaskedOrderWithHistory,
@@ -122,7 +123,7 @@ function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
 export async function listOrders(query: OrdersQuery) {
   const where: Prisma.OrderWhereInput = {
     // Refunded orders stay in the list: they were real orders, and the operator needs to see them.
-    ...(query.includeUnpaid ? {} : { paymentStatus: { in: ["paid", "refunded"] } }),
+    ...(query.includeUnpaid ? {} : { paymentStatus: { in: [...TAKEN_PAYMENT_STATUSES] } }),
     ...(query.status ? { status: query.status } : {}),
     ...searchWhere(query.q),
   };

@@ -1,6 +1,6 @@
 import { db } from "~/utils/db.server";
 import { findProducts } from "~/models/catalog.server";
-import { ORDER_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type OrderStatus } from "~/lib/orders";
+import { ORDER_STATUSES, ORDER_STATUS_LABELS, TAKEN_PAYMENT_STATUSES, shortOrderId, type OrderStatus } from "~/lib/orders";
 import { trackingUrl } from "~/lib/tracking";
 
 /**
@@ -15,7 +15,7 @@ export type OrderStep = { key: "placed" | "paid" | OrderStatus | "refunded"; lab
 /** Only paid (or since refunded) orders have a page: no link is ever sent for an unpaid checkout. */
 export async function findCustomerOrder(orderId: string) {
   const order = await db.order.findFirst({
-    where: { id: orderId, paymentStatus: { in: ["paid", "refunded"] } },
+    where: { id: orderId, paymentStatus: { in: [...TAKEN_PAYMENT_STATUSES] } },
     select: {
       id: true,
       status: true,

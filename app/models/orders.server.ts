@@ -4,6 +4,7 @@ import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.serve
 import type { Shipping } from "~/lib/checkout-form";
 import { canonicalMailbox } from "~/lib/email";
 import { formatCents } from "~/lib/money";
+import { isTakenPayment } from "~/lib/orders";
 import { messages, minimumOrderMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
 import { enqueueEmails } from "~/services/outbox.server";
 import { describeError } from "~/utils/errors.server";
@@ -214,7 +215,7 @@ const codeUnavailable = (code: string): Message => ({
 async function replaceEarlierAttempt(claim: string): Promise<PageClosing> {
   const holder = await db.order.findUnique({ where: { firstOrderClaim: claim }, select: { id: true, paymentStatus: true } });
   if (!holder) return { ok: true };
-  if (holder.paymentStatus === "paid") return { ok: false, reason: "paid" };
+  if (isTakenPayment(holder.paymentStatus)) return { ok: false, reason: "paid" };
   return closeOrderPayment(holder.id, "cancelled");
 }
 
@@ -227,7 +228,7 @@ export async function closeOrderPayment(orderId: string, status: "cancelled" | "
   if (await giveUpOrder(orderId, status, { stripeSessionId: null })) return { ok: true };
   const order = await db.order.findUnique({ where: { id: orderId }, select: { paymentStatus: true, stripeSessionId: true } });
   if (!order) return { ok: true };
-  if (order.paymentStatus === "paid") return { ok: false, reason: "paid" };
+  if (isTakenPayment(order.paymentStatus)) return { ok: false, reason: "paid" };
   if (order.paymentStatus !== "unpaid" || !order.stripeSessionId) return { ok: true };
   const closed = await closeCheckoutSession(order.stripeSessionId);
   if (closed.ok) await giveUpOrder(orderId, status);
@@ -272,7 +273,8 @@ export function releaseOrder(orderId: string, sessionId: string) {
 export async function markOrderPaid(orderId: string, sessionId: string, paymentIntentId: string | null = null): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const before = await tx.order.findFirst({ where: { id: orderId, stripeSessionId: sessionId }, select: { paymentStatus: true } });
-    if (!before || before.paymentStatus === "paid") return false;
+    // Paid already, or paid and since refunded: a late or repeated payment event changes nothing.
+    if (!before || isTakenPayment(before.paymentStatus)) return false;
     const { count } = await tx.order.updateMany({
       where: { id: orderId, stripeSessionId: sessionId, paymentStatus: before.paymentStatus },
       data: { paymentStatus: "paid", paidAt: new Date(), paymentIntentId },

@@ -10,11 +10,15 @@ import { OWNER_ONLY_MESSAGE } from "~/lib/operators";
 import type { MaskedOrderWithHistory } from "~/lib/orders";
 import {
   callFunction,
+  checkoutBody,
+  payOrder,
+  type DiscountJson,
   deliverStripeEvent,
   orderFor,
   placeOrder,
   readJson,
   signedInAdmin,
+  stripeSessionEvent,
   type ErrorJson,
 } from "../utils";
 
@@ -264,6 +268,31 @@ describe("refund-order: a full refund, once", () => {
     expect(response.status).toBe(409);
     expect((await readJson<ErrorJson>(response)).error).toMatch(/already refunded/);
     await expectUnrefunded(orderId);
+  });
+
+  it("a late payment event for a refunded order does not make it paid again, nor confirm it twice", async () => {
+    const { orderId } = await paidOrder();
+    await refund({ orderId, reason: "Melted in transit" });
+    const session = await stripeMock.session((await orderRow(orderId)).stripeSessionId!);
+    for (const type of ["checkout.session.completed", "checkout.session.async_payment_succeeded"]) {
+      expect((await deliverStripeEvent(stripeSessionEvent(type, session!))).status).toBe(200);
+    }
+    expect((await callFunction("verify-payment", { sessionId: session!.id })).status).toBe(200);
+    expect((await orderRow(orderId)).paymentStatus).toBe("refunded");
+    expect(await db.outboxMessage.count({ where: { orderId, kind: "order-confirmation" } })).toBe(1);
+  });
+
+  it("a refunded first order is still a first order: WELCOME10 does not apply again", async () => {
+    const email = `refunded-${randomUUID().slice(0, 8)}@example.com`;
+    const placed = await placeOrder([["bites-variety", 3]], { email, discountCode: "WELCOME10" });
+    await payOrder(placed.sessionId);
+    expect((await refund({ orderId: placed.orderId, reason: "Melted in transit" })).status).toBe(200);
+
+    const checked = await readJson<DiscountJson>(await callFunction("validate-discount-code", { code: "WELCOME10", email }));
+    expect(checked.valid).toBe(false);
+    const again = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { email, discountCode: "WELCOME10" }));
+    expect(again.status).toBe(400);
+    expect((await readJson<ErrorJson>(again)).error).toMatch(/first-time customers only/);
   });
 
   it("a refunded order's status no longer moves: its customer must not be told it is on its way", async () => {
