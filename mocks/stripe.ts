@@ -9,16 +9,18 @@ import type { MockCheckoutSession } from "../app/generated/prisma/client";
 import { db } from "../app/utils/db.server";
 
 /**
- * A stand-in for the parts of the Stripe API the shop uses: coupons and
- * Checkout Sessions (create, retrieve, expire), honouring idempotency keys.
+ * A stand-in for the parts of the Stripe API the shop uses: coupons,
+ * Checkout Sessions (create, retrieve, expire) and full refunds, honouring
+ * idempotency keys.
  * Its hosted payment page is app/routes/mock-stripe.pay.$sessionId.tsx.
  *
  * Checkout Sessions live in the database (MockCheckoutSession), not in this
  * process: the payment page, the webhook and verify-payment may be served by
  * another instance than the one that created the session, or after a restart.
- * Coupons and idempotency keys stay in memory: the shop creates a coupon and
- * its session in one request, and the SDK retries a request from the process
- * that sent it, which is the process whose MSW answers it.
+ * Coupons, refunds and idempotency keys stay in memory: the shop creates a
+ * coupon and its session in one request, and the SDK retries a request from
+ * the process that sent it, which is the process whose MSW answers it (the
+ * shop itself never asks twice for the refund of an order it has marked refunded).
  */
 
 export const STRIPE_API = "https://api.stripe.com/v1";
@@ -42,11 +44,27 @@ export type MockSession = {
   url: string;
   created: number;
   expires_at: number;
+  /** Set once the session is paid, as Stripe does. */
+  payment_intent: string | null;
+};
+
+export type MockRefund = {
+  id: string;
+  object: "refund";
+  amount: number;
+  currency: "usd";
+  payment_intent: string;
+  charge: string;
+  status: "succeeded";
+  metadata: Record<string, string>;
+  created: number;
 };
 
 type Form = Record<string, unknown>;
 
 const coupons = new Map<string, { id: string; amount_off: number }>();
+/** Refunds by their PaymentIntent: the stand-in refunds in full, so there is at most one each. */
+const refunds = new Map<string, MockRefund>();
 const idempotent = new Map<string, Promise<unknown>>();
 
 const toUnixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -72,6 +90,7 @@ function toStripeJson(row: MockCheckoutSession): MockSession {
     url: row.url,
     created: toUnixSeconds(row.createdAt),
     expires_at: toUnixSeconds(row.expiresAt),
+    payment_intent: row.paymentIntent,
   };
 }
 
@@ -86,7 +105,7 @@ async function findSession(sessionId: string) {
  * at the same moment on any instance, one wins whole. Answers whether this
  * call moved it, and the session as it now stands (null when there is none).
  */
-async function leaveOpen(sessionId: string, data: { status: "complete" | "expired"; paymentStatus?: "paid" }) {
+async function leaveOpen(sessionId: string, data: { status: "complete" | "expired"; paymentStatus?: "paid"; paymentIntent?: string }) {
   const { count } = await db.mockCheckoutSession.updateMany({ where: { id: sessionId, status: "open" }, data });
   return { moved: count === 1, session: await findSession(sessionId) };
 }
@@ -97,6 +116,7 @@ export const stripeMock = {
   /** Forgets every session, coupon, idempotency key and request (between tests). */
   async reset() {
     coupons.clear();
+    refunds.clear();
     idempotent.clear();
     stripeMock.requests.length = 0;
     await db.mockCheckoutSession.deleteMany();
@@ -114,8 +134,12 @@ export const stripeMock = {
    * payments at once (from any instance) finds it open.
    */
   async pay(sessionId: string) {
-    const { moved, session } = await leaveOpen(sessionId, { status: "complete", paymentStatus: "paid" });
+    const { moved, session } = await leaveOpen(sessionId, { status: "complete", paymentStatus: "paid", paymentIntent: id("pi") });
     return moved ? session : null;
+  },
+  /** The refunds this process's stand-in made, oldest first. */
+  refunds() {
+    return [...refunds.values()];
   },
   /** What Stripe does when a payment page's time runs out: the open session expires. Null when it was not open. */
   async timeOut(sessionId: string) {
@@ -126,8 +150,8 @@ export const stripeMock = {
 
 const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
 
-function stripeError(status: number, message: string) {
-  return HttpResponse.json({ error: { type: "invalid_request_error", message } }, { status });
+function stripeError(status: number, message: string, code?: string) {
+  return HttpResponse.json({ error: { type: "invalid_request_error", message, ...(code && { code }) } }, { status });
 }
 
 async function readForm(request: Request): Promise<Form> {
@@ -198,6 +222,27 @@ async function createSession(body: Form): Promise<MockSession> {
   return toStripeJson(row);
 }
 
+/** A full refund of a paid session's PaymentIntent, once: Stripe refuses to refund a refunded payment again. */
+async function createRefund(body: Form) {
+  const paymentIntent = String(body.payment_intent ?? "");
+  const row = paymentIntent ? await db.mockCheckoutSession.findFirst({ where: { paymentIntent } }) : null;
+  if (!row) return { error: stripeError(400, `No such payment_intent: '${paymentIntent}'`, "resource_missing") };
+  if (refunds.has(paymentIntent)) return { error: stripeError(400, "Charge has already been refunded.", "charge_already_refunded") };
+  const refund: MockRefund = {
+    id: id("re"),
+    object: "refund",
+    amount: row.amountTotal,
+    currency: "usd",
+    payment_intent: paymentIntent,
+    charge: `ch_${paymentIntent.slice(3)}`,
+    status: "succeeded",
+    metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+    created: toUnixSeconds(new Date()),
+  };
+  refunds.set(paymentIntent, refund);
+  return { refund };
+}
+
 export const stripeHandlers = [
   http.post(`${STRIPE_API}/coupons`, async ({ request }) => {
     const body = await readForm(request);
@@ -230,5 +275,13 @@ export const stripeHandlers = [
     if (!session) return stripeError(404, `No such checkout.session: '${sessionId}'`);
     if (!moved) return stripeError(400, "Only Checkout Sessions with a status in [open] can be expired.");
     return HttpResponse.json(session);
+  }),
+
+  http.post(`${STRIPE_API}/refunds`, async ({ request }) => {
+    const body = await readForm(request);
+    record(request, body);
+    // A refused refund is answered the same to a repeated key, as Stripe does for a 4xx.
+    const outcome = await once(request, () => createRefund(body));
+    return outcome.error ? outcome.error.clone() : HttpResponse.json(outcome.refund);
   }),
 ];

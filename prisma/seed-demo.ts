@@ -1,6 +1,8 @@
 /**
  * The demo's extras (never run in production): a demo owner and a demo staff account and
  * a month of sample paid orders, so the order dashboard has something to show.
+ * Each is paid through a Checkout Session of the Stripe stand-in, so the owner
+ * can try a refund on any of them.
  * Idempotent: the orders are only added once; the admin's password is reset.
  */
 import { upsertAdmin } from "../app/utils/auth.server";
@@ -44,6 +46,8 @@ export async function seedDemo(db = createPrismaClient()) {
     const status = daysAgo > 3 ? "delivered" : statuses[index % statuses.length]!;
     const createdAt = new Date(now - daysAgo * 24 * 60 * 60 * 1000 - (index % 5) * 60 * 60 * 1000);
     const email = `${firstName.toLowerCase()}.${lastName.toLowerCase()}${index}@${DEMO_DOMAIN}`;
+    const totalCents = subtotalCents - discountCents + shippingCents;
+    const payment = await demoPayment(db, { index, email, createdAt, subtotalCents, discountCents, shippingCents, totalCents, items });
     // Written paid, so it joins its day's paid orders as a payment would.
     await db.$transaction(async (tx) => {
       const order = await tx.order.create({
@@ -62,7 +66,9 @@ export async function seedDemo(db = createPrismaClient()) {
           discountCents,
           discountCode: discountCents ? "WELCOME10" : null,
           shippingCents,
-          totalCents: subtotalCents - discountCents + shippingCents,
+          totalCents,
+          stripeSessionId: payment.sessionId,
+          paymentIntentId: payment.paymentIntentId,
           deliveryZone: "standard",
           distanceTenths: 20 + index * 3,
           paymentStatus: "paid",
@@ -86,6 +92,46 @@ export async function seedDemo(db = createPrismaClient()) {
       await recordPaymentChange(tx, order, "unpaid", "paid");
     });
   }
+}
+
+type DemoPayment = {
+  index: number;
+  email: string;
+  createdAt: Date;
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+  items: { product: { name: string; priceCents: number }; quantity: number }[];
+};
+
+/** A paid session of the Stripe stand-in (mocks/stripe.ts) for a sample order: what its refunds are made against. */
+async function demoPayment(db: ReturnType<typeof createPrismaClient>, order: DemoPayment) {
+  const suffix = `${String(order.index).padStart(4, "0")}${order.createdAt.getTime().toString(36)}`;
+  const sessionId = `cs_test_demo${suffix}`;
+  const paymentIntentId = `pi_test_demo${suffix}`;
+  await db.mockCheckoutSession.create({
+    data: {
+      id: sessionId,
+      status: "complete",
+      paymentStatus: "paid",
+      customerEmail: order.email,
+      clientReferenceId: null,
+      metadata: "{}",
+      amountSubtotal: order.subtotalCents,
+      amountDiscount: order.discountCents,
+      amountShipping: order.shippingCents,
+      amountTotal: order.totalCents,
+      lineItems: JSON.stringify(order.items.map((item) => ({ name: item.product.name, quantity: item.quantity, unit_amount: item.product.priceCents }))),
+      successUrl: "http://localhost/order-success",
+      cancelUrl: "http://localhost/checkout?cancelled=true",
+      url: "http://localhost/mock-stripe/pay/" + sessionId,
+      createdAt: order.createdAt,
+      expiresAt: order.createdAt,
+      paymentIntent: paymentIntentId,
+    },
+  });
+  return { sessionId, paymentIntentId };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

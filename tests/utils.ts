@@ -24,6 +24,7 @@ import { action as getOrder } from "~/routes/functions.v1.get-order";
 import { action as getOrders } from "~/routes/functions.v1.get-orders";
 import { action as getProducts } from "~/routes/functions.v1.get-products";
 import { action as saveDiscountCode } from "~/routes/functions.v1.save-discount-code";
+import { action as refundOrder } from "~/routes/functions.v1.refund-order";
 import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
 import { action as sendWelcomeEmail } from "~/routes/functions.v1.send-welcome-email";
 import { action as simpleCheckout } from "~/routes/functions.v1.simple-checkout";
@@ -91,6 +92,8 @@ type RouteHandler = (args: ActionFunctionArgs) => Response | Promise<Response>;
 export type CallInit = {
   /** The caller's address; by default a new one per call, so rate limits stay out of the way. */
   clientAddress?: string;
+  /** The route's URL parameters, e.g. `{ id }` for /orders/$id. */
+  params?: Record<string, string>;
 };
 
 /**
@@ -99,7 +102,7 @@ export type CallInit = {
  */
 export async function callRoute(handler: RouteHandler, request: Request, init: CallInit = {}) {
   try {
-    return await handler({ request, params: {}, context: { clientAddress: init.clientAddress ?? `test-${randomUUID()}` } });
+    return await handler({ request, params: init.params ?? {}, context: { clientAddress: init.clientAddress ?? `test-${randomUUID()}` } });
   } catch (error) {
     if (error instanceof Response) return error;
     throw error;
@@ -158,8 +161,8 @@ export function browser() {
   }
 
   /** Loads a page's data through its loader. */
-  async function get(handler: RouteHandler, path: string) {
-    return remember(await callRoute(handler, shopRequest(path, { cookie: cookie() })));
+  async function get(handler: RouteHandler, path: string, init: Pick<CallInit, "params"> = {}) {
+    return remember(await callRoute(handler, shopRequest(path, { cookie: cookie() }), init));
   }
 
   /** Replaces one cookie by hand, given as `name=value` (to tamper with it). */
@@ -231,6 +234,7 @@ const functions = {
   "get-operators": getOperators,
   "save-operator": saveOperator,
   "remove-operator": removeOperator,
+  "refund-order": refundOrder,
 } satisfies Record<string, RouteHandler>;
 
 export type FunctionName = keyof typeof functions;

@@ -8,9 +8,28 @@
 export const ORDER_STATUSES = ["pending", "preparing", "shipped", "delivered"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** Payment: `expired` when the payment page timed out, `cancelled` when the customer cancelled or started again. */
-export const PAYMENT_STATUSES = ["unpaid", "paid", "expired", "cancelled"] as const;
+/**
+ * Payment: `expired` when the payment page timed out, `cancelled` when the
+ * customer cancelled or started again, `refunded` when a paid order's money
+ * went back in full.
+ */
+export const PAYMENT_STATUSES = ["unpaid", "paid", "expired", "cancelled", "refunded"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Payments that took the customer's money: paid, and paid then refunded. Such an order was a real order. */
+export const TAKEN_PAYMENT_STATUSES = ["paid", "refunded"] as const satisfies readonly PaymentStatus[];
+
+export function isTakenPayment(status: PaymentStatus) {
+  return (TAKEN_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(status);
+}
+
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  unpaid: "Unpaid",
+  paid: "Paid",
+  expired: "Expired",
+  cancelled: "Cancelled",
+  refunded: "Refunded",
+};
 
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   pending: "Pending",
@@ -41,6 +60,10 @@ export type MaskedOrder = {
   preparing_sent: boolean;
   shipped_sent: boolean;
   delivered_sent: boolean;
+  /** Given when the order was marked shipped; null otherwise. */
+  tracking: { carrier: string | null; number: string | null; url: string | null } | null;
+  /** The full refund, once there is one. */
+  refund: { amount_cents: number; reason: string | null; refunded_by: string | null; refunded_at: string } | null;
 };
 
 /** A status change in an order's history. */

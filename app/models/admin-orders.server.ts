@@ -6,6 +6,7 @@ import { mailboxDomain } from "~/lib/email";
 import { initial, maskEmail } from "~/lib/masking";
 import {
   ORDER_STATUSES,
+  TAKEN_PAYMENT_STATUSES,
   shortOrderId,
   type MaskedOrder,
   type MaskedOrderWithHistory,
@@ -13,6 +14,7 @@ import {
 } from "~/lib/orders";
 import { enqueueEmails } from "~/services/outbox.server";
 import { dailySales, losAngelesDaysEnding, paidOrderCount } from "~/models/daily-sales.server";
+import { trackingUrl, type Carrier } from "~/lib/tracking";
 
 /**
  * The operator's view of orders (spec §6-§7): customer data is masked here,
@@ -28,6 +30,12 @@ export const ordersQuerySchema = z
     status: z.enum(ORDER_STATUSES).nullable().optional(),
     q: z.string().trim().max(100).optional(),
     sort: z.enum(["date_desc", "date_asc", "total_desc", "total_asc"]).default("date_desc"),
+    /**
+     * Paid orders, or the refunded ones. One payment status at a time, so
+     * every list is read in order from an index that leads with it (an IN of
+     * both sorted all 100,000 rows for each page).
+     */
+    payment: z.enum(TAKEN_PAYMENT_STATUSES).default("paid"),
     /** Unpaid and expired checkouts are hidden unless asked for. */
     includeUnpaid: z.boolean().default(false),
   })
@@ -50,6 +58,12 @@ const orderSelect = {
   preparingSent: true,
   shippedSent: true,
   deliveredSent: true,
+  carrier: true,
+  trackingNumber: true,
+  refundedCents: true,
+  refundReason: true,
+  refundedBy: true,
+  refundedAt: true,
   items: { select: { productId: true, name: true, unitPriceCents: true, quantity: true } },
 } satisfies Prisma.OrderSelect;
 
@@ -79,6 +93,19 @@ function maskOrder(order: OrderRow): MaskedOrder {
     preparing_sent: order.preparingSent,
     shipped_sent: order.shippedSent,
     delivered_sent: order.deliveredSent,
+    tracking:
+      order.carrier || order.trackingNumber
+        ? { carrier: order.carrier, number: order.trackingNumber, url: trackingUrl(order.carrier, order.trackingNumber) }
+        : null,
+    refund:
+      order.paymentStatus === "refunded" && order.refundedAt
+        ? {
+            amount_cents: order.refundedCents ?? order.totalCents,
+            reason: order.refundReason,
+            refunded_by: order.refundedBy,
+            refunded_at: order.refundedAt.toISOString(),
+          }
+        : null,
   };
 }
 
@@ -119,7 +146,7 @@ function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
  */
 export async function listOrders(query: OrdersQuery) {
   const where: Prisma.OrderWhereInput = {
-    ...(query.includeUnpaid ? {} : { paymentStatus: "paid" }),
+    ...(query.includeUnpaid ? {} : { paymentStatus: query.payment }),
     ...(query.status ? { status: query.status } : {}),
     ...searchWhere(query.q),
   };
@@ -130,7 +157,7 @@ export async function listOrders(query: OrdersQuery) {
     total_asc: [{ totalCents: "asc" as const }, { createdAt: "desc" as const }],
   }[query.sort];
   // Every paid order, unfiltered (the list as it first opens): the daily totals already count them.
-  const everyPaidOrder = !query.includeUnpaid && !query.status && !query.q;
+  const everyPaidOrder = !query.includeUnpaid && query.payment === "paid" && !query.status && !query.q;
   const [page, total] = await Promise.all([
     // The page's ids first, read from the index alone however deep the page;
     // then only those orders' rows. (Reading whole rows, PostgreSQL fetches
@@ -169,25 +196,42 @@ export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderW
 
 export type StatusUpdate =
   | { ok: true; message: string }
-  | { ok: false; reason: "not-found" | "not-paid" };
+  | { ok: false; reason: "not-found" | "not-paid" | "refunded" };
+
+/** Given only with the "shipped" status (the route refuses it with any other). */
+export type Tracking = { carrier: Carrier | null; trackingNumber: string | null };
 
 /**
  * Sets an order's fulfilment status (any to any, spec §4), records who did it,
- * and queues the customer's status email in the same transaction.
+ * and queues the customer's status email in the same transaction. "Shipped"
+ * may carry the carrier and tracking number, which the email then gives; for
+ * an order already shipped they only correct its tracking (no new email).
  */
-export async function updateOrderStatus(orderId: string, newStatus: OrderStatus, changedBy: string): Promise<StatusUpdate> {
+export async function updateOrderStatus(
+  orderId: string,
+  newStatus: OrderStatus,
+  changedBy: string,
+  tracking: Tracking | null = null,
+): Promise<StatusUpdate> {
   return db.$transaction(async (tx) => {
     const order = await tx.order.findUnique({ where: { id: orderId }, include: { items: true } });
     if (!order) return { ok: false, reason: "not-found" };
+    // Its customer has their money back, and must not be told it is on its way.
+    if (order.paymentStatus === "refunded") return { ok: false, reason: "refunded" };
     // An unpaid checkout is not an order to fulfil, and its customer must not be told it shipped.
     if (order.paymentStatus !== "paid") return { ok: false, reason: "not-paid" };
     const short = shortOrderId(order.id);
-    if (order.status === newStatus) return { ok: true, message: `Order ${short} is already ${newStatus}.` };
+    const trackingData = tracking && newStatus === "shipped" ? { carrier: tracking.carrier, trackingNumber: tracking.trackingNumber } : {};
+    if (order.status === newStatus) {
+      if (!tracking || newStatus !== "shipped") return { ok: true, message: `Order ${short} is already ${newStatus}.` };
+      await tx.order.update({ where: { id: orderId }, data: trackingData });
+      return { ok: true, message: `Tracking for order ${short} updated.` };
+    }
     // Conditional on the status just read, so two operators cannot both make this change.
-    const { count } = await tx.order.updateMany({ where: { id: orderId, status: order.status }, data: { status: newStatus } });
+    const { count } = await tx.order.updateMany({ where: { id: orderId, status: order.status }, data: { status: newStatus, ...trackingData } });
     if (count === 0) return { ok: true, message: `Order ${short} was just changed by someone else; refresh to see it.` };
     await tx.orderStatusChange.create({ data: { orderId, fromStatus: order.status, toStatus: newStatus, changedBy } });
-    if (newStatus !== "pending") await enqueueEmails(tx, [orderStatusEmail(order, newStatus)]);
+    if (newStatus !== "pending") await enqueueEmails(tx, [orderStatusEmail({ ...order, ...trackingData }, newStatus)]);
     return { ok: true, message: `Order ${short} is now ${newStatus}.` };
   });
 }

@@ -4,6 +4,7 @@ import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.serve
 import type { Shipping } from "~/lib/checkout-form";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
 import { formatCents } from "~/lib/money";
+import { isTakenPayment } from "~/lib/orders";
 import { messages, minimumOrderMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
 import { enqueueEmails } from "~/services/outbox.server";
 import { recordPaymentChange } from "~/models/daily-sales.server";
@@ -11,6 +12,7 @@ import { describeError } from "~/utils/errors.server";
 import {
   closeCheckoutSession,
   createCheckoutSession,
+  paymentIntentIdOf,
   retrieveCheckoutSessionCached,
   type PageClosing,
 } from "~/services/stripe.server";
@@ -225,7 +227,7 @@ async function codeUnavailable(tx: Prisma.TransactionClient, code: string): Prom
 async function replaceEarlierAttempt(claim: string): Promise<PageClosing> {
   const holder = await db.order.findUnique({ where: { firstOrderClaim: claim }, select: { id: true, paymentStatus: true } });
   if (!holder) return { ok: true };
-  if (holder.paymentStatus === "paid") return { ok: false, reason: "paid" };
+  if (isTakenPayment(holder.paymentStatus)) return { ok: false, reason: "paid" };
   return closeOrderPayment(holder.id, "cancelled");
 }
 
@@ -238,7 +240,7 @@ export async function closeOrderPayment(orderId: string, status: "cancelled" | "
   if (await giveUpOrder(orderId, status, { stripeSessionId: null })) return { ok: true };
   const order = await db.order.findUnique({ where: { id: orderId }, select: { paymentStatus: true, stripeSessionId: true } });
   if (!order) return { ok: true };
-  if (order.paymentStatus === "paid") return { ok: false, reason: "paid" };
+  if (isTakenPayment(order.paymentStatus)) return { ok: false, reason: "paid" };
   if (order.paymentStatus !== "unpaid" || !order.stripeSessionId) return { ok: true };
   const closed = await closeCheckoutSession(order.stripeSessionId);
   if (closed.ok) await giveUpOrder(orderId, status);
@@ -279,15 +281,16 @@ export function releaseOrder(orderId: string, sessionId: string) {
  * places it is called: the conditional update lets one caller through, and
  * that caller queues the emails in the same transaction. Money taken is
  * always honoured, even for an order given up meanwhile (then its code is
- * counted again).
+ * counted again). The session's PaymentIntent is kept: a refund is made against it.
  */
-export async function markOrderPaid(orderId: string, sessionId: string): Promise<boolean> {
+export async function markOrderPaid(orderId: string, sessionId: string, paymentIntentId: string | null = null): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const before = await tx.order.findFirst({ where: { id: orderId, stripeSessionId: sessionId }, select: { paymentStatus: true } });
-    if (!before || before.paymentStatus === "paid") return false;
+    // Paid already, or paid and since refunded: a late or repeated payment event changes nothing.
+    if (!before || isTakenPayment(before.paymentStatus)) return false;
     const { count } = await tx.order.updateMany({
       where: { id: orderId, stripeSessionId: sessionId, paymentStatus: before.paymentStatus },
-      data: { paymentStatus: "paid", paidAt: new Date() },
+      data: { paymentStatus: "paid", paidAt: new Date(), paymentIntentId },
     });
     if (count === 0) return false;
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { items: true } });
@@ -308,7 +311,7 @@ export async function verifyPayment(sessionId: string): Promise<Verification> {
   const session = await retrieveCheckoutSessionCached(sessionId);
   const orderId = session.metadata?.orderId ?? null;
   if (!orderId || session.payment_status !== "paid") return { verified: false, orderId };
-  await markOrderPaid(orderId, session.id);
+  await markOrderPaid(orderId, session.id, paymentIntentIdOf(session));
   const order = await db.order.findUnique({ where: { id: orderId }, select: { paymentStatus: true } });
   return { verified: order?.paymentStatus === "paid", orderId };
 }

@@ -1,4 +1,5 @@
 import { markOrderPaid, releaseOrder } from "~/models/orders.server";
+import { recordStripeRefund } from "~/models/refunds.server";
 import { db } from "~/utils/db.server";
 
 /** What the shop uses of a Stripe event whose signature and shape were checked. */
@@ -6,7 +7,9 @@ export type PaymentEvent = {
   id: string;
   type: string;
   /** The Checkout Session of a checkout.session.* event; null for any other event. */
-  session: { id: string; payment_status?: string; metadata?: { orderId?: string } | null } | null;
+  session: { id: string; payment_status?: string; payment_intent?: string | null; metadata?: { orderId?: string } | null } | null;
+  /** The Charge of a charge.refunded event; null for any other event. */
+  charge?: { paymentIntentId: string; refunded: boolean; amountRefunded: number; refundId: string | null } | null;
 };
 
 export type PaymentEventOutcome = { duplicate: boolean };
@@ -14,7 +17,8 @@ export type PaymentEventOutcome = { duplicate: boolean };
 /**
  * Handles each event id once: a repeat is skipped, an event that failed
  * midway is handled again when Stripe resends it. Paid or expired Checkout
- * Sessions move their order on; every other event is only recorded.
+ * Sessions move their order on, a refunded charge refunds its order; every
+ * other event is only recorded.
  */
 export async function handlePaymentEvent(event: PaymentEvent): Promise<PaymentEventOutcome> {
   const seen = await db.stripeEvent.findUnique({ where: { id: event.id } });
@@ -26,13 +30,14 @@ export async function handlePaymentEvent(event: PaymentEvent): Promise<PaymentEv
   return { duplicate: false };
 }
 
-async function moveOrderOn({ type, session }: PaymentEvent) {
+async function moveOrderOn({ type, session, charge }: PaymentEvent) {
+  if (type === "charge.refunded" && charge) return recordStripeRefund(charge);
   const orderId = session?.metadata?.orderId;
   if (!session || !orderId) return;
   switch (type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
-      if (session.payment_status === "paid") await markOrderPaid(orderId, session.id);
+      if (session.payment_status === "paid") await markOrderPaid(orderId, session.id, session.payment_intent ?? null);
       return;
     case "checkout.session.expired":
       await releaseOrder(orderId, session.id);

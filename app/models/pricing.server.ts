@@ -8,6 +8,7 @@ import {
   shippingFor,
   type CartItem,
 } from "~/lib/cart";
+import { TAKEN_PAYMENT_STATUSES } from "~/lib/orders";
 
 /**
  * The money rules of DESIGN.md §5, in integer cents: the one place that
@@ -49,8 +50,9 @@ export async function checkDiscountCode(rawCode: string, mailbox: string | null)
   };
 }
 
+/** A refunded order was still a first order: its customer is not a first-time customer again. */
 async function hasPaidOrder(mailbox: string) {
-  return (await db.order.count({ where: { mailbox, paymentStatus: "paid" } })) > 0;
+  return (await db.order.count({ where: { mailbox, paymentStatus: { in: [...TAKEN_PAYMENT_STATUSES] } } })) > 0;
 }
 
 export type PricedLine = { product: Product; quantity: number; lineTotalCents: number };

@@ -26,7 +26,24 @@ const eventSchema = z.object({
 const sessionSchema = z.object({
   id: z.string().min(1).max(255),
   payment_status: z.string().optional(),
+  payment_intent: z.string().min(1).max(255).nullish(),
   metadata: z.object({ orderId: z.string().optional() }).passthrough().nullish(),
+});
+
+/**
+ * What charge.refunded needs of its Charge: the PaymentIntent that finds the
+ * order, whether it is refunded in full, and the refund when Stripe lists it
+ * (it does not by default on recent API versions).
+ */
+const chargeSchema = z.object({
+  id: z.string().min(1).max(255),
+  payment_intent: z.string().min(1).max(255),
+  refunded: z.boolean(),
+  amount_refunded: z.number().int().min(0),
+  refunds: z
+    .object({ data: z.array(z.object({ id: z.string().min(1).max(255) }).passthrough()) })
+    .passthrough()
+    .nullish(),
 });
 
 type ParsedEvent = ({ ok: true } & PaymentEvent) | { ok: false; problem: string };
@@ -36,6 +53,13 @@ function parseEvent(event: unknown): ParsedEvent {
   const parsed = eventSchema.safeParse(event);
   if (!parsed.success) return { ok: false, problem: describeIssue(parsed.error) };
   const { id, type, data } = parsed.data;
+  if (type === "charge.refunded") {
+    const charge = chargeSchema.safeParse(data.object);
+    if (!charge.success) return { ok: false, problem: `${type}: ${describeIssue(charge.error, "data.object")}` };
+    const { payment_intent, refunded, amount_refunded, refunds } = charge.data;
+    const refundId = refunds?.data[0]?.id ?? null;
+    return { ok: true, id, type, session: null, charge: { paymentIntentId: payment_intent, refunded, amountRefunded: amount_refunded, refundId } };
+  }
   if (!type.startsWith("checkout.session.")) return { ok: true, id, type, session: null };
   const session = sessionSchema.safeParse(data.object);
   if (!session.success) return { ok: false, problem: `${type}: ${describeIssue(session.error, "data.object")}` };

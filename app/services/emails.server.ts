@@ -2,6 +2,8 @@ import { brand } from "~/lib/brand";
 import { shortOrderId, type OrderStatus } from "~/lib/orders";
 import { env } from "~/utils/env.server";
 import { formatCents } from "~/lib/money";
+import { trackingUrl } from "~/lib/tracking";
+import { orderPageUrl } from "~/utils/order-link.server";
 
 /**
  * The shop's emails as plain text and HTML. Every value from a customer is
@@ -39,6 +41,9 @@ type OrderForEmail = {
   distanceTenths: number;
   createdAt: Date;
   items: { name: string; unitPriceCents: number; quantity: number }[];
+  /** Given with the "shipped" status. */
+  carrier?: string | null;
+  trackingNumber?: string | null;
 };
 
 function escapeHtml(value: string) {
@@ -72,6 +77,11 @@ function itemsTable(order: OrderForEmail) {
 <tr><td style="padding:6px 0;font-weight:700">Total</td><td align="right" style="font-weight:700">${formatCents(order.totalCents)}</td></tr></table>`;
 }
 
+/** The customer's own order page (app/routes/orders.$id): status, dates and tracking. */
+function orderPageButton(orderId: string) {
+  return `<p style="margin:24px 0;text-align:center"><a href="${escapeHtml(orderPageUrl(orderId))}" style="display:inline-block;background:#3f2417;color:#fff8ef;font-weight:700;text-decoration:none;padding:12px 22px;border-radius:999px">Follow your order</a></p>`;
+}
+
 function itemsText(order: OrderForEmail) {
   return [
     ...order.items.map((item) => `  ${item.quantity} × ${item.name}  ${formatCents(item.unitPriceCents * item.quantity)}`),
@@ -95,6 +105,8 @@ What's next: your treats ship within 24 hours, packed frozen, and you'll get
 tracking details by email. Delivery takes 2-3 business days to:
   ${order.address}, ${order.city}, ${order.state} ${order.zipCode}
 
+Follow your order: ${orderPageUrl(order.id)}
+
 Questions? Just reply, or write to ${brand.contactEmail}.
 
 Stay chill,
@@ -104,7 +116,8 @@ The ${brand.name} team`;
     `<p>Hi ${escapeHtml(order.firstName)}, we have your payment and our kitchen is on it.</p>
 <p style="font-weight:700">Order ${id}</p>${itemsTable(order)}
 <h2 style="font-size:18px;color:#3f2417;margin:24px 0 8px">What's next</h2>
-<p>Your treats ship within 24 hours, packed frozen, and you'll get tracking details by email. Delivery takes 2-3 business days to ${escapeHtml(`${order.address}, ${order.city}, ${order.state} ${order.zipCode}`)}.</p>`,
+<p>Your treats ship within 24 hours, packed frozen, and you'll get tracking details by email. Delivery takes 2-3 business days to ${escapeHtml(`${order.address}, ${order.city}, ${order.state} ${order.zipCode}`)}.</p>
+${orderPageButton(order.id)}`,
   );
   return { kind: "order-confirmation", to: order.email, subject: `Your ${brand.name} order ${id} is confirmed`, text, html, orderId: order.id };
 }
@@ -193,16 +206,34 @@ const statusCopy: Record<Exclude<OrderStatus, "pending">, { subject: string; hea
   },
 };
 
+/** The carrier and number of a shipped order, with the carrier's tracking link when it has one. */
+function trackingLines(order: OrderForEmail) {
+  if (!order.carrier) return null;
+  const url = trackingUrl(order.carrier, order.trackingNumber ?? null);
+  const text = [
+    `Carrier: ${order.carrier}`,
+    ...(order.trackingNumber ? [`Tracking number: ${order.trackingNumber}`] : []),
+    ...(url ? [`Track it: ${url}`] : []),
+  ].join("\n");
+  const html = `<p style="background:#fff8ef;border-radius:10px;padding:14px;margin:16px 0"><strong>Carrier:</strong> ${escapeHtml(order.carrier)}${
+    order.trackingNumber ? `<br><strong>Tracking number:</strong> ${escapeHtml(order.trackingNumber)}` : ""
+  }${url ? `<br><a href="${escapeHtml(url)}" style="color:#5b3421;font-weight:700">Track your parcel with ${escapeHtml(order.carrier)}</a>` : ""}</p>`;
+  return { text, html };
+}
+
 /** The customer's email for a fulfilment status change (preparing, shipped, delivered). */
 export function orderStatusEmail(order: OrderForEmail, status: Exclude<OrderStatus, "pending">): EmailContent {
   const copy = statusCopy[status];
   const id = shortOrderId(order.id);
+  const tracking = status === "shipped" ? trackingLines(order) : null;
   const text = `Hi ${order.firstName},
 
 ${copy.body}
-
+${tracking ? `\n${tracking.text}\n` : ""}
 Order ${id}
 ${itemsText(order)}
+
+Follow your order: ${orderPageUrl(order.id)}
 
 Questions? Write to ${brand.contactEmail}.
 
@@ -210,7 +241,32 @@ Stay chill,
 The ${brand.name} team`;
   const html = layout(
     copy.headline,
-    `<p>Hi ${escapeHtml(order.firstName)}, ${escapeHtml(copy.body)}</p><p style="font-weight:700">Order ${id}</p>${itemsTable(order)}`,
+    `<p>Hi ${escapeHtml(order.firstName)}, ${escapeHtml(copy.body)}</p>${tracking?.html ?? ""}<p style="font-weight:700">Order ${id}</p>${itemsTable(order)}${orderPageButton(order.id)}`,
   );
   return { kind: `order-${status}`, to: order.email, subject: `Your ${brand.name} order ${id} ${copy.subject}`, text, html, orderId: order.id };
+}
+
+/** The customer's email for a full refund. The operator's reason stays in the order's record. */
+export function orderRefundEmail(order: OrderForEmail, refundedCents: number): EmailContent {
+  const id = shortOrderId(order.id);
+  const amount = formatCents(refundedCents);
+  const body = `We've refunded ${amount} for order ${id} to the card you paid with. Banks usually show it within 5-10 business days.`;
+  const text = `Hi ${order.firstName},
+
+${body}
+
+Order ${id}
+${itemsText(order)}
+
+Your order page: ${orderPageUrl(order.id)}
+
+Questions? Write to ${brand.contactEmail}.
+
+Stay chill,
+The ${brand.name} team`;
+  const html = layout(
+    "Your refund is on its way",
+    `<p>Hi ${escapeHtml(order.firstName)}, ${escapeHtml(body)}</p><p style="font-weight:700">Order ${id}</p>${itemsTable(order)}${orderPageButton(order.id)}`,
+  );
+  return { kind: "order-refunded", to: order.email, subject: `Your ${brand.name} order ${id} has been refunded`, text, html, orderId: order.id };
 }

@@ -137,6 +137,31 @@ export async function closeCheckoutSession(sessionId: string): Promise<PageClosi
   }
 }
 
+/** The PaymentIntent (pi_…) of a Checkout Session as Stripe sends it: an id, an expanded object, or none yet. */
+export function paymentIntentIdOf(session: { payment_intent?: string | { id: string } | null }) {
+  const intent = session.payment_intent;
+  return typeof intent === "string" ? intent : (intent?.id ?? null);
+}
+
+/** Asks Stripe for a paid session's PaymentIntent (orders paid before the shop stored it). */
+export async function findPaymentIntentId(sessionId: string) {
+  return paymentIntentIdOf(await retrieveCheckoutSession(sessionId));
+}
+
+/**
+ * Refunds a PaymentIntent in full. The idempotency key is the order's, so a
+ * repeated or retried call (another instance, a crash before the shop wrote
+ * the refund down) gets the same refund back instead of a second one.
+ */
+export function refundPayment(orderId: string, paymentIntentId: string) {
+  return stripe().refunds.create({ payment_intent: paymentIntentId, metadata: { orderId } }, { idempotencyKey: `refund-${orderId}` });
+}
+
+/** Stripe refused a refund because the payment was already refunded in full (e.g. from its dashboard). */
+export function isAlreadyRefunded(error: unknown) {
+  return error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "charge_already_refunded";
+}
+
 /** Verifies the webhook's signature over the raw body; throws when it does not match. */
 export function verifyWebhookEvent(rawBody: string, signature: string | null) {
   const secret = webhookSecret();

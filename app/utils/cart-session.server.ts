@@ -3,6 +3,7 @@ import { secureCookies, sessionSecret } from "~/utils/env.server";
 import { MAX_LINE_QUANTITY, type CartItem } from "~/lib/cart";
 import { cartItemsSchema, type CartFlash } from "~/models/cart.server";
 import { findPendingOrder } from "~/models/orders.server";
+import { isTakenPayment } from "~/lib/orders";
 
 /**
  * The cart lives in a signed cookie so it works without JavaScript and on any
@@ -71,7 +72,8 @@ export async function settlePendingOrder(session: CartSession, items: CartItem[]
   const order = await findPendingOrder(pendingId);
   if (order?.paymentStatus === "unpaid") return { items, changed: false };
   session.unset("pendingOrderId");
-  if (!order || order.paymentStatus === "paid") return { items, changed: true };
+  // Paid (or paid and already refunded): its items were bought, they do not come back.
+  if (!order || isTakenPayment(order.paymentStatus)) return { items, changed: true };
   return { items: refillCart(session, items, order.items), changed: true };
 }
 

@@ -158,6 +158,8 @@ describe("get-orders", () => {
       preparing_sent: false,
       shipped_sent: false,
       delivered_sent: false,
+      tracking: null,
+      refund: null,
     });
     expect(order?.items).toHaveLength(2);
     // Every order is masked the same way.
@@ -169,7 +171,7 @@ describe("get-orders", () => {
     }
   });
 
-  it("shows paid orders only, unless includeUnpaid", async () => {
+  it("shows paid (and refunded) orders only, unless includeUnpaid", async () => {
     const domain = uniqueDomain();
     const paid = await orderFor({ email: emailAt(domain) });
     const unpaid = await orderFor({ email: emailAt(domain) }, undefined, { paid: false });
@@ -188,9 +190,9 @@ describe("get-orders", () => {
       [expired.orderId]: "expired",
     });
 
-    // Across the whole shop, the default list has no unpaid order in it.
+    // Across the whole shop, the default list has no unpaid order in it (refunded ones were paid: refunds.test.ts).
     const all = await ordersJson({ pageSize: 100 });
-    expect(all.orders.every((order) => order.payment_status === "paid")).toBe(true);
+    expect(all.orders.every((order) => order.payment_status === "paid" || order.payment_status === "refunded")).toBe(true);
   });
 
   it("pages through the orders with page, pageSize and total", async () => {
@@ -368,6 +370,7 @@ describe("bad requests", () => {
     await expect400("get-orders", { where: { email: { contains: "@" } } }, /unrecognized/i);
     await expect400("get-orders", { sort: "email_asc" }, /sort/);
     await expect400("get-orders", { status: "cancelled" }, /status/);
+    await expect400("get-orders", { payment: "unpaid" }, /payment/);
     await expect400("get-orders", { q: "x".repeat(101) }, /q/);
     await expect400("get-orders", "{\"page\": 1,}", /JSON/);
   });

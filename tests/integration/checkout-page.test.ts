@@ -5,7 +5,7 @@ import { stripeMock } from "../../mocks/stripe";
 import { server } from "../setup/msw";
 import { action as checkoutAction, loader as checkoutLoader } from "~/routes/checkout/route";
 import { db } from "~/utils/db.server";
-import { browser, cartClient, readJson, shipping, type Browser, type CartLine } from "../utils";
+import { browser, callFunction, cartClient, payOrder, readJson, shipping, signedInAdmin, type Browser, type CartLine } from "../utils";
 
 /**
  * The checkout page's form, one intent at a time, through the route's action
@@ -269,6 +269,17 @@ describe("place-order", () => {
     const page = await openCheckout(visitor);
     expect(page.checkout).toBeNull();
     expect(page.placed).toEqual(placed);
+  });
+
+  it("a paid order refunded before the customer comes back does not bring its items back into the cart", async () => {
+    const visitor = await shopperWith([["bites-variety", 3]]);
+    const { placed } = await stateOf(await placeOrderAt(visitor, checkoutForm("place-order")));
+    const session = (await stripeMock.allSessions()).find((candidate) => candidate.metadata.orderId === placed?.orderId);
+    await payOrder(session!.id);
+    const owner = await signedInAdmin("owner", "owner");
+    expect((await callFunction("refund-order", { orderId: placed!.orderId, reason: "Out of stock" }, { cookie: owner.cookie })).status).toBe(200);
+
+    expect(await cartClient(visitor).items()).toEqual([]);
   });
 
   it("redirects a plain form post (no JavaScript) to the payment page", async () => {

@@ -7,8 +7,9 @@ import type { ResourceHandlers } from "./resources/shared";
 
 /**
  * Refine's data provider over the shop's functions (/functions/v1/*): each
- * resource's calls live in providers/resources/, and get-dashboard is a
- * custom call.
+ * resource's calls live in providers/resources/; get-dashboard and
+ * refund-order are custom calls (the function's name as the url, the body as
+ * the payload).
  */
 const resources: Record<string, ResourceHandlers> = { orders, subscribers, inquiries, operators };
 
@@ -41,8 +42,8 @@ export const dataProvider: DataProvider = {
     return { data: data as TData };
   },
 
-  async custom<TData extends BaseRecord>({ url }: Parameters<NonNullable<DataProvider["custom"]>>[0]) {
-    return { data: await callFunction<TData>(url) };
+  async custom<TData extends BaseRecord>({ url, payload }: Parameters<NonNullable<DataProvider["custom"]>>[0]) {
+    return { data: await callFunction<TData>(url, payload ?? {}) };
   },
 
   async deleteOne<TData extends BaseRecord>(params: Parameters<DataProvider["deleteOne"]>[0]) {

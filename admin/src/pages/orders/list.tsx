@@ -6,6 +6,7 @@ import { ORDER_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type MaskedOrder } f
 import { Link } from "react-router";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
+import { PaymentBadge, TrackingInfo } from "./payment";
 import { StatusSelect } from "./status-select";
 
 const sortOptions = [
@@ -64,6 +65,17 @@ export function OrderList() {
             onChange={(value) => setFilter("status", value ?? "")}
             allowDeselect={false}
             w={170}
+          />
+          <Select
+            label="Payment"
+            data={[
+              { value: "", label: "Paid" },
+              { value: "refunded", label: "Refunded" },
+            ]}
+            value={valueOf(filters, "payment")}
+            onChange={(value) => setFilter("payment", value ?? "")}
+            allowDeselect={false}
+            w={140}
           />
           <TextInput
             label="Search"
@@ -127,14 +139,23 @@ export function OrderList() {
                     ))}
                   </Table.Td>
                   <Table.Td fw={700}>{formatCents(order.total_cents)}</Table.Td>
-                  <Table.Td className="nowrap">
-                    <StatusBadge status={order.status} />
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      <StatusBadge status={order.status} />
+                      {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
+                    </Group>
+                    <TrackingInfo tracking={order.tracking} size="xs" />
                   </Table.Td>
                   <Table.Td className="nowrap">
                     <EmailFlags order={order} />
                   </Table.Td>
                   <Table.Td>
-                    <StatusSelect orderId={order.id} status={order.status} label={`Status of order ${shortOrderId(order.id)}`} />
+                    <StatusSelect
+                      orderId={order.id}
+                      status={order.status}
+                      label={`Status of order ${shortOrderId(order.id)}`}
+                      refunded={order.payment_status === "refunded"}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}

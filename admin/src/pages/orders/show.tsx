@@ -1,4 +1,4 @@
-import { Anchor, Card, Grid, Group, Stack, Table, Text, Timeline, Title } from "@mantine/core";
+import { Alert, Anchor, Card, Grid, Group, Stack, Table, Text, Timeline, Title } from "@mantine/core";
 import { useOne } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { shortOrderId, type MaskedOrderWithHistory } from "@shop/orders";
@@ -6,6 +6,7 @@ import { Link, useParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
 import { dollarsToCents } from "../../money";
+import { PaymentBadge, RefundButton, TrackingInfo } from "./payment";
 import { StatusSelect } from "./status-select";
 
 /** One order, masked, with its status history. */
@@ -48,9 +49,26 @@ export function OrderShow() {
         </Title>
         <Group>
           <StatusBadge status={order.status} />
-          <StatusSelect orderId={order.id} status={order.status} label="Change status" />
+          <PaymentBadge status={order.payment_status} />
+          <StatusSelect orderId={order.id} status={order.status} label="Change status" refunded={order.payment_status === "refunded"} />
+          <RefundButton order={order} />
         </Group>
       </Group>
+      {order.refund ? (
+        <Alert color="red" variant="light" title={`Refunded ${formatCents(order.refund.amount_cents)}`}>
+          {order.refund.refunded_by === "Stripe" ? "Refunded in Stripe's dashboard" : `By ${order.refund.refunded_by ?? "the owner"}`},{" "}
+          {orderDate(order.refund.refunded_at)}
+          {order.refund.reason ? `: ${order.refund.reason}` : "."}
+        </Alert>
+      ) : null}
+      {order.tracking ? (
+        <Card withBorder radius="lg">
+          <Group gap="sm">
+            <Text fw={700}>Tracking</Text>
+            <TrackingInfo tracking={order.tracking} />
+          </Group>
+        </Card>
+      ) : null}
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Card withBorder radius="lg">
@@ -68,7 +86,7 @@ export function OrderShow() {
                   </Table.Tr>
                 ))}
                 <Table.Tr>
-                  <Table.Td fw={700}>Total paid</Table.Td>
+                  <Table.Td fw={700}>{order.payment_status === "refunded" ? "Total (refunded)" : "Total paid"}</Table.Td>
                   <Table.Td ta="right" fw={700}>
                     {formatCents(order.total_cents)}
                   </Table.Td>

@@ -1,15 +1,33 @@
-import { Group, Loader, NativeSelect, Text } from "@mantine/core";
+import { Button, Group, Loader, Modal, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import { useUpdate } from "@refinedev/core";
-import { ORDER_STATUSES, ORDER_STATUS_LABELS, type OrderStatus } from "@shop/orders";
+import { ORDER_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type OrderStatus } from "@shop/orders";
+import { CARRIERS, checkTracking } from "@shop/tracking";
+import { useState, type FormEvent } from "react";
 
 const options = ORDER_STATUSES.map((value) => ({ value, label: ORDER_STATUS_LABELS[value] }));
+
+type Tracking = { carrier: string | null; trackingNumber: string | null };
 
 /**
  * The status dropdown of one order: disabled with 'Updating order status...'
  * while its update is in flight; Refine then refetches the list and shows the
  * server's answer as a toast (one per order, so a retry replaces it).
+ * Choosing Shipped first asks for the carrier and tracking number (both
+ * optional), which the customer's "on its way" email then gives. A refunded
+ * order's status no longer moves.
  */
-export function StatusSelect({ orderId, status, label }: { orderId: string; status: OrderStatus; label: string }) {
+export function StatusSelect({
+  orderId,
+  status,
+  label,
+  refunded = false,
+}: {
+  orderId: string;
+  status: OrderStatus;
+  label: string;
+  refunded?: boolean;
+}) {
+  const [shipping, setShipping] = useState(false);
   const notificationKey = `order-status-${orderId}`;
   const { mutate, mutation } = useUpdate<{ id: string; message: string }>({
     resource: "orders",
@@ -29,13 +47,20 @@ export function StatusSelect({ orderId, status, label }: { orderId: string; stat
   });
   const isPending = mutation.isPending;
 
+  const change = (next: OrderStatus, tracking?: Tracking) => mutate({ values: { status: next, ...tracking } });
+
   return (
     <Group gap="xs" wrap="nowrap">
       <NativeSelect
         aria-label={label}
         value={status}
-        onChange={(event) => mutate({ values: { status: event.currentTarget.value } })}
-        disabled={isPending}
+        onChange={(event) => {
+          const next = event.currentTarget.value as OrderStatus;
+          if (next === "shipped") setShipping(true);
+          else change(next);
+        }}
+        disabled={isPending || refunded}
+        title={refunded ? "Refunded orders are no longer fulfilled" : undefined}
         data={options}
         size="xs"
         w={130}
@@ -48,6 +73,77 @@ export function StatusSelect({ orderId, status, label }: { orderId: string; stat
           </Text>
         </Group>
       ) : null}
+      <ShipDialog
+        orderId={orderId}
+        opened={shipping}
+        onClose={() => setShipping(false)}
+        onShip={(tracking) => {
+          setShipping(false);
+          change("shipped", tracking);
+        }}
+      />
     </Group>
+  );
+}
+
+/** Asks for the carrier and tracking number, checked by the same rule the server applies. */
+function ShipDialog({
+  orderId,
+  opened,
+  onClose,
+  onShip,
+}: {
+  orderId: string;
+  opened: boolean;
+  onClose: () => void;
+  onShip: (tracking: Tracking) => void;
+}) {
+  const [carrier, setCarrier] = useState("");
+  const [trackingNumber, setTrackingNumber] = useState("");
+  const [error, setError] = useState<{ field: "carrier" | "trackingNumber"; message: string } | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = checkTracking({ carrier, trackingNumber });
+    if (!checked.ok) {
+      setError({ field: checked.field, message: `${checked.field === "carrier" ? "Carrier" : "Tracking number"} ${checked.error}.` });
+      return;
+    }
+    setError(null);
+    onShip({ carrier: checked.carrier, trackingNumber: checked.trackingNumber });
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={`Ship order ${shortOrderId(orderId)}`} centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm" c="dimmed">
+            The customer&apos;s &quot;on its way&quot; email and order page show the carrier and tracking number, with a link to the
+            carrier&apos;s tracking page. Leave them empty if you have none.
+          </Text>
+          <NativeSelect
+            label="Carrier"
+            value={carrier}
+            onChange={(event) => setCarrier(event.currentTarget.value)}
+            data={[{ value: "", label: "No carrier" }, ...CARRIERS.map((value) => ({ value, label: value }))]}
+            error={error?.field === "carrier" ? error.message : undefined}
+          />
+          <TextInput
+            label="Tracking number"
+            value={trackingNumber}
+            onChange={(event) => setTrackingNumber(event.currentTarget.value)}
+            placeholder="e.g. 9400 1000 0000 0000 0000 00"
+            autoComplete="off"
+            error={error?.field === "trackingNumber" ? error.message : undefined}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit">Mark as shipped</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
   );
 }

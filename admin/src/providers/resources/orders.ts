@@ -19,6 +19,7 @@ export const orders: ResourceHandlers = {
       page: pagination?.currentPage ?? 1,
       pageSize: pagination?.pageSize ?? 20,
       status: filterValue(filters as CrudFilter[] | undefined, "status") ?? null,
+      payment: filterValue(filters, "payment") ?? "paid",
       q: filterValue(filters, "q"),
       sort: sorter ? (sortNames[`${sorter.field}:${sorter.order}`] ?? "date_desc") : "date_desc",
     });
@@ -31,8 +32,13 @@ export const orders: ResourceHandlers = {
   },
 
   async update({ id, variables }) {
-    const { status } = variables as { status: OrderStatus };
-    const { message } = await callFunction<{ message: string }>("update-order-status", { orderId: String(id), newStatus: status });
+    const { status, carrier, trackingNumber } = variables as { status: OrderStatus; carrier?: string | null; trackingNumber?: string | null };
+    const { message } = await callFunction<{ message: string }>("update-order-status", {
+      orderId: String(id),
+      newStatus: status,
+      ...(carrier && { carrier }),
+      ...(trackingNumber && { trackingNumber }),
+    });
     return { data: { id, status, message } };
   },
 };

@@ -1,0 +1,137 @@
+import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, Textarea } from "@mantine/core";
+import { CanAccess, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { formatCents } from "@shop/money";
+import { PAYMENT_STATUS_LABELS, shortOrderId, type MaskedOrder, type PaymentStatus } from "@shop/orders";
+import { useState, type FormEvent } from "react";
+
+/** The same bound as the server's (refund-order): a reason the owner will recognise later, not an essay. */
+const REASON_MIN = 3;
+const REASON_MAX = 500;
+
+const paymentColors: Record<PaymentStatus, string> = {
+  unpaid: "gray",
+  paid: "teal",
+  expired: "gray",
+  cancelled: "gray",
+  refunded: "red",
+};
+
+export function PaymentBadge({ status }: { status: PaymentStatus }) {
+  return (
+    <Badge color={paymentColors[status]} variant={status === "refunded" ? "filled" : "light"} data-testid="payment-badge" style={{ flexShrink: 0 }}>
+      {PAYMENT_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
+/** An order's carrier and tracking number, linked to the carrier's page when it has one. */
+export function TrackingInfo({ tracking, size = "sm" }: { tracking: MaskedOrder["tracking"]; size?: "xs" | "sm" }) {
+  if (!tracking) return null;
+  return (
+    <Text size={size} data-testid="tracking">
+      {tracking.carrier}
+      {tracking.number ? (
+        <>
+          {" · "}
+          {tracking.url ? (
+            <Anchor href={tracking.url} target="_blank" rel="noopener noreferrer" size={size} ff="monospace">
+              {tracking.number}
+            </Anchor>
+          ) : (
+            <Text span size={size} ff="monospace">
+              {tracking.number}
+            </Text>
+          )}
+        </>
+      ) : null}
+    </Text>
+  );
+}
+
+/**
+ * The owner's Refund button (hidden for staff by Refine's access control)
+ * and its confirm dialog, which asks the reason. A full refund through
+ * Stripe; the server makes it once however often it is asked.
+ */
+export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payment_status" | "total_cents"> }) {
+  const [opened, setOpened] = useState(false);
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const invalidate = useInvalidate();
+  const { mutate, mutation } = useCustomMutation<{ message: string; alreadyRefunded: boolean }>();
+  if (order.payment_status !== "paid") return null;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = reason.trim();
+    if (trimmed.length < REASON_MIN || trimmed.length > REASON_MAX) {
+      setError(`Give a reason of ${REASON_MIN} to ${REASON_MAX} characters.`);
+      return;
+    }
+    setError(null);
+    mutate(
+      {
+        url: "refund-order",
+        method: "post",
+        values: { orderId: order.id, reason: trimmed },
+        successNotification: (response) => ({
+          key: `refund-${order.id}`,
+          type: "success",
+          description: "Refunded",
+          message: response?.data.message ?? "",
+        }),
+        // The dialog shows the server's answer itself, next to the button to try again.
+        errorNotification: false,
+      },
+      {
+        onSuccess: () => {
+          setOpened(false);
+          void invalidate({ resource: "orders", invalidates: ["list", "detail"], id: order.id });
+        },
+        onError: (failure) => setError(failure.message),
+      },
+    );
+  };
+
+  return (
+    <CanAccess resource="orders" action="refund">
+      <Button color="red" variant="light" onClick={() => setOpened(true)}>
+        Refund
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title={`Refund order ${shortOrderId(order.id)}`} centered>
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Text size="sm">
+              The customer gets all of <strong>{formatCents(order.total_cents)}</strong> back on their card through Stripe, and an email
+              saying so. This cannot be undone.
+            </Text>
+            <Textarea
+              label="Reason"
+              description="Kept in the order's record for the team; the customer's email does not show it."
+              value={reason}
+              onChange={(event) => setReason(event.currentTarget.value)}
+              maxLength={REASON_MAX}
+              autosize
+              minRows={2}
+              required
+              data-autofocus
+            />
+            {error ? (
+              <Alert color="red" role="alert">
+                {error}
+              </Alert>
+            ) : null}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setOpened(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" color="red" loading={mutation.isPending}>
+                Refund {formatCents(order.total_cents)}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </CanAccess>
+  );
+}

@@ -1,0 +1,97 @@
+import { db } from "~/utils/db.server";
+import { findProducts } from "~/models/catalog.server";
+import { ORDER_STATUSES, ORDER_STATUS_LABELS, TAKEN_PAYMENT_STATUSES, shortOrderId, type OrderStatus } from "~/lib/orders";
+import { trackingUrl } from "~/lib/tracking";
+
+/**
+ * The customer's order page (/orders/<id>?token=…, issue 13): where their
+ * order is, with its dates, items, total, delivery city and tracking. Nothing
+ * else about the customer: no name, email, street, ZIP or phone, and no
+ * operator's name, so a forwarded link gives away nothing personal.
+ */
+
+export type OrderStep = { key: "placed" | "paid" | OrderStatus | "refunded"; label: string; at: string | null; done: boolean };
+
+/** Only paid (or since refunded) orders have a page: no link is ever sent for an unpaid checkout. */
+export async function findCustomerOrder(orderId: string) {
+  const order = await db.order.findFirst({
+    where: { id: orderId, paymentStatus: { in: [...TAKEN_PAYMENT_STATUSES] } },
+    select: {
+      id: true,
+      status: true,
+      paymentStatus: true,
+      createdAt: true,
+      paidAt: true,
+      city: true,
+      state: true,
+      subtotalCents: true,
+      discountCents: true,
+      shippingCents: true,
+      totalCents: true,
+      carrier: true,
+      trackingNumber: true,
+      refundedCents: true,
+      refundedAt: true,
+      items: { select: { productId: true, name: true, unitPriceCents: true, quantity: true }, orderBy: { id: "asc" } },
+      statusChanges: { select: { toStatus: true, changedAt: true }, orderBy: { changedAt: "asc" } },
+    },
+  });
+  if (!order) return null;
+
+  // The latest move into each status: an order moved back and forth shows when it last got there.
+  const reached = new Map<OrderStatus, Date>();
+  for (const change of order.statusChanges) reached.set(change.toStatus, change.changedAt);
+  const current = ORDER_STATUSES.indexOf(order.status);
+  const steps: OrderStep[] = [
+    { key: "placed", label: "Order placed", at: order.createdAt.toISOString(), done: true },
+    { key: "paid", label: "Payment received", at: order.paidAt?.toISOString() ?? null, done: true },
+    ...ORDER_STATUSES.slice(1).map((status, index) => ({
+      key: status,
+      label: ORDER_STATUS_LABELS[status],
+      at: index + 1 <= current ? (reached.get(status)?.toISOString() ?? null) : null,
+      done: index + 1 <= current,
+    })),
+  ];
+
+  // A refunded order goes no further: the steps it reached, then the refund.
+  const shown: OrderStep[] =
+    order.paymentStatus === "refunded"
+      ? [...steps.filter((step) => step.done), { key: "refunded", label: "Refunded", at: order.refundedAt?.toISOString() ?? null, done: true }]
+      : steps;
+
+  const pictures = new Map((await findProducts(order.items.map((item) => item.productId))).map((product) => [product.id, product]));
+  const shipped = order.status === "shipped" || order.status === "delivered";
+  return {
+    id: order.id,
+    shortId: shortOrderId(order.id),
+    status: order.status,
+    statusLabel: ORDER_STATUS_LABELS[order.status],
+    placedAt: order.createdAt.toISOString(),
+    steps: shown,
+    city: order.city,
+    state: order.state,
+    items: order.items.map((item) => {
+      const product = pictures.get(item.productId);
+      return {
+        name: item.name,
+        quantity: item.quantity,
+        lineCents: item.unitPriceCents * item.quantity,
+        image: product ? { src: product.image, width: product.imageWidth, height: product.imageHeight } : null,
+      };
+    }),
+    subtotalCents: order.subtotalCents,
+    discountCents: order.discountCents,
+    shippingCents: order.shippingCents,
+    totalCents: order.totalCents,
+    tracking:
+      shipped && order.carrier
+        ? { carrier: order.carrier, number: order.trackingNumber, url: trackingUrl(order.carrier, order.trackingNumber) }
+        : null,
+    refund:
+      order.paymentStatus === "refunded" && order.refundedAt
+        ? { amountCents: order.refundedCents ?? order.totalCents, at: order.refundedAt.toISOString() }
+        : null,
+  };
+}
+
+export type CustomerOrder = NonNullable<Awaited<ReturnType<typeof findCustomerOrder>>>;

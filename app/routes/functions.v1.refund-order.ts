@@ -1,0 +1,44 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { REFUND_REASON_MAX, refundOrder } from "~/models/refunds.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
+
+const bodySchema = z
+  .object({
+    orderId: z.string({ required_error: "is required" }).uuid("is not an order id"),
+    reason: z
+      .string({ required_error: "is required", invalid_type_error: "must be a string" })
+      .trim()
+      .min(3, "is required (at least 3 characters)")
+      .max(REFUND_REASON_MAX, `must be at most ${REFUND_REASON_MAX} characters`),
+  })
+  .strict();
+
+/**
+ * The owner only: { orderId, reason } → { message, alreadyRefunded }. A full
+ * refund through Stripe, once: a second call answers 200 saying so and
+ * changes nothing (issue 13).
+ */
+export function action({ request }: ActionFunctionArgs) {
+  return handleFunction("refund-order", request, async () => {
+    const admin = await requireAdmin(request, "orders.refund");
+    const { orderId, reason } = await readJsonBody(request, bodySchema);
+    const result = await refundOrder({ orderId, reason, actorEmail: admin.email });
+    if (result.ok) return json({ message: result.message, alreadyRefunded: result.alreadyRefunded }, { headers: { "Cache-Control": "no-store" } });
+    switch (result.reason) {
+      case "not-found":
+        return apiError(404, "No order with that id.");
+      case "not-paid":
+        return apiError(409, "Only a paid order can be refunded.");
+      case "no-payment":
+        return apiError(409, "This order has no card payment at Stripe to refund.");
+      case "refunded-at-stripe":
+        return apiError(409, "Stripe says this payment is already refunded; the order will show it as soon as Stripe's notice arrives.");
+      case "payment-provider":
+        return apiError(502, "Stripe could not make the refund just now. Nothing was changed; please try again in a moment.");
+    }
+  });
+}
+
+export const loader = () => apiError(405, "Use POST.");

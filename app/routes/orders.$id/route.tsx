@@ -1,0 +1,145 @@
+import { json, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { PageHeader } from "~/components/page-header";
+import { brand } from "~/lib/brand";
+import { formatCents } from "~/lib/money";
+import { privatePageMeta } from "~/lib/seo";
+import { findCustomerOrder } from "~/models/order-page.server";
+import { isOrderPageToken } from "~/utils/order-link.server";
+import { OrderProgress, OrderTracking, headlineFor } from "./order-parts";
+import styles from "./order-page.css";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The customer's data never sits in a shared cache, or in this browser's after they leave. */
+const PRIVATE = { "Cache-Control": "private, no-store" };
+
+/**
+ * The customer's order page, opened from the link in their emails. A wrong,
+ * missing or other order's token is answered exactly like an unknown order:
+ * the shop's 404 page, so the page never tells whether an order exists. The
+ * token is checked before the database is asked.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const orderId = params.id ?? "";
+  const token = new URL(request.url).searchParams.get("token");
+  const order = UUID.test(orderId) && isOrderPageToken(orderId, token) ? await findCustomerOrder(orderId) : null;
+  if (!order) {
+    // The path only: the query holds the token.
+    console.warn(`404 Not Found: ${new URL(request.url).pathname}`);
+    throw new Response("Not Found", { status: 404, headers: PRIVATE });
+  }
+  return json({ order }, { headers: PRIVATE });
+}
+
+export const headers: HeadersFunction = () => PRIVATE;
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => privatePageMeta(data ? `Order ${data.order.shortId}` : "Your order");
+
+const longDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "America/Los_Angeles" });
+
+export default function OrderPage() {
+  const { order } = useLoaderData<typeof loader>();
+  const headline = headlineFor(order);
+  return (
+    <>
+      <PageHeader back={{ to: "/shop", label: "Shop" }} />
+      <main id="main" className="container order-page">
+        <section className={`order-hero order-hero--${order.refund ? "refunded" : order.status}`} aria-labelledby="order-title">
+          <p className="order-hero__eyebrow">
+            Order <span className="order-hero__id">{order.shortId}</span>
+          </p>
+          <h1 id="order-title">{headline.title}</h1>
+          <p className="order-hero__lead">{headline.lead}</p>
+          <dl className="order-hero__facts">
+            <div>
+              <dt>Placed</dt>
+              <dd>{longDate(order.placedAt)}</dd>
+            </div>
+            <div>
+              <dt>Delivering to</dt>
+              <dd>
+                {order.city}, {order.state}
+              </dd>
+            </div>
+            <div>
+              <dt>Total</dt>
+              <dd>{formatCents(order.totalCents)}</dd>
+            </div>
+          </dl>
+        </section>
+
+        {order.refund ? (
+          <section className="order-panel order-panel--refund" aria-labelledby="refund-title">
+            <h2 id="refund-title">Refunded</h2>
+            <p>
+              We refunded {formatCents(order.refund.amountCents)} to the card you paid with on {longDate(order.refund.at)}. Banks usually
+              show it within 5-10 business days.
+            </p>
+          </section>
+        ) : null}
+
+        <div className="order-page__grid">
+          <div className="order-page__main">
+            <section className="order-panel" aria-labelledby="progress-title">
+              <h2 id="progress-title">Where your order is</h2>
+              <OrderProgress steps={order.steps} />
+            </section>
+            {order.tracking ? <OrderTracking tracking={order.tracking} /> : null}
+          </div>
+
+          <section className="order-panel" aria-labelledby="items-title">
+            <h2 id="items-title">Your treats</h2>
+            <ul className="order-items">
+              {order.items.map((item) => (
+                <li key={item.name}>
+                  {item.image ? (
+                    <img src={item.image.src} alt="" width={item.image.width} height={item.image.height} loading="lazy" decoding="async" />
+                  ) : (
+                    <span className="order-items__placeholder" aria-hidden="true" />
+                  )}
+                  <span className="order-items__name">
+                    {item.quantity} × {item.name}
+                  </span>
+                  <span className="order-items__price">{formatCents(item.lineCents)}</span>
+                </li>
+              ))}
+            </ul>
+            <dl className="order-totals">
+              <div>
+                <dt>Subtotal</dt>
+                <dd>{formatCents(order.subtotalCents)}</dd>
+              </div>
+              {order.discountCents ? (
+                <div>
+                  <dt>Discount</dt>
+                  <dd>-{formatCents(order.discountCents)}</dd>
+                </div>
+              ) : null}
+              <div>
+                <dt>Shipping</dt>
+                <dd>{order.shippingCents ? formatCents(order.shippingCents) : "Free"}</dd>
+              </div>
+              <div className="order-totals__total">
+                <dt>Total</dt>
+                <dd>{formatCents(order.totalCents)}</dd>
+              </div>
+            </dl>
+          </section>
+        </div>
+
+        <section className="order-help">
+          <p>
+            Questions about your order? Write to <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a> and mention order{" "}
+            {order.shortId}.
+          </p>
+          <Link to="/shop" className="button button--primary">
+            Shop more treats
+          </Link>
+        </section>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,113 @@
+import type { Page } from "@playwright/test";
+import { westLa } from "./checkout-helpers";
+import { expect, test } from "./fixtures";
+import { emailTo, orderPageLink, paidOrder, uniqueEmail } from "./order-helpers";
+
+/**
+ * Tracking, refunds and the customer's order page (issue 13), as people use
+ * them: the owner ships with a tracking number and the customer follows the
+ * link in their confirmation email; the owner refunds an order; staff never
+ * see the Refund button. Emails are read back from the .eml files the e2e
+ * server's mailer writes (no SMTP_URL), as the customer would receive them.
+ */
+
+// Each flow pays an order, waits for the outbox worker's emails and takes pictures at two widths.
+test.slow();
+
+const viewports = [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1440, height: 900 },
+];
+
+async function screenshots(page: Page, name: string) {
+  for (const viewport of viewports) {
+    await page.setViewportSize(viewport);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} is wider than the screen at ${viewport.width} px`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${viewport.name}.png`, fullPage: true });
+  }
+}
+
+test("the owner ships with a tracking number, and the customer's order page from the confirmation email shows it", async ({ adminPage, browser }) => {
+  const email = uniqueEmail("tracking");
+  const { orderId, shortId } = await paidOrder(adminPage.request, email);
+  const link = orderPageLink(await emailTo(email, /is confirmed$/));
+
+  await adminPage.goto(`/admin/orders/${orderId}`);
+  await expect(adminPage.getByRole("heading", { name: `Order ${shortId}` })).toBeVisible();
+  await adminPage.getByLabel("Change status").selectOption("shipped");
+  const dialog = adminPage.getByRole("dialog", { name: `Ship order ${shortId}` });
+  await dialog.getByLabel("Carrier").selectOption("UPS");
+  await dialog.getByLabel("Tracking number").fill("1z999 aa1 0123 456");
+  await dialog.getByRole("button", { name: "Mark as shipped" }).click();
+  await expect(dialog.getByText("Tracking number must be 6 to 40 characters.")).toHaveCount(0);
+  await expect(adminPage.getByText(`Order ${shortId} is now shipped.`)).toBeVisible();
+  await expect(adminPage.getByTestId("tracking")).toContainText("UPS · 1Z999AA10123456");
+  await screenshots(adminPage, "admin-order-shipped");
+
+  // The customer: another browser, no admin session, straight from the email.
+  const customer = await (await browser.newContext()).newPage();
+  const response = await customer.goto(link);
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()["cache-control"]).toBe("private, no-store");
+  await expect(customer.getByRole("heading", { level: 1, name: "Your treats are on their way" })).toBeVisible();
+  await expect(customer.getByText(`Order ${shortId}`, { exact: true })).toBeVisible();
+  await expect(customer.getByText("Los Angeles, CA")).toBeVisible();
+  await expect(customer.getByText("1Z999AA10123456", { exact: true })).toBeVisible();
+  await expect(customer.getByRole("link", { name: "Track with UPS" })).toHaveAttribute("href", "https://www.ups.com/track?tracknum=1Z999AA10123456");
+  await expect(customer.locator('[aria-current="step"]')).toContainText("Shipped");
+  await expect(customer.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+  const html = await customer.content();
+  for (const secret of [email, westLa.firstName, westLa.lastName, westLa.address]) expect(html, secret).not.toContain(secret);
+  await screenshots(customer, "order-page-shipped");
+
+  // The "on its way" email carries the tracking link and the same page.
+  const shipped = await emailTo(email, /is on its way$/);
+  expect(shipped).toContain("Track it: https://www.ups.com/track?tracknum=1Z999AA10123456");
+  expect(orderPageLink(shipped)).toBe(link);
+
+  // A wrong token is the shop's 404, like an unknown order.
+  const wrong = await customer.goto(link.replace(/token=.*/, "token=not-the-token"));
+  expect(wrong?.status()).toBe(404);
+  await expect(customer.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+});
+
+test("the owner refunds an order: a confirm dialog asks the reason, then the payment shows Refunded", async ({ adminPage }) => {
+  const email = uniqueEmail("refund");
+  const { orderId, shortId } = await paidOrder(adminPage.request, email);
+
+  await adminPage.goto(`/admin/orders/${orderId}`);
+  await expect(adminPage.getByTestId("payment-badge")).toHaveText("Paid");
+  await adminPage.getByRole("button", { name: "Refund", exact: true }).click();
+  const dialog = adminPage.getByRole("dialog", { name: `Refund order ${shortId}` });
+  await expect(dialog).toContainText("$40.00");
+  await dialog.getByRole("button", { name: "Refund $40.00" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("Give a reason of 3 to 500 characters.");
+  await screenshots(adminPage, "admin-refund-dialog");
+  await dialog.getByLabel("Reason").fill("Box arrived thawed");
+  await dialog.getByRole("button", { name: "Refund $40.00" }).click();
+
+  await expect(adminPage.getByText(`Order ${shortId} is refunded: $40.00 goes back to the customer's card.`)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(adminPage.getByTestId("payment-badge")).toHaveText("Refunded");
+  await expect(adminPage.getByText("Box arrived thawed", { exact: false })).toBeVisible();
+  await expect(adminPage.getByRole("button", { name: "Refund", exact: true })).toHaveCount(0);
+  await expect(adminPage.getByLabel("Change status")).toBeDisabled();
+  await screenshots(adminPage, "admin-order-refunded");
+
+  // The customer is told, and their page says so.
+  const refunded = await emailTo(email, /has been refunded$/);
+  expect(refunded).toContain(`We've refunded $40.00 for order ${shortId}`);
+  await adminPage.goto(orderPageLink(refunded));
+  await expect(adminPage.getByRole("heading", { level: 1, name: "This order was refunded" })).toBeVisible();
+  await screenshots(adminPage, "order-page-refunded");
+});
+
+test("staff see the order, but not the Refund button", async ({ staffPage, request }) => {
+  const { orderId, shortId } = await paidOrder(request, uniqueEmail("staff-view"));
+  await staffPage.goto(`/admin/orders/${orderId}`);
+  await expect(staffPage.getByRole("heading", { name: `Order ${shortId}` })).toBeVisible();
+  await expect(staffPage.getByTestId("payment-badge")).toHaveText("Paid");
+  await expect(staffPage.getByLabel("Change status")).toBeEnabled();
+  await expect(staffPage.getByRole("button", { name: "Refund", exact: true })).toHaveCount(0);
+});

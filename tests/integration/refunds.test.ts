@@ -1,0 +1,386 @@
+import { randomUUID } from "node:crypto";
+import { http, HttpResponse } from "msw";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { stripeMock } from "../../mocks/stripe";
+import { server } from "../setup/msw";
+import { auditTrail } from "~/models/audit.server";
+import { refundPayment } from "~/services/stripe.server";
+import { db } from "~/utils/db.server";
+import { OWNER_ONLY_MESSAGE } from "~/lib/operators";
+import type { MaskedOrderWithHistory } from "~/lib/orders";
+import {
+  callFunction,
+  checkoutBody,
+  payOrder,
+  type DiscountJson,
+  deliverStripeEvent,
+  orderFor,
+  placeOrder,
+  readJson,
+  signedInAdmin,
+  stripeSessionEvent,
+  type ErrorJson,
+} from "../utils";
+
+/**
+ * Refunds (issue 13): the owner's refund-order through Stripe's Refunds API
+ * (the MSW stand-in in mocks/stripe.ts), and Stripe's charge.refunded webhook
+ * for refunds made in its dashboard. Either way an order is refunded once,
+ * with one Stripe refund, one audit record and one email to the customer.
+ */
+
+const STRIPE_REFUNDS = "https://api.stripe.com/v1/refunds";
+
+type RefundJson = { message: string; alreadyRefunded: boolean };
+type WebhookJson = { received?: boolean; duplicate?: boolean; error?: string };
+
+let owner: Awaited<ReturnType<typeof signedInAdmin>>;
+let staff: Awaited<ReturnType<typeof signedInAdmin>>;
+
+beforeAll(async () => {
+  owner = await signedInAdmin("owner", "owner");
+  staff = await signedInAdmin("staff", "staff");
+});
+beforeEach(() => {
+  // Stripe failures and partial refunds are logged; keep the output quiet.
+  vi.spyOn(console, "error").mockImplementation(() => undefined);
+  vi.spyOn(console, "warn").mockImplementation(() => undefined);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function refund(body: unknown, cookie = owner.cookie) {
+  return callFunction("refund-order", body, { cookie });
+}
+
+/** A paid order and the PaymentIntent the stand-in made when it was paid. */
+async function paidOrder() {
+  const { orderId, email } = await orderFor();
+  const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+  expect(order.paymentIntentId, "the shop keeps the paid session's PaymentIntent").toMatch(/^pi_test_/);
+  expect(order.paymentIntentId).toBe((await stripeMock.session(order.stripeSessionId!))?.payment_intent);
+  return { orderId, email, paymentIntentId: order.paymentIntentId!, totalCents: order.totalCents };
+}
+
+const refundCalls = () => stripeMock.requests.filter((request) => request.method === "POST" && request.path === "/v1/refunds");
+const refundEmails = (orderId: string) => db.outboxMessage.findMany({ where: { orderId, kind: "order-refunded" } });
+const orderRow = (orderId: string) => db.order.findUniqueOrThrow({ where: { id: orderId } });
+
+/** Nothing about the order's payment moved: still paid, no refund, no email, no audit record. */
+async function expectUnrefunded(orderId: string) {
+  const order = await orderRow(orderId);
+  expect(order.paymentStatus).toBe("paid");
+  expect({ id: order.stripeRefundId, cents: order.refundedCents, at: order.refundedAt }).toEqual({ id: null, cents: null, at: null });
+  expect(await refundEmails(orderId)).toEqual([]);
+  expect(await auditTrail("order", orderId)).toEqual([]);
+}
+
+/** charge.refunded as Stripe sends it for a PaymentIntent's charge. */
+function chargeRefunded(
+  paymentIntentId: string,
+  { amount, refunded = true, refundId, eventId = `evt_test_${randomUUID().replace(/-/g, "")}` }: { amount: number; refunded?: boolean; refundId?: string; eventId?: string },
+) {
+  return JSON.stringify({
+    id: eventId,
+    object: "event",
+    api_version: "2025-08-27.basil",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    type: "charge.refunded",
+    data: {
+      object: {
+        id: `ch_${paymentIntentId.slice(3)}`,
+        object: "charge",
+        amount,
+        amount_refunded: refunded ? amount : Math.floor(amount / 2),
+        refunded,
+        payment_intent: paymentIntentId,
+        metadata: {},
+        ...(refundId && { refunds: { object: "list", data: [{ id: refundId, object: "refund", amount }] } }),
+      },
+    },
+  });
+}
+
+describe("refund-order: who may refund", () => {
+  it("answers 401 without a session, and changes nothing", async () => {
+    const { orderId } = await paidOrder();
+    const response = await callFunction("refund-order", { orderId, reason: "Melted in transit" });
+    expect(response.status).toBe(401);
+    expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.any(String) });
+    await expectUnrefunded(orderId);
+    expect(refundCalls()).toEqual([]);
+  });
+
+  it("answers 403 to staff: refunds are the owner's", async () => {
+    const { orderId } = await paidOrder();
+    const response = await refund({ orderId, reason: "Melted in transit" }, staff.cookie);
+    expect(response.status).toBe(403);
+    expect(await readJson<ErrorJson>(response)).toEqual({ error: OWNER_ONLY_MESSAGE });
+    await expectUnrefunded(orderId);
+    expect(refundCalls()).toEqual([]);
+  });
+});
+
+describe("refund-order: bad requests", () => {
+  const cases: [string, (orderId: string) => unknown, RegExp][] = [
+    ["no orderId", () => ({ reason: "Melted in transit" }), /^orderId: is required/],
+    ["an orderId that is not a uuid", () => ({ orderId: "abc", reason: "Melted in transit" }), /^orderId: is not an order id/],
+    ["no reason", (orderId) => ({ orderId }), /^reason: is required/],
+    ["an empty reason", (orderId) => ({ orderId, reason: "   " }), /^reason: is required/],
+    ["a reason of two letters", (orderId) => ({ orderId, reason: "no" }), /^reason: is required/],
+    ["a reason over 500 characters", (orderId) => ({ orderId, reason: "x".repeat(501) }), /^reason: must be at most 500 characters/],
+    ["a reason that is not text", (orderId) => ({ orderId, reason: 42 }), /^reason: must be a string/],
+    ["an unknown field", (orderId) => ({ orderId, reason: "Melted in transit", amount: 100 }), /Unrecognized key/],
+    ["a body that is not JSON", () => "{not json", /not valid JSON/],
+  ];
+
+  it.each(cases)("answers 400 to %s, and changes nothing", async (_name, body, error) => {
+    const { orderId } = await paidOrder();
+    const response = await refund(body(orderId));
+    expect(response.status).toBe(400);
+    expect((await readJson<ErrorJson>(response)).error).toMatch(error);
+    await expectUnrefunded(orderId);
+    expect(refundCalls()).toEqual([]);
+  });
+
+  it("answers 404 to an order that does not exist", async () => {
+    const response = await refund({ orderId: randomUUID(), reason: "Melted in transit" });
+    expect(response.status).toBe(404);
+    expect(await readJson<ErrorJson>(response)).toEqual({ error: "No order with that id." });
+    expect(refundCalls()).toEqual([]);
+  });
+
+  it("answers 409 to an order that was never paid, without asking Stripe", async () => {
+    const { orderId } = await placeOrder();
+    const response = await refund({ orderId, reason: "Melted in transit" });
+    expect(response.status).toBe(409);
+    expect(await readJson<ErrorJson>(response)).toEqual({ error: "Only a paid order can be refunded." });
+    expect((await orderRow(orderId)).paymentStatus).toBe("unpaid");
+    expect(refundCalls()).toEqual([]);
+  });
+});
+
+describe("refund-order: a full refund, once", () => {
+  it("refunds the PaymentIntent in full with the order's idempotency key, records it, audits it and emails the customer", async () => {
+    const { orderId, email, paymentIntentId, totalCents } = await paidOrder();
+    const response = await refund({ orderId, reason: "  Melted in transit  " });
+    expect(response.status).toBe(200);
+    const body = await readJson<RefundJson>(response);
+    expect(body.alreadyRefunded).toBe(false);
+    expect(body.message).toBe(`Order ${orderId.slice(0, 8)} is refunded: $${(totalCents / 100).toFixed(2)} goes back to the customer's card.`);
+
+    expect(refundCalls()).toEqual([
+      expect.objectContaining({ body: expect.objectContaining({ payment_intent: paymentIntentId }), idempotencyKey: `refund-${orderId}` }),
+    ]);
+    const [stripeRefund] = stripeMock.refunds();
+    expect(stripeRefund).toMatchObject({ payment_intent: paymentIntentId, amount: totalCents });
+
+    const order = await orderRow(orderId);
+    expect(order).toMatchObject({
+      paymentStatus: "refunded",
+      stripeRefundId: stripeRefund!.id,
+      refundedCents: totalCents,
+      refundReason: "Melted in transit",
+      refundedBy: owner.email,
+    });
+    expect(order.refundedAt).toBeInstanceOf(Date);
+
+    expect(await auditTrail("order", orderId)).toEqual([
+      {
+        actorEmail: owner.email,
+        action: "order.refund",
+        at: expect.any(String),
+        before: { paymentStatus: "paid", refundReason: null, refundedBy: null },
+        after: { paymentStatus: "refunded", refundId: stripeRefund!.id, amountCents: totalCents, reason: "Melted in transit" },
+      },
+    ]);
+
+    const emails = await refundEmails(orderId);
+    expect(emails).toHaveLength(1);
+    expect(emails[0]).toMatchObject({ to: email, subject: expect.stringContaining("has been refunded") });
+    expect(emails[0]!.text).toContain(`We've refunded $${(totalCents / 100).toFixed(2)} for order ${orderId.slice(0, 8)}`);
+    expect(emails[0]!.text).toMatch(new RegExp(`http://shop\\.test/orders/${orderId}\\?token=[\\w-]{43}`));
+    // The operator's reason is the shop's record, not the customer's email.
+    expect(emails[0]!.text).not.toContain("Melted");
+
+    // The operator's views say so too.
+    const shown = await readJson<{ order: MaskedOrderWithHistory }>(await callFunction("get-order", { orderId }, { cookie: staff.cookie }));
+    expect(shown.order.payment_status).toBe("refunded");
+    expect(shown.order.refund).toEqual({ amount_cents: totalCents, reason: "Melted in transit", refunded_by: owner.email, refunded_at: order.refundedAt!.toISOString() });
+    // Listed under Refunded, no longer among the paid orders.
+    const listed = async (payment?: string) =>
+      (await readJson<{ orders: { id: string; payment_status: string }[] }>(
+        await callFunction("get-orders", { pageSize: 100, ...(payment && { payment }) }, { cookie: owner.cookie }),
+      )).orders.find((row) => row.id === orderId);
+    expect((await listed("refunded"))?.payment_status).toBe("refunded");
+    expect(await listed()).toBeUndefined();
+  });
+
+  it("called twice: one Stripe refund, one email, one audit record; the second answer says it was already refunded", async () => {
+    const { orderId } = await paidOrder();
+    expect((await refund({ orderId, reason: "Melted in transit" })).status).toBe(200);
+    const again = await refund({ orderId, reason: "Clicked twice" });
+    expect(again.status).toBe(200);
+    expect(await readJson<RefundJson>(again)).toEqual({ message: `Order ${orderId.slice(0, 8)} was already refunded.`, alreadyRefunded: true });
+
+    expect(refundCalls()).toHaveLength(1);
+    expect(stripeMock.refunds()).toHaveLength(1);
+    expect(await refundEmails(orderId)).toHaveLength(1);
+    expect(await auditTrail("order", orderId)).toHaveLength(1);
+    expect((await orderRow(orderId)).refundReason).toBe("Melted in transit");
+  });
+
+  it("called twice at once: Stripe makes one refund (same idempotency key), the customer gets one email", async () => {
+    const { orderId } = await paidOrder();
+    const responses = await Promise.all([refund({ orderId, reason: "Melted in transit" }), refund({ orderId, reason: "Melted in transit" })]);
+    expect(responses.map((response) => response.status)).toEqual([200, 200]);
+    const bodies = await Promise.all(responses.map((response) => readJson<RefundJson>(response)));
+    expect(bodies.map((body) => body.alreadyRefunded).sort()).toEqual([false, true]);
+    expect(new Set(refundCalls().map((call) => call.idempotencyKey))).toEqual(new Set([`refund-${orderId}`]));
+    expect(stripeMock.refunds()).toHaveLength(1);
+    expect(await refundEmails(orderId)).toHaveLength(1);
+    expect(await auditTrail("order", orderId)).toHaveLength(1);
+  });
+
+  it.each([
+    ["answers 500", () => HttpResponse.json({ error: { type: "api_error", message: "Something went wrong" } }, { status: 500 })],
+    ["cannot be reached", () => HttpResponse.error()],
+  ])("answers 502 and changes nothing when Stripe %s; a later try refunds once", async (_name, failure) => {
+    const { orderId } = await paidOrder();
+    server.use(http.post(STRIPE_REFUNDS, failure));
+    const response = await refund({ orderId, reason: "Melted in transit" });
+    expect(response.status).toBe(502);
+    expect(await readJson<ErrorJson>(response)).toEqual({
+      error: "Stripe could not make the refund just now. Nothing was changed; please try again in a moment.",
+    });
+    await expectUnrefunded(orderId);
+
+    server.resetHandlers();
+    expect((await refund({ orderId, reason: "Melted in transit" })).status).toBe(200);
+    expect((await orderRow(orderId)).paymentStatus).toBe("refunded");
+    expect(stripeMock.refunds()).toHaveLength(1);
+    expect(await refundEmails(orderId)).toHaveLength(1);
+  });
+
+  it("answers 409 when the payment was already refunded in Stripe's dashboard and its webhook has not arrived yet", async () => {
+    const { orderId, paymentIntentId } = await paidOrder();
+    await refundPayment("made-in-the-dashboard", paymentIntentId);
+    const response = await refund({ orderId, reason: "Melted in transit" });
+    expect(response.status).toBe(409);
+    expect((await readJson<ErrorJson>(response)).error).toMatch(/already refunded/);
+    await expectUnrefunded(orderId);
+  });
+
+  it("a late payment event for a refunded order does not make it paid again, nor confirm it twice", async () => {
+    const { orderId } = await paidOrder();
+    await refund({ orderId, reason: "Melted in transit" });
+    const session = await stripeMock.session((await orderRow(orderId)).stripeSessionId!);
+    for (const type of ["checkout.session.completed", "checkout.session.async_payment_succeeded"]) {
+      expect((await deliverStripeEvent(stripeSessionEvent(type, session!))).status).toBe(200);
+    }
+    expect((await callFunction("verify-payment", { sessionId: session!.id })).status).toBe(200);
+    expect((await orderRow(orderId)).paymentStatus).toBe("refunded");
+    expect(await db.outboxMessage.count({ where: { orderId, kind: "order-confirmation" } })).toBe(1);
+  });
+
+  it("a refunded first order is still a first order: WELCOME10 does not apply again", async () => {
+    const email = `refunded-${randomUUID().slice(0, 8)}@example.com`;
+    const placed = await placeOrder([["bites-variety", 3]], { email, discountCode: "WELCOME10" });
+    await payOrder(placed.sessionId);
+    expect((await refund({ orderId: placed.orderId, reason: "Melted in transit" })).status).toBe(200);
+
+    const checked = await readJson<DiscountJson>(await callFunction("validate-discount-code", { code: "WELCOME10", email }));
+    expect(checked.valid).toBe(false);
+    const again = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { email, discountCode: "WELCOME10" }));
+    expect(again.status).toBe(400);
+    expect((await readJson<ErrorJson>(again)).error).toMatch(/first-time customers only/);
+  });
+
+  it("a refunded order's status no longer moves: its customer must not be told it is on its way", async () => {
+    const { orderId } = await paidOrder();
+    await refund({ orderId, reason: "Melted in transit" });
+    const response = await callFunction("update-order-status", { orderId, newStatus: "shipped" }, { cookie: owner.cookie });
+    expect(response.status).toBe(409);
+    expect(await readJson<ErrorJson>(response)).toEqual({ error: "This order was refunded, so it is no longer fulfilled." });
+    expect((await orderRow(orderId)).status).toBe("pending");
+    expect(await db.outboxMessage.count({ where: { orderId, kind: "order-shipped" } })).toBe(0);
+  });
+});
+
+describe("charge.refunded: refunds made at Stripe", () => {
+  it("a refund made in Stripe's dashboard marks the order refunded and emails once, however often the event comes", async () => {
+    const { orderId, paymentIntentId, totalCents } = await paidOrder();
+    const payload = chargeRefunded(paymentIntentId, { amount: totalCents, refundId: "re_test_dashboard" });
+
+    const first = await deliverStripeEvent(payload);
+    expect(first.status).toBe(200);
+    expect(await readJson<WebhookJson>(first)).toEqual({ received: true });
+    expect(await readJson<WebhookJson>(await deliverStripeEvent(payload))).toEqual({ received: true, duplicate: true });
+    // Stripe may also send another event about the same refunded charge.
+    expect((await deliverStripeEvent(chargeRefunded(paymentIntentId, { amount: totalCents }))).status).toBe(200);
+
+    expect(await orderRow(orderId)).toMatchObject({
+      paymentStatus: "refunded",
+      stripeRefundId: "re_test_dashboard",
+      refundedCents: totalCents,
+      refundReason: null,
+      refundedBy: "Stripe",
+    });
+    expect(await refundEmails(orderId)).toHaveLength(1);
+    expect(await auditTrail("order", orderId)).toEqual([expect.objectContaining({ actorEmail: "Stripe", action: "order.refund" })]);
+    // And the owner's button now just says so, without asking Stripe.
+    expect(await readJson<RefundJson>(await refund({ orderId, reason: "Melted in transit" }))).toMatchObject({ alreadyRefunded: true });
+    expect(refundCalls()).toEqual([]);
+  });
+
+  it("the webhook of the owner's own refund sends no second email and keeps the owner's reason", async () => {
+    const { orderId, paymentIntentId, totalCents } = await paidOrder();
+    await refund({ orderId, reason: "Melted in transit" });
+    const [made] = stripeMock.refunds();
+    expect((await deliverStripeEvent(chargeRefunded(paymentIntentId, { amount: totalCents, refundId: made!.id }))).status).toBe(200);
+
+    expect(await orderRow(orderId)).toMatchObject({ paymentStatus: "refunded", stripeRefundId: made!.id, refundReason: "Melted in transit", refundedBy: owner.email });
+    expect(await refundEmails(orderId)).toHaveLength(1);
+    expect(await auditTrail("order", orderId)).toHaveLength(1);
+  });
+
+  it("the webhook arriving while the owner's refund is still being written: one email, and the owner's reason is added", async () => {
+    const { orderId, paymentIntentId, totalCents } = await paidOrder();
+    // Stripe makes the refund and its webhook beats the shop's own answer.
+    server.use(
+      http.post(STRIPE_REFUNDS, async () => {
+        const refundId = "re_test_raced";
+        expect((await deliverStripeEvent(chargeRefunded(paymentIntentId, { amount: totalCents, refundId }))).status).toBe(200);
+        return HttpResponse.json({ id: refundId, object: "refund", amount: totalCents, currency: "usd", payment_intent: paymentIntentId, status: "succeeded" });
+      }),
+    );
+    const response = await refund({ orderId, reason: "Melted in transit" });
+    expect(response.status).toBe(200);
+    expect(await readJson<RefundJson>(response)).toMatchObject({ alreadyRefunded: true });
+
+    expect(await orderRow(orderId)).toMatchObject({ paymentStatus: "refunded", stripeRefundId: "re_test_raced", refundReason: "Melted in transit", refundedBy: owner.email });
+    expect(await refundEmails(orderId)).toHaveLength(1);
+    expect((await auditTrail("order", orderId)).map((entry) => entry.actorEmail)).toEqual([owner.email, "Stripe"]);
+  });
+
+  it("a partial refund in Stripe's dashboard leaves the order paid", async () => {
+    const { orderId, paymentIntentId, totalCents } = await paidOrder();
+    expect((await deliverStripeEvent(chargeRefunded(paymentIntentId, { amount: totalCents, refunded: false }))).status).toBe(200);
+    await expectUnrefunded(orderId);
+  });
+
+  it("a refund of a payment that is not the shop's changes nothing", async () => {
+    const { orderId } = await paidOrder();
+    expect((await deliverStripeEvent(chargeRefunded("pi_test_someone_else", { amount: 3000 }))).status).toBe(200);
+    await expectUnrefunded(orderId);
+  });
+
+  it("answers 400 to a charge.refunded without its PaymentIntent", async () => {
+    const { orderId, paymentIntentId, totalCents } = await paidOrder();
+    const payload = chargeRefunded(paymentIntentId, { amount: totalCents }).replace(`"payment_intent":"${paymentIntentId}",`, "");
+    expect((await deliverStripeEvent(payload)).status).toBe(400);
+    await expectUnrefunded(orderId);
+  });
+});
