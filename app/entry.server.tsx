@@ -59,3 +59,6 @@ export default function handleRequest(
     setTimeout(abort, ABORT_DELAY);
   });
 }
+
+/** For the HTTP server's page cache (server/page-cache.mjs): the catalogue version pages are made from. */
+export { catalogVersion } from "~/models/catalog.server";

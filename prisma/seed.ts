@@ -5,11 +5,15 @@
  */
 import { catalogue, discountCodes } from "./catalogue";
 import { createPrismaClient } from "../app/utils/db.server";
+import { changeCatalog } from "../app/models/catalog.server";
 
 export async function seed(db = createPrismaClient()) {
-  for (const product of catalogue) {
-    await db.product.upsert({ where: { id: product.id }, create: product, update: product });
-  }
+  // One transaction that also bumps the catalogue version: running servers show the seeded products.
+  await changeCatalog(async (tx) => {
+    for (const product of catalogue) {
+      await tx.product.upsert({ where: { id: product.id }, create: product, update: product });
+    }
+  }, db);
   for (const { code, ...terms } of discountCodes) {
     // Usage counts and an operator's deactivation survive a re-seed.
     await db.discountCode.upsert({ where: { code }, create: { code, ...terms }, update: terms });
