@@ -15,7 +15,8 @@ import { expect, test } from "@playwright/test";
 
 // Two servers per Playwright worker, on ports of their own beside the main e2e server's.
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3100) + 400 + Number(process.env.TEST_WORKER_INDEX ?? 0) * 2;
-const ORIGINS = [`http://localhost:${BASE_PORT}`, `http://localhost:${BASE_PORT + 1}`];
+const ORIGIN = `http://localhost:${BASE_PORT}`;
+const ORIGINS = [ORIGIN, `http://localhost:${BASE_PORT + 1}`];
 const DB = `var/e2e-page-cache-${BASE_PORT}.db`;
 const env = { ...process.env, DATABASE_URL: `file:./${DB}`, SKIP_BUILD: "true", MOCKS: "true", OUTBOX_POLL_MS: "0" };
 const servers: ChildProcess[] = [];
@@ -83,7 +84,7 @@ function setPrice(productId: string, priceCents: number) {
 }
 
 test("a cached page carries its own response's fresh nonce on every script, and still runs them", async ({ page }) => {
-  const [origin] = ORIGINS;
+  const origin = ORIGIN;
   await get(`${origin}/shop`);
   const first = await get(`${origin}/shop`);
   const second = await get(`${origin}/shop`);
@@ -138,7 +139,7 @@ test("a product changed by another process shows on every instance, and each ins
 });
 
 test("a visitor's own pages are never cached, and a plain read sets no cookie", async () => {
-  const [origin] = ORIGINS;
+  const origin = ORIGIN;
   for (const path of ["/", "/shop", "/shop?category=bites", "/shop?cart=open"]) {
     const answer = await get(`${origin}${path}`, { Accept: "text/html" });
     expect(answer.status, path).toBe(200);
@@ -172,9 +173,9 @@ test("a visitor's own pages are never cached, and a plain read sets no cookie", 
 });
 
 test("HTML is compressed whole, cached or rendered, without a flush per streamed chunk", async () => {
-  const [origin] = ORIGINS;
+  const origin = ORIGIN;
   // A toast cookie (even an unreadable one) makes the page the visitor's own: rendered and streamed by Remix.
-  const cases = [
+  const cases: { name: string; headers: Record<string, string> }[] = [
     { name: "cached", headers: {} },
     { name: "rendered", headers: { Cookie: "chillpb_toast=unreadable" } },
   ];
