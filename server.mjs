@@ -16,6 +16,7 @@ import {
   securityHeaders,
 } from "./server/http-guards.mjs";
 import { compressResponses } from "./server/compression.mjs";
+import { fingerprintedImages } from "./server/immutable-assets.mjs";
 import { pageCache } from "./server/page-cache.mjs";
 
 const development = process.env.NODE_ENV === "development";
@@ -70,6 +71,7 @@ app.use(sameOrigin({ publicUrl: process.env.PUBLIC_URL }));
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use("/fonts", express.static("public/fonts", { immutable: true, maxAge: "1y" }));
 app.use("/admin/assets", express.static("admin/dist/assets", { immutable: true, maxAge: "1y" }));
+app.use(fingerprintedImages());
 app.use(express.static("public", { maxAge: "1h" }));
 
 // Pages that are the same for every visitor without a cart, until the catalogue changes.

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "~/generated/prisma/client";
 import { db } from "~/utils/db.server";
+import { fingerprintedUrl } from "~/utils/fingerprint.server";
 
 export type Category = "bars" | "bites";
 
@@ -21,8 +22,10 @@ const productSelect = {
   inStock: true,
 } as const;
 
-function readProducts(client: PrismaClient = db) {
-  return client.product.findMany({ select: productSelect, orderBy: { position: "asc" } });
+async function readProducts(client: PrismaClient = db) {
+  const products = await client.product.findMany({ select: productSelect, orderBy: { position: "asc" } });
+  // Images by their content's URL, which browsers may keep for a year.
+  return products.map((product) => ({ ...product, image: fingerprintedUrl(product.image) }));
 }
 
 export type Product = Awaited<ReturnType<typeof readProducts>>[number];

@@ -9,8 +9,8 @@ import { expect, test } from "@playwright/test";
  * one SQLite file, as two instances behind a load balancer
  * (docs/decisions/016): cached pages carry each response's own nonce and
  * still run their scripts, a product change made elsewhere reaches both
- * instances, a visitor's own pages are never cached, and compressed pages
- * arrive whole.
+ * instances, a visitor's own pages are never cached, compressed pages arrive
+ * whole, and product images are fingerprinted and kept for a year.
  */
 
 // Two servers per Playwright worker, on ports of their own beside the main e2e server's.
@@ -24,6 +24,8 @@ const servers: ChildProcess[] = [];
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
+  // Migrating, seeding and starting two servers takes a while on a busy machine.
+  test.setTimeout(120_000);
   for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
   execFileSync("node", ["scripts/prepare.mjs"], { env, stdio: "pipe" });
   for (const origin of ORIGINS) {
@@ -190,4 +192,27 @@ test("HTML is compressed whole, cached or rendered, without a flush per streamed
     // Flushed after every ~2 kB chunk, the page came out over 40% larger than compressed in one go.
     expect(answer.raw.length, name).toBeLessThan(gzipSync(answer.body).length * 1.1);
   }
+});
+
+test("product images are fingerprinted, served immutable for a year; the plain URLs keep working", async () => {
+  const page = await get(`${ORIGIN}/shop`);
+  const images = [...page.body.matchAll(/<img[^>]*?src="(\/images\/products\/[^"]+)"/g)].map((match) => match[1]!);
+  expect(images).toHaveLength(6);
+  for (const image of images) {
+    const [, name, hash] = /^\/images\/products\/(.+)\.([0-9a-f]{10})\.svg$/.exec(image) ?? [];
+    expect(hash, image).toBeTruthy();
+    const answer = await get(`${ORIGIN}${image}`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers["content-type"]).toContain("image/svg+xml");
+    expect(answer.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const plain = await get(`${ORIGIN}/images/products/${name}.svg`);
+    expect(plain.status).toBe(200);
+    expect(plain.body).toBe(answer.body);
+    expect(plain.headers["cache-control"]).not.toContain("immutable");
+  }
+  // A fingerprint the file no longer has: sent to the current file, never kept as immutable.
+  const stale = await get(`${ORIGIN}/images/products/bar-banana-pb.0123456789.svg`);
+  expect(stale.status).toBe(302);
+  expect(stale.headers.location).toBe("/images/products/bar-banana-pb.svg");
+  expect((await get(`${ORIGIN}/images/products/no-such-image.0123456789.svg`)).status).toBe(404);
 });
