@@ -10,7 +10,8 @@ import { startRateLimitSweeper } from "~/utils/rate-limit.server";
 
 const ABORT_DELAY = 5_000;
 
-startMocks();
+// Before the first request: with MOCKS=true, no call may reach the real Stripe or geocoder.
+await startMocks();
 startOutboxWorker();
 startRateLimitSweeper();
 

@@ -1,6 +1,7 @@
 // Rendered pages kept in memory for visitors without a cart, a toast or a
 // session: the shop and the landing page are the same for all of them until
 // the catalogue changes (docs/decisions/016).
+import { constants, crc32, deflateRawSync } from "node:zlib";
 
 /**
  * The pages that may be served from the cache: their HTML depends on nothing
@@ -22,7 +23,7 @@ export class PageStore {
     this.maxEntries = maxEntries;
     this.maxEntryBytes = maxEntryBytes;
     this.bytes = 0;
-    /** @type {Map<string, { version: number, headers: [string, string | string[]][], parts: string[], bytes: number }>} */
+    /** @type {Map<string, { version: number, headers: [string, string | string[]][], parts: string[], gzipParts: Buffer[], bytes: number }>} */
     this.entries = new Map();
   }
 
@@ -74,6 +75,49 @@ export function fillNonce(parts, nonce) {
 }
 
 /**
+ * The page's parts compressed once, each as raw deflate blocks that end on a
+ * byte boundary (a sync flush) and never refer back past their own start, so
+ * that they can be joined around a nonce without compressing the page again.
+ */
+export function compressParts(parts) {
+  return parts.map((part) => deflateRawSync(Buffer.from(part), { level: 9, finishFlush: constants.Z_SYNC_FLUSH }));
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+/** An empty final block with fixed codes: the end of the deflate stream. */
+const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
+
+/** A stored (uncompressed) deflate block, not the last one, holding `bytes` (under 64 kB). */
+function storedBlock(bytes) {
+  const header = Buffer.from([0, bytes.length & 0xff, bytes.length >> 8, ~bytes.length & 0xff, (~bytes.length >> 8) & 0xff]);
+  return [header, bytes];
+}
+
+/** The gzip file (RFC 1952) of the page with this nonce, made from its compressed parts. */
+export function gzipWithNonce(parts, compressed, nonce) {
+  const attribute = Buffer.from(` nonce="${nonce}"`);
+  const pieces = [GZIP_HEADER];
+  let crc = 0;
+  let size = 0;
+  parts.forEach((part, index) => {
+    if (index > 0) {
+      pieces.push(...storedBlock(attribute));
+      crc = crc32(attribute, crc);
+      size += attribute.length;
+    }
+    const bytes = Buffer.from(part);
+    pieces.push(compressed[index]);
+    crc = crc32(bytes, crc);
+    size += bytes.length;
+  });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(size % 2 ** 32, 4);
+  pieces.push(FINAL_BLOCK, trailer);
+  return Buffer.concat(pieces);
+}
+
+/**
  * Express middleware in front of Remix. GET and HEAD of a cacheable page from
  * a visitor without any shop cookie is answered from memory when the page was
  * rendered at the catalogue's current version; otherwise Remix renders it and
@@ -99,12 +143,25 @@ export function pageCache({ catalogVersion, store = new PageStore(), pages = CAC
     if (entry) {
       for (const [name, value] of entry.headers) res.setHeader(name, value);
       res.setHeader("X-Page-Cache", "hit");
-      res.status(200).end(req.method === "HEAD" ? undefined : fillNonce(entry.parts, nonce));
+      res.status(200);
+      // Compressed ahead, so a hit costs no compression; the compressor passes encoded bodies through.
+      res.vary("Accept-Encoding");
+      if (req.acceptsEncodings("gzip", "identity") === "gzip") {
+        res.setHeader("Content-Encoding", "gzip");
+        const body = gzipWithNonce(entry.parts, entry.gzipParts, nonce);
+        res.setHeader("Content-Length", body.length);
+        res.end(req.method === "HEAD" ? undefined : body);
+        return;
+      }
+      res.end(req.method === "HEAD" ? undefined : fillNonce(entry.parts, nonce));
       return;
     }
     if (req.method === "GET") keepWhenDone(res, (headers, body) => {
       const parts = splitAtNonce(body, nonce);
-      if (parts) store.set(key, { version, headers, parts, bytes: Buffer.byteLength(body) });
+      if (!parts) return;
+      const gzipParts = compressParts(parts);
+      const bytes = Buffer.byteLength(body) + gzipParts.reduce((total, part) => total + part.length, 0);
+      store.set(key, { version, headers, parts, gzipParts, bytes });
     });
     res.setHeader("X-Page-Cache", "miss");
     next();

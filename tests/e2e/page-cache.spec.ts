@@ -189,6 +189,8 @@ test("HTML is compressed whole, cached or rendered, without a flush per streamed
     expect(answer.body, name).toMatch(/^<!DOCTYPE html>/i);
     expect(answer.body.trimEnd(), name).toMatch(/<\/html>$/);
     expect(answer.body, name).toContain("window.__remixContext");
+    // A cached page is compressed ahead and joined around this response's own nonce.
+    expect(new Set(scriptNonces(answer.body)), name).toEqual(new Set([cspNonce(answer)]));
     // Flushed after every ~2 kB chunk, the page came out over 40% larger than compressed in one go.
     expect(answer.raw.length, name).toBeLessThan(gzipSync(answer.body).length * 1.1);
   }
