@@ -23,7 +23,7 @@ export class PageStore {
     this.maxEntries = maxEntries;
     this.maxEntryBytes = maxEntryBytes;
     this.bytes = 0;
-    /** @type {Map<string, { version: number, headers: [string, string | string[]][], parts: string[], gzipParts: Buffer[], bytes: number }>} */
+    /** @type {Map<string, { version: number, headers: [string, string | string[]][], parts: string[], gzipParts: Buffer[], nonceLength: number, bytes: number }>} */
     this.entries = new Map();
   }
 
@@ -76,11 +76,21 @@ export function fillNonce(parts, nonce) {
 
 /**
  * The page's parts compressed once, each as raw deflate blocks that end on a
- * byte boundary (a sync flush) and never refer back past their own start, so
- * that they can be joined around a nonce without compressing the page again.
+ * byte boundary (a sync flush), so that they can be joined around any nonce of
+ * the same length without compressing the page again. Each part may refer back
+ * to the text before it (given as its dictionary), but never into a nonce:
+ * there the dictionary holds NUL bytes, which no page contains.
  */
-export function compressParts(parts) {
-  return parts.map((part) => deflateRawSync(Buffer.from(part), { level: 9, finishFlush: constants.Z_SYNC_FLUSH }));
+export function compressParts(parts, nonceLength) {
+  const filler = Buffer.from(` nonce="${"\u0000".repeat(nonceLength)}"`);
+  let before = Buffer.alloc(0);
+  return parts.map((part, index) => {
+    const bytes = Buffer.from(part);
+    const options = { level: 9, finishFlush: constants.Z_SYNC_FLUSH };
+    const compressed = deflateRawSync(bytes, index === 0 ? options : { ...options, dictionary: before.subarray(-32 * 1024) });
+    before = Buffer.concat([before.subarray(-32 * 1024), bytes, filler]);
+    return compressed;
+  });
 }
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
@@ -146,7 +156,7 @@ export function pageCache({ catalogVersion, store = new PageStore(), pages = CAC
       res.status(200);
       // Compressed ahead, so a hit costs no compression; the compressor passes encoded bodies through.
       res.vary("Accept-Encoding");
-      if (req.acceptsEncodings("gzip", "identity") === "gzip") {
+      if (req.acceptsEncodings("gzip", "identity") === "gzip" && nonce.length === entry.nonceLength) {
         res.setHeader("Content-Encoding", "gzip");
         const body = gzipWithNonce(entry.parts, entry.gzipParts, nonce);
         res.setHeader("Content-Length", body.length);
@@ -159,9 +169,9 @@ export function pageCache({ catalogVersion, store = new PageStore(), pages = CAC
     if (req.method === "GET") keepWhenDone(res, (headers, body) => {
       const parts = splitAtNonce(body, nonce);
       if (!parts) return;
-      const gzipParts = compressParts(parts);
+      const gzipParts = compressParts(parts, nonce.length);
       const bytes = Buffer.byteLength(body) + gzipParts.reduce((total, part) => total + part.length, 0);
-      store.set(key, { version, headers, parts, gzipParts, bytes });
+      store.set(key, { version, headers, parts, gzipParts, nonceLength: nonce.length, bytes });
     });
     res.setHeader("X-Page-Cache", "miss");
     next();

@@ -58,7 +58,8 @@ type Answer = { status: number; headers: http.IncomingHttpHeaders; raw: Buffer; 
 
 function get(url: string, headers: Record<string, string> = {}, method = "GET"): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers }, (response) => {
+    // A connection per request: a kept-alive one may be closed by the server just as it is reused.
+    const request = http.request(url, { method, headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => {
