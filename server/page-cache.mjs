@@ -23,7 +23,7 @@ export class PageStore {
     this.maxEntries = maxEntries;
     this.maxEntryBytes = maxEntryBytes;
     this.bytes = 0;
-    /** @type {Map<string, { version: number, headers: [string, string | string[]][], parts: string[], gzipParts: Buffer[], nonceLength: number, bytes: number }>} */
+    /** @type {Map<string, { version: number, headers: [string, string | string[]][], parts: Buffer[], gzipParts: Buffer[], nonceLength: number, bytes: number }>} */
     this.entries = new Map();
   }
 
@@ -67,11 +67,13 @@ export function splitAtNonce(html, nonce) {
   const attribute = ` nonce="${nonce}"`;
   const parts = html.split(attribute);
   if (parts.length < 2 || html.split(nonce).length !== parts.length) return null;
-  return parts;
+  return parts.map((part) => Buffer.from(part));
 }
 
+/** The page with this nonce in every `nonce` attribute. */
 export function fillNonce(parts, nonce) {
-  return parts.join(` nonce="${nonce}"`);
+  const attribute = Buffer.from(` nonce="${nonce}"`);
+  return Buffer.concat(parts.flatMap((part, index) => (index === 0 ? [part] : [attribute, part])));
 }
 
 /**
@@ -84,8 +86,7 @@ export function fillNonce(parts, nonce) {
 export function compressParts(parts, nonceLength) {
   const filler = Buffer.from(` nonce="${"\u0000".repeat(nonceLength)}"`);
   let before = Buffer.alloc(0);
-  return parts.map((part, index) => {
-    const bytes = Buffer.from(part);
+  return parts.map((bytes, index) => {
     const options = { level: 9, finishFlush: constants.Z_SYNC_FLUSH };
     const compressed = deflateRawSync(bytes, index === 0 ? options : { ...options, dictionary: before.subarray(-32 * 1024) });
     before = Buffer.concat([before.subarray(-32 * 1024), bytes, filler]);
@@ -109,13 +110,12 @@ export function gzipWithNonce(parts, compressed, nonce) {
   const pieces = [GZIP_HEADER];
   let crc = 0;
   let size = 0;
-  parts.forEach((part, index) => {
+  parts.forEach((bytes, index) => {
     if (index > 0) {
       pieces.push(...storedBlock(attribute));
       crc = crc32(attribute, crc);
       size += attribute.length;
     }
-    const bytes = Buffer.from(part);
     pieces.push(compressed[index]);
     crc = crc32(bytes, crc);
     size += bytes.length;
@@ -170,7 +170,7 @@ export function pageCache({ catalogVersion, store = new PageStore(), pages = CAC
       const parts = splitAtNonce(body, nonce);
       if (!parts) return;
       const gzipParts = compressParts(parts, nonce.length);
-      const bytes = Buffer.byteLength(body) + gzipParts.reduce((total, part) => total + part.length, 0);
+      const bytes = [...parts, ...gzipParts].reduce((total, part) => total + part.length, 0);
       store.set(key, { version, headers, parts, gzipParts, nonceLength: nonce.length, bytes });
     });
     res.setHeader("X-Page-Cache", "miss");
