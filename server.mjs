@@ -6,7 +6,6 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady } from "@remix-run/node";
-import compression from "compression";
 import express from "express";
 import {
   declaredBodyLimit,
@@ -16,6 +15,9 @@ import {
   sameOrigin,
   securityHeaders,
 } from "./server/http-guards.mjs";
+import { compressResponses } from "./server/compression.mjs";
+import { fingerprintedImages } from "./server/immutable-assets.mjs";
+import { pageCache } from "./server/page-cache.mjs";
 
 const development = process.env.NODE_ENV === "development";
 // `npm start` on a fresh clone is the demo: mocks instead of Stripe, a printed
@@ -54,7 +56,7 @@ if (development) {
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", parseTrustProxy(process.env.TRUST_PROXY));
-app.use(compression());
+app.use(compressResponses());
 // Every response, assets and JSON included; pages get the nonce through the load context.
 app.use(
   securityHeaders({
@@ -69,7 +71,11 @@ app.use(sameOrigin({ publicUrl: process.env.PUBLIC_URL }));
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use("/fonts", express.static("public/fonts", { immutable: true, maxAge: "1y" }));
 app.use("/admin/assets", express.static("admin/dist/assets", { immutable: true, maxAge: "1y" }));
+app.use(fingerprintedImages());
 app.use(express.static("public", { maxAge: "1h" }));
+
+// Pages that are the same for every visitor without a cart, until the catalogue changes.
+if (!development) app.use(pageCache({ catalogVersion: () => build.entry.module.catalogVersion() }));
 
 app.all(
   "*",

@@ -10,7 +10,8 @@ import { startRateLimitSweeper } from "~/utils/rate-limit.server";
 
 const ABORT_DELAY = 5_000;
 
-startMocks();
+// Before the first request: with MOCKS=true, no call may reach the real Stripe or geocoder.
+await startMocks();
 startOutboxWorker();
 startRateLimitSweeper();
 
@@ -59,3 +60,6 @@ export default function handleRequest(
     setTimeout(abort, ABORT_DELAY);
   });
 }
+
+/** For the HTTP server's page cache (server/page-cache.mjs): the catalogue version pages are made from. */
+export { catalogVersion } from "~/models/catalog.server";

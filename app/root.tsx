@@ -16,6 +16,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { brand } from "~/lib/brand";
+import { fontFiles } from "~/lib/fonts";
 import { loadCartLines } from "~/models/cart.server";
 import { commitCartSession, getCartSession, settlePendingOrder } from "~/utils/cart-session.server";
 import { CartProvider } from "~/components/cart/cart-context";
@@ -26,8 +27,8 @@ import { readToast } from "~/utils/toast.server";
 import stylesheet from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
-  { rel: "preload", href: "/fonts/fredoka-latin-wght.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  { rel: "preload", href: "/fonts/nunito-latin-wght.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "preload", href: fontFiles.fredoka, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "preload", href: fontFiles.nunito, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: "/fonts.css" },
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },

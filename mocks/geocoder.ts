@@ -1,5 +1,4 @@
 import { http, HttpResponse } from "msw";
-import zipcodes from "zipcodes";
 
 /**
  * A stand-in for the Nominatim search API: it places an address at the
@@ -8,7 +7,9 @@ import zipcodes from "zipcodes";
 export const GEOCODER_URL = "https://nominatim.openstreetmap.org/search";
 
 export const geocoderHandlers = [
-  http.get(GEOCODER_URL, ({ request }) => {
+  http.get(GEOCODER_URL, async ({ request }) => {
+    // Loaded on the first lookup: the ZIP database costs the process about 90 MB.
+    const { default: zipcodes } = await import("zipcodes");
     const query = new URL(request.url).searchParams.get("q") ?? "";
     const zip = query.match(/(\d{5})(?:-\d{4})?\s*$/)?.[1];
     const place = zip ? zipcodes.lookup(zip) : undefined;

@@ -5,18 +5,22 @@
  */
 import { catalogue, discountCodes } from "./catalogue";
 import { createPrismaClient } from "../app/utils/db.server";
+import { changeCatalog } from "../app/models/catalog.server";
 
 export async function seed(db = createPrismaClient()) {
-  for (const product of catalogue) {
-    // The owner edits name, description, price and stock in the dashboard:
-    // a re-seed (every `npm start`) refreshes only what the dashboard cannot change.
-    const { category, flavor, image, imageAlt, imageWidth, imageHeight, position } = product;
-    await db.product.upsert({
-      where: { id: product.id },
-      create: product,
-      update: { category, flavor, image, imageAlt, imageWidth, imageHeight, position },
-    });
-  }
+  // One transaction that also bumps the catalogue version: running servers show the seeded products.
+  await changeCatalog(async (tx) => {
+    for (const product of catalogue) {
+      // The owner edits name, description, price and stock in the dashboard:
+      // a re-seed (every `npm start`) refreshes only what the dashboard cannot change.
+      const { category, flavor, image, imageAlt, imageWidth, imageHeight, position } = product;
+      await tx.product.upsert({
+        where: { id: product.id },
+        create: product,
+        update: { category, flavor, image, imageAlt, imageWidth, imageHeight, position },
+      });
+    }
+  }, db);
   for (const discount of discountCodes) {
     // A code is the owner's once it exists: their edits and its usage survive a re-seed.
     await db.discountCode.upsert({ where: { code: discount.code }, create: discount, update: {} });

@@ -8,7 +8,7 @@ import { chromium } from "playwright-core";
 
 const art = (id) =>
   `data:image/svg+xml;base64,${readFileSync(path.resolve(`public/images/products/${id}.svg`)).toString("base64")}`;
-const font = readFileSync(path.resolve("public/fonts/fredoka-latin-wght.woff2")).toString("base64");
+const font = readFileSync(path.resolve("fonts-src/fredoka-latin-wght.woff2")).toString("base64");
 
 const html = `<!doctype html><html><head><style>
 @font-face { font-family: Fredoka; src: url(data:font/woff2;base64,${font}); font-weight: 300 700; }

@@ -1,4 +1,6 @@
+import type { PrismaClient } from "~/generated/prisma/client";
 import { db } from "~/utils/db.server";
+import { fingerprintedUrl } from "~/utils/fingerprint.server";
 
 export type Category = "bars" | "bites";
 
@@ -20,16 +22,107 @@ const productSelect = {
   inStock: true,
 } as const;
 
-export type Product = Awaited<ReturnType<typeof listProducts>>[number];
-
-export function listProducts(category: Category | null = null) {
-  return db.product.findMany({
-    select: productSelect,
-    where: category ? { category } : undefined,
-    orderBy: { position: "asc" },
-  });
+async function readProducts(client: PrismaClient = db) {
+  const products = await client.product.findMany({ select: productSelect, orderBy: { position: "asc" } });
+  // Images by their content's URL, which browsers may keep for a year.
+  return products.map((product) => ({ ...product, image: fingerprintedUrl(product.image) }));
 }
 
-export function findProducts(ids: string[]) {
-  return db.product.findMany({ select: productSelect, where: { id: { in: ids } } });
+export type Product = Awaited<ReturnType<typeof readProducts>>[number];
+
+/**
+ * The catalogue is read once and kept in memory, with the version it was read
+ * at (docs/decisions/016). Every product write goes through `changeCatalog`,
+ * which bumps the one-row CatalogVersion table in the same transaction; each
+ * server instance compares that row with what it holds, so a change made on
+ * any instance reaches every instance.
+ */
+
+/** How long this instance trusts the version it last read before reading it again. */
+export const CATALOG_CHECK_INTERVAL_MS = 1_000;
+
+type Snapshot = { version: number; products: Product[]; byId: Map<string, Product> };
+
+let knownVersion: { version: number; readAt: number } | null = null;
+let versionRead: Promise<number> | null = null;
+let snapshot: Promise<Snapshot> | null = null;
+
+async function readVersion(client: Pick<PrismaClient, "catalogVersion"> = db) {
+  const row = await client.catalogVersion.findUnique({ where: { id: 1 } });
+  return row?.version ?? 0;
+}
+
+/**
+ * The catalogue's current version as this instance knows it: read from the
+ * database when the last read is older than `maxAgeMs` (concurrent callers
+ * share one read). Pages made from the catalogue are at most this stale.
+ */
+export async function catalogVersion({ maxAgeMs = CATALOG_CHECK_INTERVAL_MS } = {}): Promise<number> {
+  if (knownVersion && Date.now() - knownVersion.readAt < maxAgeMs) return knownVersion.version;
+  const startedAt = Date.now();
+  versionRead ??= readVersion()
+    .then((version) => {
+      // A write through this instance while the read was under way knows better.
+      if (!knownVersion || knownVersion.readAt <= startedAt) knownVersion = { version, readAt: Date.now() };
+      return knownVersion.version;
+    })
+    .finally(() => {
+      versionRead = null;
+    });
+  return versionRead;
+}
+
+async function catalogue({ maxAgeMs = CATALOG_CHECK_INTERVAL_MS } = {}): Promise<Snapshot> {
+  const version = await catalogVersion({ maxAgeMs });
+  const current = snapshot ? await snapshot.catch(() => null) : null;
+  if (current && current.version === version) return current;
+  // Read the products after the version: a write in between only makes the
+  // snapshot newer than its label, and the next check reads it again.
+  const next = readProducts().then((products) => ({
+    version,
+    products,
+    byId: new Map(products.map((product) => [product.id, product])),
+  }));
+  snapshot = next;
+  next.catch(() => {
+    if (snapshot === next) snapshot = null;
+  });
+  return next;
+}
+
+/** The products in display order, optionally of one category (the shop and landing pages). */
+export async function listProducts(category: Category | null = null): Promise<Product[]> {
+  const { products } = await catalogue();
+  return category ? products.filter((product) => product.category === category) : products;
+}
+
+/**
+ * The products with these ids. Carts and prices read the version afresh, so
+ * an order is always priced with the catalogue as it is now.
+ */
+export async function findProducts(ids: string[]): Promise<Product[]> {
+  const { byId } = await catalogue({ maxAgeMs: 0 });
+  return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+}
+
+type Transaction = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+/**
+ * The one way to change products (price, stock, name, a new or removed
+ * product): runs `write` in a transaction that also bumps the catalogue
+ * version, so cached catalogues and pages on every instance are replaced.
+ */
+export async function changeCatalog<T>(write: (tx: Transaction) => Promise<T>, client: PrismaClient = db): Promise<T> {
+  const { result, version } = await client.$transaction(async (tx) => {
+    const result = await write(tx);
+    const { version } = await tx.catalogVersion.upsert({
+      where: { id: 1 },
+      create: { id: 1, version: 1 },
+      update: { version: { increment: 1 } },
+    });
+    return { result, version };
+  });
+  // This instance knows at once; the others within CATALOG_CHECK_INTERVAL_MS.
+  if (client === db) knownVersion = { version, readAt: Date.now() };
+  return result;
 }

@@ -1,5 +1,6 @@
 import { db } from "~/utils/db.server";
 import { auditTrails, recordAudit, type AuditRecord } from "~/models/audit.server";
+import { changeCatalog } from "~/models/catalog.server";
 
 /**
  * The owner's side of the catalogue (issue 13): the products as the dashboard
@@ -69,7 +70,9 @@ export type ProductUpdate =
  * (OrderItem.unitPriceCents).
  */
 export async function updateProduct(actorEmail: string, productId: string, changes: ProductChanges): Promise<ProductUpdate> {
-  return db.$transaction(async (tx) => {
+  // Through changeCatalog: the catalogue version moves in the same transaction,
+  // so every instance's cached catalogue and pages follow within a second.
+  return changeCatalog(async (tx) => {
     const current = await tx.product.findUnique({ where: { id: productId }, select: adminSelect });
     if (!current) return { ok: false as const, reason: "not-found" as const };
     const fields = (Object.keys(changes) as (keyof ProductChanges)[]).filter(

@@ -1,4 +1,3 @@
-import zipcodes from "zipcodes";
 import { z } from "zod";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
@@ -46,7 +45,7 @@ export async function geocodeAddress(street: StreetAddress): Promise<Geocoded | 
     }
   }
 
-  const centroid = zipCentroid(street.zipCode);
+  const centroid = await zipCentroid(street.zipCode);
   return centroid ? { position: centroid, source: "zip" } : null;
 }
 
@@ -77,7 +76,12 @@ async function askGeocoder(query: string): Promise<Position | null | "failed"> {
   }
 }
 
-function zipCentroid(zipCode: string): Position | null {
+/**
+ * The ZIP code's centre. The ZIP database (every US code) costs the process
+ * about 90 MB, so it is loaded the first time the geocoder cannot answer.
+ */
+async function zipCentroid(zipCode: string): Promise<Position | null> {
+  const { default: zipcodes } = await import("zipcodes");
   const found = zipcodes.lookup(zipCode.slice(0, 5));
   return found ? { lat: found.latitude, lon: found.longitude } : null;
 }

@@ -1,6 +1,4 @@
-import { setupServer } from "msw/node";
 import { env } from "~/utils/env.server";
-import { handlers } from "../../mocks";
 
 /**
  * With MOCKS=true (the demo without a Stripe key) Stripe and the geocoder are
@@ -9,9 +7,11 @@ import { handlers } from "../../mocks";
  */
 const globalForMocks = globalThis as typeof globalThis & { __mocksStarted?: boolean };
 
-export function startMocks() {
+export async function startMocks() {
   if (!env.MOCKS || globalForMocks.__mocksStarted) return;
-  setupServer(...handlers).listen({ onUnhandledRequest: "bypass" });
   globalForMocks.__mocksStarted = true;
+  // Imported only here, so a real deployment never loads MSW (about 50 MB).
+  const [{ setupServer }, { handlers }] = await Promise.all([import("msw/node"), import("../../mocks")]);
+  setupServer(...handlers).listen({ onUnhandledRequest: "bypass" });
   console.log("Stripe and the geocoder are answered by the built-in stand-ins (MOCKS=true): no real payments.");
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "~/utils/db.server";
+import { changeCatalog } from "~/models/catalog.server";
 import { action as cartAction } from "~/routes/cart";
 import { callRoute, cartClient, jsonRequest, readCartJson } from "../utils";
 
@@ -82,7 +82,7 @@ describe("/cart as a fetcher (JSON)", () => {
   });
 
   it("refuses to add a product that is out of stock", async () => {
-    await db.product.update({ where: { id: "bites-strawberry" }, data: { inStock: false } });
+    await changeCatalog((tx) => tx.product.update({ where: { id: "bites-strawberry" }, data: { inStock: false } }));
     try {
       const cart = cartClient();
       const response = await cart.post({ intent: "add", productId: "bites-strawberry" });
@@ -90,7 +90,7 @@ describe("/cart as a fetcher (JSON)", () => {
       expect((await readCartJson(response)).error).toBe("Organic Strawberry Bites is sold out.");
       expect(await cart.items()).toEqual([]);
     } finally {
-      await db.product.update({ where: { id: "bites-strawberry" }, data: { inStock: true } });
+      await changeCatalog((tx) => tx.product.update({ where: { id: "bites-strawberry" }, data: { inStock: true } }));
     }
   });
 });

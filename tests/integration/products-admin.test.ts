@@ -1,3 +1,4 @@
+import { changeCatalog } from "~/models/catalog.server";
 import { afterEach, describe, expect, it } from "vitest";
 import { catalogue } from "../../prisma/catalogue";
 import { db } from "~/utils/db.server";
@@ -30,7 +31,8 @@ const seeded = catalogue.find((product) => product.id === "bar-chocolate-pb")!;
 // Every test leaves the product as the seed wrote it, with no history.
 afterEach(async () => {
   const { name, description, priceCents, inStock } = seeded;
-  await db.product.update({ where: { id: seeded.id }, data: { name, description, priceCents, inStock } });
+  // Through changeCatalog, as every product write: the in-memory catalogue follows.
+  await changeCatalog((tx) => tx.product.update({ where: { id: seeded.id }, data: { name, description, priceCents, inStock } }));
   await db.auditEntry.deleteMany({ where: { subjectType: "product" } });
 });
 

@@ -1,0 +1,221 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import http from "node:http";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { expect, test } from "@playwright/test";
+
+/**
+ * The page cache and the compressor against two real server processes over
+ * one SQLite file, as two instances behind a load balancer
+ * (docs/decisions/016): cached pages carry each response's own nonce and
+ * still run their scripts, a product change made elsewhere reaches both
+ * instances, a visitor's own pages are never cached, compressed pages arrive
+ * whole, and product images are fingerprinted and kept for a year.
+ */
+
+// Two servers per Playwright worker, on ports of their own beside the main e2e server's.
+const BASE_PORT = Number(process.env.E2E_PORT ?? 3100) + 400 + Number(process.env.TEST_WORKER_INDEX ?? 0) * 2;
+const ORIGIN = `http://localhost:${BASE_PORT}`;
+const ORIGINS = [ORIGIN, `http://localhost:${BASE_PORT + 1}`];
+const DB = `var/e2e-page-cache-${BASE_PORT}.db`;
+const env = { ...process.env, DATABASE_URL: `file:./${DB}`, SKIP_BUILD: "true", MOCKS: "true", OUTBOX_POLL_MS: "0" };
+const servers: ChildProcess[] = [];
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  // Migrating, seeding and starting two servers takes a while on a busy machine.
+  test.setTimeout(120_000);
+  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
+  execFileSync("node", ["scripts/prepare.mjs"], { env, stdio: "pipe" });
+  for (const origin of ORIGINS) {
+    const port = new URL(origin).port;
+    servers.push(spawn("node", ["server.mjs"], { env: { ...env, PORT: port, PUBLIC_URL: origin }, stdio: ["ignore", "ignore", "inherit"] }));
+  }
+  for (const origin of ORIGINS) {
+    let up = false;
+    for (let tries = 0; tries < 100 && !up; tries++) {
+      up = await fetch(`${origin}/healthz`).then((response) => response.ok, () => false);
+      if (!up) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (!up) throw new Error(`the server at ${origin} did not start`);
+  }
+});
+
+test.afterAll(async () => {
+  await Promise.all(
+    servers.map((server) => {
+      if (server.exitCode !== null) return;
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      server.kill();
+      return exited;
+    }),
+  );
+  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
+});
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; raw: Buffer; body: string };
+
+function get(url: string, headers: Record<string, string> = {}, method = "GET"): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    // A connection per request: a kept-alive one may be closed by the server just as it is reused.
+    const request = http.request(url, { method, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        const body = response.headers["content-encoding"] === "gzip" ? gunzipSync(raw).toString() : raw.toString();
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, raw, body });
+      });
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+const cspNonce = (answer: Answer) => /script-src 'self' 'nonce-([^']+)'/.exec(String(answer.headers["content-security-policy"]))?.[1];
+const scriptNonces = (html: string) => [...html.matchAll(/<script\b[^>]*?\snonce="([^"]*)"/g)].map((match) => match[1]);
+
+/** Changes a product the way every product write must: through changeCatalog, from another process. */
+function setPrice(productId: string, priceCents: number) {
+  const script = `
+    import { changeCatalog } from "./app/models/catalog.server";
+    import { db } from "./app/utils/db.server";
+    await changeCatalog((tx) => tx.product.update({ where: { id: ${JSON.stringify(productId)} }, data: { priceCents: ${priceCents} } }));
+    await db.$disconnect();`;
+  execFileSync("node_modules/.bin/tsx", ["--input-type=module", "--eval", script], { env, stdio: "pipe" });
+}
+
+test("a cached page carries its own response's fresh nonce on every script, and still runs them", async ({ page }) => {
+  const origin = ORIGIN;
+  await get(`${origin}/shop`);
+  const first = await get(`${origin}/shop`);
+  const second = await get(`${origin}/shop`);
+  for (const answer of [first, second]) {
+    expect(answer.status).toBe(200);
+    expect(answer.headers["x-page-cache"]).toBe("hit");
+    const nonce = cspNonce(answer);
+    expect(nonce).toBeTruthy();
+    expect(scriptNonces(answer.body).length).toBeGreaterThan(0);
+    expect(new Set(scriptNonces(answer.body))).toEqual(new Set([nonce]));
+  }
+  expect(cspNonce(first)).not.toBe(cspNonce(second));
+  expect(second.body).toBe(first.body.replaceAll(cspNonce(first)!, cspNonce(second)!));
+
+  // In a browser, the cached page hydrates: the filters navigate without a reload and the cart opens.
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  const response = await page.goto(`${origin}/shop`);
+  expect(response?.headers()["x-page-cache"]).toBe("hit");
+  await page.evaluate(() => ((window as unknown as { marker: string }).marker = "not reloaded"));
+  await page.getByRole("link", { name: "Mini Bites" }).click();
+  await expect(page).toHaveURL(/category=bites/);
+  await expect(page.getByRole("article")).toHaveCount(3);
+  expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("not reloaded");
+  await page.getByRole("button", { name: "Add Organic Banana Bites to cart" }).click();
+  await expect(page.getByTestId("cart-count")).toHaveText("1");
+  expect(violations).toEqual([]);
+});
+
+test("a product changed by another process shows on every instance, and each instance caches again", async () => {
+  for (const origin of ORIGINS) {
+    await get(`${origin}/shop?category=bars`);
+    const cached = await get(`${origin}/shop?category=bars`);
+    expect(cached.headers["x-page-cache"]).toBe("hit");
+    expect(cached.body).toContain("$6.00");
+  }
+  setPrice("bar-chocolate-pb", 725);
+  try {
+    for (const origin of ORIGINS) {
+      // Each instance reads the catalogue version at most a second after its last read.
+      await expect.poll(async () => (await get(`${origin}/shop?category=bars`)).body, { timeout: 10_000 }).toContain("$7.25");
+      expect((await get(`${origin}/`)).body).toContain("$7.25");
+      const again = await get(`${origin}/shop?category=bars`);
+      expect(again.headers["x-page-cache"]).toBe("hit");
+      expect(again.body).toContain("$7.25");
+    }
+  } finally {
+    setPrice("bar-chocolate-pb", 600);
+  }
+});
+
+test("a visitor's own pages are never cached, and a plain read sets no cookie", async () => {
+  const origin = ORIGIN;
+  for (const path of ["/", "/shop", "/shop?category=bites", "/shop?cart=open"]) {
+    const answer = await get(`${origin}${path}`, { Accept: "text/html" });
+    expect(answer.status, path).toBe(200);
+    expect(answer.headers["set-cookie"], path).toBeUndefined();
+  }
+
+  // A cart of their own: the page is rendered for them, with their cart in it.
+  const added = await fetch(`${origin}/cart`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
+    body: "intent=add&productId=bites-variety&quantity=2",
+  });
+  const cookie = added.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+  expect(cookie).toContain("chillpb_cart=");
+  const theirs = await get(`${origin}/shop`, { Cookie: cookie });
+  expect(theirs.headers["x-page-cache"]).toBeUndefined();
+  expect(theirs.body).toContain('"cart":{"lines":[{"product":{"id":"bites-variety"');
+  // …and nobody else gets that cart.
+  const anyone = await get(`${origin}/shop`);
+  expect(anyone.headers["x-page-cache"]).toBe("hit");
+  expect(anyone.body).toContain('"cart":{"lines":[],"known":false}');
+
+  // Pages that are not the catalogue's are always rendered.
+  for (const path of ["/checkout", "/order-success?session_id=cs_test_unknown", "/unsubscribe"]) {
+    expect((await get(`${origin}${path}`)).headers["x-page-cache"], path).toBeUndefined();
+  }
+  // HEAD is answered from the cache with no body; other methods never are.
+  const head = await get(`${origin}/shop`, {}, "HEAD");
+  expect(head.headers["x-page-cache"]).toBe("hit");
+  expect(head.raw.length).toBe(0);
+});
+
+test("HTML is compressed whole, cached or rendered, without a flush per streamed chunk", async () => {
+  const origin = ORIGIN;
+  // A toast cookie (even an unreadable one) makes the page the visitor's own: rendered and streamed by Remix.
+  const cases: { name: string; headers: Record<string, string> }[] = [
+    { name: "cached", headers: {} },
+    { name: "rendered", headers: { Cookie: "chillpb_toast=unreadable" } },
+  ];
+  await get(`${origin}/`, { "Accept-Encoding": "gzip" });
+  for (const { name, headers } of cases) {
+    const answer = await get(`${origin}/`, { "Accept-Encoding": "gzip", ...headers });
+    expect(answer.headers["x-page-cache"], name).toBe(name === "cached" ? "hit" : undefined);
+    expect(answer.headers["content-encoding"], name).toBe("gzip");
+    expect(answer.body, name).toMatch(/^<!DOCTYPE html>/i);
+    expect(answer.body.trimEnd(), name).toMatch(/<\/html>$/);
+    expect(answer.body, name).toContain("window.__remixContext");
+    // A cached page is compressed ahead and joined around this response's own nonce.
+    expect(new Set(scriptNonces(answer.body)), name).toEqual(new Set([cspNonce(answer)]));
+    // Flushed after every ~2 kB chunk, the page came out over 40% larger than compressed in one go.
+    expect(answer.raw.length, name).toBeLessThan(gzipSync(answer.body).length * 1.1);
+  }
+});
+
+test("product images are fingerprinted, served immutable for a year; the plain URLs keep working", async () => {
+  const page = await get(`${ORIGIN}/shop`);
+  const images = [...page.body.matchAll(/<img[^>]*?src="(\/images\/products\/[^"]+)"/g)].map((match) => match[1]!);
+  expect(images).toHaveLength(6);
+  for (const image of images) {
+    const [, name, hash] = /^\/images\/products\/(.+)\.([0-9a-f]{10})\.svg$/.exec(image) ?? [];
+    expect(hash, image).toBeTruthy();
+    const answer = await get(`${ORIGIN}${image}`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers["content-type"]).toContain("image/svg+xml");
+    expect(answer.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const plain = await get(`${ORIGIN}/images/products/${name}.svg`);
+    expect(plain.status).toBe(200);
+    expect(plain.body).toBe(answer.body);
+    expect(plain.headers["cache-control"]).not.toContain("immutable");
+  }
+  // A fingerprint the file no longer has: sent to the current file, never kept as immutable.
+  const stale = await get(`${ORIGIN}/images/products/bar-banana-pb.0123456789.svg`);
+  expect(stale.status).toBe(302);
+  expect(stale.headers.location).toBe("/images/products/bar-banana-pb.svg");
+  expect((await get(`${ORIGIN}/images/products/no-such-image.0123456789.svg`)).status).toBe(404);
+});
