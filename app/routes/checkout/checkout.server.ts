@@ -4,7 +4,7 @@ import { checkDelivery, zoneMinimumCents, type DeliveryCheck } from "~/models/de
 import { shortOrderId } from "~/lib/orders";
 import { env } from "~/utils/env.server";
 import { formText } from "~/utils/forms.server";
-import type { CartItem } from "~/lib/cart";
+import { freeShippingHint, type CartItem } from "~/lib/cart";
 import {
   addressFields,
   describeShippingErrors,
@@ -48,6 +48,8 @@ export type CheckoutSummary = {
   remainingCents: number;
   zoneMinimumCents: number | null;
   zoneRemainingCents: number;
+  /** "Add $X.XX for free shipping" while shipping is charged, else null. */
+  freeShippingHint: string | null;
   /** What stops the cart as it is (a product sold out, too many of one), in words. */
   cartProblem: string | null;
 };
@@ -261,6 +263,7 @@ async function summarize(
     remainingCents: price.remainingCents,
     zoneMinimumCents: price.zoneMinimumCents,
     zoneRemainingCents: price.zoneRemainingCents,
+    freeShippingHint: freeShippingHint(price.subtotalCents),
     cartProblem: problem ? describeCartProblem(problem) : null,
   };
 }
