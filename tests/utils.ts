@@ -79,6 +79,8 @@ type RouteHandler = (args: ActionFunctionArgs) => Response | Promise<Response>;
 export type CallInit = {
   /** The caller's address; by default a new one per call, so rate limits stay out of the way. */
   clientAddress?: string;
+  /** The route's URL parameters, e.g. `{ id: "bar-chocolate-pb" }` for /shop/$id. */
+  params?: Record<string, string>;
 };
 
 /**
@@ -87,7 +89,7 @@ export type CallInit = {
  */
 export async function callRoute(handler: RouteHandler, request: Request, init: CallInit = {}) {
   try {
-    return await handler({ request, params: {}, context: { clientAddress: init.clientAddress ?? `test-${randomUUID()}` } });
+    return await handler({ request, params: init.params ?? {}, context: { clientAddress: init.clientAddress ?? `test-${randomUUID()}` } });
   } catch (error) {
     if (error instanceof Response) return error;
     throw error;
@@ -145,9 +147,9 @@ export function browser() {
     return remember(await callRoute(handler, formRequest(path, fields, { cookie: cookie(), accept })));
   }
 
-  /** Loads a page's data through its loader. */
-  async function get(handler: RouteHandler, path: string) {
-    return remember(await callRoute(handler, shopRequest(path, { cookie: cookie() })));
+  /** Loads a page's data through its loader (with the route's URL parameters, if it has any). */
+  async function get(handler: RouteHandler, path: string, params?: Record<string, string>) {
+    return remember(await callRoute(handler, shopRequest(path, { cookie: cookie() }), { params }));
   }
 
   /** Replaces one cookie by hand, given as `name=value` (to tamper with it). */

@@ -33,3 +33,8 @@ export function listProducts(category: Category | null = null) {
 export function findProducts(ids: string[]) {
   return db.product.findMany({ select: productSelect, where: { id: { in: ids } } });
 }
+
+/** One product by id, or null: the product page answers 404 for an id the catalogue does not have. */
+export function findProduct(id: string) {
+  return db.product.findUnique({ select: productSelect, where: { id } });
+}
