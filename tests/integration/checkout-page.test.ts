@@ -227,6 +227,7 @@ describe("refresh", () => {
       remainingCents: 0,
       zoneMinimumCents: null,
       zoneRemainingCents: 0,
+      freeShippingHint: "Add $24.00 for free shipping",
       cartProblem: null,
     });
   });
