@@ -64,6 +64,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(main.getByText("Sold out", { exact: true }).first()).toBeVisible();
       const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
       expect(data.offers.availability).toBe("https://schema.org/OutOfStock");
+      await page.screenshot({ path: `test-results/screenshots/product-sold-out-${javaScriptEnabled ? "js" : "no-js"}.png` });
 
       // The shop's card agrees, and the cart refuses it even when posted by hand.
       await page.goto("/shop?category=bars");

@@ -8,18 +8,16 @@ import { advisoryText, allergenStatement, factsFor } from "~/lib/product-facts";
 export function AllergenLine({
   productId,
   compact = false,
-  className = "",
   as: Tag = "p",
 }: {
   productId: string;
   compact?: boolean;
-  className?: string;
   as?: "p" | "span";
 }) {
   const facts = factsFor(productId);
   if (!facts) return null;
   return (
-    <Tag className={`allergen-line ${compact ? "allergen-line--compact" : ""} ${className}`} data-testid="allergen-line">
+    <Tag className={compact ? "allergen-line allergen-line--compact" : "allergen-line"} data-testid="allergen-line">
       <strong>{allergenStatement(facts)}.</strong>
       {facts.advisories.map((advisory) => (
         <span key={advisory}> {compact ? advisoryText[advisory].short : advisoryText[advisory].full}</span>

@@ -1,4 +1,5 @@
 import type { SerializeFrom } from "@remix-run/node";
+import { Link } from "@remix-run/react";
 import { CartForm } from "~/components/cart/cart-form";
 import type { CartProduct } from "~/components/cart/cart-context";
 import { CartIcon, LeafIcon, SnowflakeIcon, TruckIcon } from "~/components/icons";
@@ -70,7 +71,9 @@ export function ProductHero({ product, facts, error }: { product: CartProduct; f
               <button type="button" className="button button--primary button--large" disabled>
                 Sold out
               </button>
-              <p className="product-hero__stock">This one is sold out right now: the rest of the range is a click away.</p>
+              <p className="product-hero__stock">
+                This one is sold out right now. <Link to={`/shop?category=${product.category}`}>See the rest of the range</Link>
+              </p>
             </div>
           )}
 
