@@ -17,7 +17,7 @@ import {
 import type { ReactNode } from "react";
 import { brand } from "~/lib/brand";
 import { fontFiles } from "~/lib/fonts";
-import { loadCartLines } from "~/models/cart.server";
+import { cartFreeShippingHint, loadCartLines } from "~/models/cart.server";
 import { commitCartSession, getCartSession, settlePendingOrder } from "~/utils/cart-session.server";
 import { CartProvider } from "~/components/cart/cart-context";
 import { NotFound, UnexpectedError } from "~/components/error-pages";
@@ -49,7 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers();
   if (flash || changed) headers.append("Set-Cookie", await commitCartSession(session));
   if (setCookie) headers.append("Set-Cookie", setCookie);
-  return json({ cart: { lines: await loadCartLines(items), known }, cartFlash: flash, toast }, { headers });
+  const lines = await loadCartLines(items);
+  return json({ cart: { lines, known, freeShippingHint: cartFreeShippingHint(lines) }, cartFlash: flash, toast }, { headers });
 }
 
 export type RootLoader = typeof loader;

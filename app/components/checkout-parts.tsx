@@ -1,5 +1,7 @@
 import { brand } from "~/lib/brand";
+import { FreeShippingHint } from "~/components/free-shipping-hint";
 import { CheckIcon, MailIcon, PinIcon, TruckIcon } from "~/components/icons";
+import { AllergenLine } from "~/components/product/allergen-line";
 import type { CheckoutSummary } from "~/routes/checkout/checkout.server";
 import { DELIVERY_RADIUS_MILES } from "~/lib/delivery-zones";
 import { formatCents } from "~/lib/money";
@@ -88,6 +90,7 @@ export function OrderSummary({ summary }: { summary: CheckoutSummary }) {
               <span className="summary__qty">
                 {line.quantity} × {formatCents(line.priceCents)}
               </span>
+              <AllergenLine productId={line.id} compact as="span" />
             </span>
             <span>{formatCents(line.lineTotalCents)}</span>
           </li>
@@ -133,6 +136,7 @@ export function OrderSummary({ summary }: { summary: CheckoutSummary }) {
           <dd data-testid="order-total">{formatCents(summary.totalCents)}</dd>
         </div>
       </dl>
+      <FreeShippingHint hint={summary.freeShippingHint} />
       <SummaryNotices summary={summary} />
     </div>
   );

@@ -3,6 +3,7 @@ import {
   applyCartChange,
   cartTotals,
   discountCentsFor,
+  freeShippingHint,
   shippingFor,
   type CartChange,
   type CartChangeResult,
@@ -117,6 +118,35 @@ describe("cart totals", () => {
 
   it("ships five $10.00 cartons free (exactly $50.00)", () => {
     expect(cartTotals([{ ...bites, quantity: 5 }])).toMatchObject({ subtotalCents: 5000, shippingCents: 0 });
+  });
+});
+
+describe("the free-shipping hint", () => {
+  // [subtotal in cents, the hint]
+  const hints: [number, string | null][] = [
+    [0, null],
+    [1, "Add $49.99 for free shipping"],
+    [600, "Add $44.00 for free shipping"],
+    [1800, "Add $32.00 for free shipping"],
+    [4400, "Add $6.00 for free shipping"],
+    [4999, "Add $0.01 for free shipping"],
+    [5000, null],
+    [5001, null],
+    [12000, null],
+  ];
+
+  it.each(hints)("a subtotal of %i cents: %s", (subtotal, hint) => {
+    expect(freeShippingHint(subtotal)).toBe(hint);
+  });
+
+  it("says nothing for an empty cart, which has nothing to ship", () => {
+    expect(freeShippingHint(cartTotals([]).subtotalCents)).toBeNull();
+  });
+
+  it("agrees with the shipping rule: a hint exactly while shipping is charged on a non-empty cart", () => {
+    for (const subtotal of [1, 2000, 4999, 5000, 9900]) {
+      expect(freeShippingHint(subtotal) !== null).toBe(shippingFor(subtotal) > 0);
+    }
   });
 });
 

@@ -1,3 +1,5 @@
+import { formatCents } from "~/lib/money";
+
 /**
  * The cart's rules (spec §4, §5, §9), shared by the /cart action and the
  * browser's optimistic rendering so both always agree. Pure: no I/O, no React.
@@ -98,6 +100,16 @@ export function cartTotals(lines: readonly PricedLine[]): CartTotals {
 /** Flat shipping, free from the threshold up (checkout applies "50 or more", spec §9). */
 export function shippingFor(subtotalCents: number): number {
   return subtotalCents >= FREE_SHIPPING_THRESHOLD_CENTS ? 0 : SHIPPING_CENTS;
+}
+
+/**
+ * "Add $X.XX for free shipping" while a cart below the free-shipping threshold
+ * pays for shipping; null once shipping is free, and for an empty cart, which
+ * ships nothing and has its own message. Judged on the subtotal, as shipping is.
+ */
+export function freeShippingHint(subtotalCents: number): string | null {
+  if (subtotalCents <= 0 || shippingFor(subtotalCents) === 0) return null;
+  return `Add ${formatCents(FREE_SHIPPING_THRESHOLD_CENTS - subtotalCents)} for free shipping`;
 }
 
 /** A discount of `basisPoints` (1000 = 10%) on the subtotal: round to the cent, half up, in integers. */

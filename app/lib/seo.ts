@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "@remix-run/react";
 import { brand } from "~/lib/brand";
+import { productPath } from "~/lib/url";
 
 /** The share image every public page uses (drawn by scripts/draw-product-art.mjs). */
 const SHARE_IMAGE = "/images/og-shop.png";
@@ -33,4 +34,35 @@ export function publicPageMeta({ title, description, origin, path }: { title: st
 /** A page search engines should not list: checkout, order, payment and unsubscribe pages. */
 export function privatePageMeta(title: string): MetaDescriptor[] {
   return [{ title: `${title} | ${brand.name}` }, { name: "robots", content: "noindex" }];
+}
+
+type ListedProduct = {
+  id: string;
+  name: string;
+  description: string;
+  image: string;
+  category: string;
+  priceCents: number;
+  inStock: boolean;
+};
+
+/** schema.org Product data with its offer (price in USD, availability, the product page's URL). */
+export function productStructuredData(product: ListedProduct, origin: string) {
+  return {
+    "@type": "Product",
+    sku: product.id,
+    name: product.name,
+    description: product.description,
+    image: `${origin}${product.image}`,
+    category: product.category === "bars" ? "Frozen yogurt bars" : "Frozen yogurt bites",
+    brand: { "@type": "Brand", name: brand.name },
+    url: `${origin}${productPath(product.id)}`,
+    offers: {
+      "@type": "Offer",
+      price: (product.priceCents / 100).toFixed(2),
+      priceCurrency: "USD",
+      availability: product.inStock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+      url: `${origin}${productPath(product.id)}`,
+    },
+  };
 }

@@ -10,3 +10,8 @@ export function withSearchParam(
   const search = params.toString();
   return search ? `${location.pathname}?${search}` : location.pathname;
 }
+
+/** The product page's path: one per catalogue product. */
+export function productPath(productId: string) {
+  return `/shop/${encodeURIComponent(productId)}`;
+}

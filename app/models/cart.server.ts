@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { findProducts, type Product } from "~/models/catalog.server";
-import { MAX_LINE_QUANTITY, applyCartChange, type CartItem } from "~/lib/cart";
+import { MAX_LINE_QUANTITY, applyCartChange, cartTotals, freeShippingHint, type CartItem } from "~/lib/cart";
 
 /**
  * The cart's rules against the catalogue. The cart itself lives in a signed
@@ -34,6 +34,11 @@ export async function loadCartLines(items: CartItem[]): Promise<CartLine[]> {
     const product = products.get(item.productId);
     return product ? [{ product, quantity: item.quantity }] : [];
   });
+}
+
+/** The drawer's "Add $X.XX for free shipping", worded from the subtotal the server prices. */
+export function cartFreeShippingHint(lines: CartLine[]) {
+  return freeShippingHint(cartTotals(lines.map((line) => ({ priceCents: line.product.priceCents, quantity: line.quantity }))).subtotalCents);
 }
 
 const productId = z.string({ required_error: "Choose a product." }).trim().min(1, "Choose a product.").max(64);

@@ -126,3 +126,8 @@ export async function changeCatalog<T>(write: (tx: Transaction) => Promise<T>, c
   if (client === db) knownVersion = { version, readAt: Date.now() };
   return result;
 }
+
+/** One product by id, or null: the product page answers 404 for an id the catalogue does not have. */
+export function findProduct(id: string) {
+  return db.product.findUnique({ select: productSelect, where: { id } });
+}

@@ -10,7 +10,8 @@ import { SiteFooter } from "~/components/site-footer";
 import { listProducts, parseCategory, type Category } from "~/models/catalog.server";
 import { publicOrigin } from "~/utils/origin.server";
 import type { RootLoader } from "~/root";
-import { publicPageMeta } from "~/lib/seo";
+import { productStructuredData, publicPageMeta } from "~/lib/seo";
+import { JsonLd } from "~/components/json-ld";
 
 const filters: { category: Category | null; label: string }[] = [
   { category: null, label: "All Products" },
@@ -109,39 +110,19 @@ export default function Shop() {
 
       {searchParams.get("cart") === "open" ? <CartDrawer /> : null}
       <AddedToCartPopup />
-      <script
-        type="application/ld+json"
-        // JSON-LD is data, not script; "<" is escaped so no text can close the tag.
-        dangerouslySetInnerHTML={{ __html: productJsonLd(products, origin) }}
-      />
+      <JsonLd data={productList(products, origin)} />
     </>
   );
 }
 
-function productJsonLd(products: ReturnType<typeof useLoaderData<typeof loader>>["products"], origin: string) {
-  const data = {
+function productList(products: Parameters<typeof productStructuredData>[0][], origin: string) {
+  return {
     "@context": "https://schema.org",
     "@type": "ItemList",
     itemListElement: products.map((product, index) => ({
       "@type": "ListItem",
       position: index + 1,
-      item: {
-        "@type": "Product",
-        sku: product.id,
-        name: product.name,
-        description: product.description,
-        image: `${origin}${product.image}`,
-        category: product.category === "bars" ? "Frozen yogurt bars" : "Frozen yogurt bites",
-        brand: { "@type": "Brand", name: brand.name },
-        offers: {
-          "@type": "Offer",
-          price: (product.priceCents / 100).toFixed(2),
-          priceCurrency: "USD",
-          availability: product.inStock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-          url: `${origin}/shop`,
-        },
-      },
+      item: productStructuredData(product, origin),
     })),
   };
-  return JSON.stringify(data).replace(/</g, "\\u003c");
 }

@@ -228,6 +228,7 @@ describe("refresh", () => {
       zoneMinimumCents: null,
       zoneRemainingCents: 0,
       soldOut: [],
+      freeShippingHint: "Add $24.00 for free shipping",
       cartProblem: null,
     });
   });

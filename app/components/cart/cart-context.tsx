@@ -36,6 +36,10 @@ type CartContextValue = {
   /** The last product added in this page's life, for the 'Added to cart!' popup. */
   added: AddedNotice | null;
   error: string | null;
+  /** The server's free-shipping hint for the cart it last answered with. */
+  freeShippingHint: string | null;
+  /** Changes are still on their way to the server. */
+  pending: boolean;
 };
 
 const CartContext = createContext<CartContextValue | null>(null);
@@ -111,8 +115,10 @@ export function CartProvider({ children }: { children: ReactNode }) {
       change,
       added,
       error: fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.error : null,
+      freeShippingHint: root?.cart.freeShippingHint ?? null,
+      pending: inFlight !== null || queue.length > 0,
     }),
-    [lines, enhanced, change, added, fetcher.state, fetcher.data],
+    [lines, enhanced, change, added, fetcher.state, fetcher.data, root, inFlight, queue],
   );
 
   return <CartContext.Provider value={value}>{children}</CartContext.Provider>;

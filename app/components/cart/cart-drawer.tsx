@@ -2,6 +2,8 @@ import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useCart } from "~/components/cart/cart-context";
 import { CartForm } from "~/components/cart/cart-form";
+import { FreeShippingHint } from "~/components/free-shipping-hint";
+import { AllergenLine } from "~/components/product/allergen-line";
 import { CartIcon, CloseIcon, MinusIcon, PlusIcon, TrashIcon } from "~/components/icons";
 import { MAX_LINE_QUANTITY, MINIMUM_ORDER_CENTS, SHIPPING_CENTS } from "~/lib/cart";
 import { formatCents } from "~/lib/money";
@@ -12,7 +14,7 @@ import { withSearchParam } from "~/lib/url";
  * opens from a plain link without JavaScript and closes with the back button.
  */
 export function CartDrawer() {
-  const { lines, totals, error } = useCart();
+  const { lines, totals, error, freeShippingHint, pending } = useCart();
   const location = useLocation();
   const navigate = useNavigate();
   const closeHref = withSearchParam(location, "cart", null);
@@ -94,6 +96,7 @@ export function CartDrawer() {
                   <p className="cart-line__price">
                     {product.inStock ? formatCents(product.priceCents) : <strong className="sold-out">Sold out: remove it to check out</strong>}
                   </p>
+                  <AllergenLine productId={product.id} compact />
                   <div className="stepper" role="group" aria-label={`Quantity of ${product.name}`}>
                     <CartForm change={{ intent: "update", productId: product.id, quantity: quantity - 1 }} keepDrawerOpen>
                       <button type="submit" className="stepper__button" aria-label={`Remove one ${product.name}`}>
@@ -134,6 +137,7 @@ export function CartDrawer() {
             <p className="drawer__shipping">
               {totals.shippingCents > 0 ? `+ ${formatCents(SHIPPING_CENTS)} shipping` : "Free shipping"}
             </p>
+            <FreeShippingHint hint={freeShippingHint} stale={pending} />
             {!totals.meetsMinimum ? (
               <p className="notice notice--warning">Minimum order of {formatCents(MINIMUM_ORDER_CENTS)} required</p>
             ) : null}

@@ -15,7 +15,10 @@ import { DeliveryTiles } from "~/components/delivery-tiles";
 import { IconTiles } from "~/components/icon-tiles";
 import { Logo } from "~/components/logo";
 import { ProductImage } from "~/components/product-image";
+import { AllergenLine } from "~/components/product/allergen-line";
 import { formatCents } from "~/lib/money";
+import { barNutrition, ingredientInfo, nutritionPanel, organicIngredients } from "~/lib/product-facts";
+import { productPath } from "~/lib/url";
 
 export function PromoBanner() {
   return (
@@ -155,9 +158,12 @@ function RangeCard({
       <ul className="range-card__products">
         {products.map((product) => (
           <li key={product.id}>
-            <ProductImage product={product} />
-            <span>{product.name}</span>
+            <Link to={productPath(product.id)} className="range-card__product">
+              <ProductImage product={product} />
+              <span>{product.name}</span>
+            </Link>
             <span className="range-card__flavor">{product.inStock ? product.flavor : <strong className="sold-out">Sold out</strong>}</span>
+            <AllergenLine productId={product.id} compact />
           </li>
         ))}
       </ul>
@@ -187,22 +193,9 @@ export function WhySection() {
   );
 }
 
-const nutritionFacts = [
-  { label: "Protein", value: "10g" },
-  { label: "Fat", value: "8g" },
-  { label: "Refined sugars", value: "0g" },
-  { label: "Calories", value: "<200" },
-];
-
-const ingredients = [
-  "Greek yogurt",
-  "Peanut butter",
-  "Honey",
-  "Fruit",
-  "Fair-trade chocolate",
-  "Lemon juice",
-  "Sea salt",
-];
+// Spec §1's facts and ingredients, from the module the product pages read too.
+const barPanel = nutritionPanel(barNutrition);
+const ingredients = organicIngredients.map((ingredient) => ingredientInfo[ingredient].name);
 
 export function NutritionSection() {
   return (
@@ -222,9 +215,9 @@ export function NutritionSection() {
         </div>
         <div className="nutrition-label" aria-labelledby="facts-title">
           <h3 id="facts-title">Nutrition Facts</h3>
-          <p className="nutrition-label__serving">Per 100g bar</p>
+          <p className="nutrition-label__serving">{barPanel.serving}</p>
           <dl>
-            {nutritionFacts.map((fact) => (
+            {barPanel.rows.map((fact) => (
               <div key={fact.label}>
                 <dt>{fact.label}</dt>
                 <dd>{fact.value}</dd>

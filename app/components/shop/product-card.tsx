@@ -1,19 +1,30 @@
+import { Link } from "@remix-run/react";
 import { CartForm } from "~/components/cart/cart-form";
 import type { CartProduct } from "~/components/cart/cart-context";
 import { CartIcon } from "~/components/icons";
 import { ProductImage } from "~/components/product-image";
+import { AllergenLine } from "~/components/product/allergen-line";
 import { formatCents } from "~/lib/money";
+import { productPath } from "~/lib/url";
 
 export function ProductCard({ product, eager = false }: { product: CartProduct; eager?: boolean }) {
   return (
     <article className={product.inStock ? "product-card" : "product-card product-card--sold-out"} aria-labelledby={`product-${product.id}`}>
       <div className="product-card__media">
-        <ProductImage product={product} load={eager ? "eager" : "lazy"} />
+        {/* The name below is the card's link; this one only makes the picture clickable too. */}
+        <Link to={productPath(product.id)} tabIndex={-1} aria-hidden="true" className="product-card__image-link">
+          <ProductImage product={product} load={eager ? "eager" : "lazy"} />
+        </Link>
         <span className="chip product-card__flavor">{product.flavor}</span>
       </div>
       <div className="product-card__body">
-        <h3 id={`product-${product.id}`}>{product.name}</h3>
+        <h3 id={`product-${product.id}`}>
+          <Link to={productPath(product.id)} className="product-card__link">
+            {product.name}
+          </Link>
+        </h3>
         <p className="product-card__description">{product.description}</p>
+        <AllergenLine productId={product.id} />
         <div className="product-card__footer">
           <span className="price">{formatCents(product.priceCents)}</span>
           <CartForm change={{ intent: "add", productId: product.id, quantity: 1 }} product={product}>

@@ -6,12 +6,13 @@ import { FREE_SHIPPING_THRESHOLD_CENTS } from "~/lib/cart";
 import { formatWholeDollars } from "~/lib/money";
 import { withSearchParam } from "~/lib/url";
 
-export function ShopHeader() {
+/** The shop's header; the product pages lead back to the shop instead of home. */
+export function ShopHeader({ back = { to: "/", label: "Back to Home" } }: { back?: { to: string; label: string } }) {
   const { totals } = useCart();
   const location = useLocation();
   const count = totals.itemCount;
   return (
-    <PageHeader back={{ to: "/", label: "Back to Home" }}>
+    <PageHeader back={back}>
       <span className="badge badge--mint shop-header__badge">
         <TruckIcon /> Free shipping on orders over {formatWholeDollars(FREE_SHIPPING_THRESHOLD_CENTS)}
       </span>

@@ -4,7 +4,7 @@ import { checkDelivery, zoneMinimumCents, type DeliveryCheck } from "~/models/de
 import { shortOrderId } from "~/lib/orders";
 import { env } from "~/utils/env.server";
 import { formText } from "~/utils/forms.server";
-import type { CartItem } from "~/lib/cart";
+import { freeShippingHint, type CartItem } from "~/lib/cart";
 import {
   addressFields,
   describeShippingErrors,
@@ -50,6 +50,8 @@ export type CheckoutSummary = {
   zoneRemainingCents: number;
   /** Lines the customer must remove before ordering: their products are sold out. */
   soldOut: { id: string; name: string; image: string; quantity: number }[];
+  /** "Add $X.XX for free shipping" while shipping is charged, else null. */
+  freeShippingHint: string | null;
   /** What stops the cart as it is (a product sold out, too many of one), in words. */
   cartProblem: string | null;
 };
@@ -269,6 +271,7 @@ async function summarize(
     zoneMinimumCents: price.zoneMinimumCents,
     zoneRemainingCents: price.zoneRemainingCents,
     soldOut: soldOut.map(({ product, quantity }) => ({ id: product.id, name: product.name, image: product.image, quantity })),
+    freeShippingHint: freeShippingHint(price.subtotalCents),
     cartProblem: problem ? describeCartProblem(problem) : null,
   };
 }

@@ -1,0 +1,188 @@
+import type { SerializeFrom } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+import { CartForm } from "~/components/cart/cart-form";
+import type { CartProduct } from "~/components/cart/cart-context";
+import { CartIcon, LeafIcon, SnowflakeIcon, TruckIcon } from "~/components/icons";
+import { ProductImage } from "~/components/product-image";
+import { brand } from "~/lib/brand";
+import { FREE_SHIPPING_THRESHOLD_CENTS } from "~/lib/cart";
+import { formatCents, formatWholeDollars } from "~/lib/money";
+import {
+  advisoryText,
+  allergenName,
+  allergenSources,
+  allergenStatement,
+  ingredientInfo,
+  nutritionHighlights,
+  nutritionPanel,
+  organicIngredients,
+  type ProductFacts,
+} from "~/lib/product-facts";
+
+type Facts = SerializeFrom<ProductFacts>;
+
+/** The top of a product page: the picture, what it is, what it costs, its allergens and Add to cart (or Sold out). */
+export function ProductHero({ product, facts, error }: { product: CartProduct; facts: Facts | null; error: string | null }) {
+  const unit = product.category === "bars" ? "per 100g bar" : "per carton of 10 bites";
+  return (
+    <section className={`product-hero product-hero--${flavorTone(product.flavor)}`} aria-labelledby="product-title">
+      <div className="container product-hero__inner">
+        <div className="product-hero__media">
+          <ProductImage product={product} load="priority" className="product-hero__image" />
+          <span className="chip product-hero__flavor">{product.flavor}</span>
+          {product.inStock ? null : (
+            <span className="product-hero__sold-out" aria-hidden="true">
+              Sold out
+            </span>
+          )}
+        </div>
+
+        <div className="product-hero__info">
+          <p className="eyebrow">{product.category === "bars" ? "100g frozen yogurt bar" : "Chocolate-dipped mini bites"}</p>
+          <h1 id="product-title">{product.name}</h1>
+          <p className="product-hero__price">
+            <span className="price">{formatCents(product.priceCents)}</span> <span className="product-hero__unit">{unit}</span>
+          </p>
+          <p className="lead">{product.description}</p>
+          {facts ? (
+            <ul className="product-hero__highlights" aria-label="At a glance">
+              {nutritionHighlights(facts.nutrition).map((highlight) => (
+                <li key={highlight}>{highlight}</li>
+              ))}
+            </ul>
+          ) : null}
+
+          <AllergenBox facts={facts} />
+
+          {error ? (
+            <p className="notice notice--error" role="alert">
+              {error}
+            </p>
+          ) : null}
+
+          {product.inStock ? (
+            <CartForm change={{ intent: "add", productId: product.id, quantity: 1 }} product={product} className="product-hero__buy">
+              <button type="submit" className="button button--primary button--large" aria-label={`Add to cart, ${product.name}`}>
+                <CartIcon /> Add to cart
+              </button>
+            </CartForm>
+          ) : (
+            <div className="product-hero__buy">
+              <button type="button" className="button button--primary button--large" disabled>
+                Sold out
+              </button>
+              <p className="product-hero__stock">
+                This one is sold out right now. <Link to={`/shop?category=${product.category}`}>See the rest of the range</Link>
+              </p>
+            </div>
+          )}
+
+          <ul className="product-hero__perks">
+            <li>
+              <TruckIcon /> Free shipping on orders over {formatWholeDollars(FREE_SHIPPING_THRESHOLD_CENTS)}
+            </li>
+            <li>
+              <SnowflakeIcon /> Delivered frozen across West LA &amp; the South Bay
+            </li>
+          </ul>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** The allergy statement where the buying decision is made. */
+function AllergenBox({ facts }: { facts: Facts | null }) {
+  if (!facts) {
+    return (
+      <p className="allergen-box" data-testid="allergen-box">
+        Ask us about allergens before you order: <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a>
+      </p>
+    );
+  }
+  return (
+    <div className="allergen-box" data-testid="allergen-box">
+      <p className="allergen-box__contains">{allergenStatement(facts)}</p>
+      {facts.advisories.map((advisory) => (
+        <p key={advisory} className="allergen-box__advisory">
+          {advisoryText[advisory].full}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** What is inside, the nutrition panel and the allergens in full. */
+export function ProductDetails({ facts }: { facts: Facts }) {
+  const panel = nutritionPanel(facts.nutrition);
+  const count = facts.ingredients.length;
+  return (
+    <div className="product-details">
+      <div className="container product-details__grid">
+        <section className="product-details__inside" aria-labelledby="inside-title">
+          <p className="eyebrow">What&apos;s inside</p>
+          <h2 id="inside-title">
+            {count === organicIngredients.length ? "All seven" : `${count} of our seven`} organic ingredients
+          </h2>
+          <ul className="product-ingredients">
+            {facts.ingredients.map((entry) => (
+              <li key={entry.ingredient}>
+                <span className="product-ingredients__icon" aria-hidden="true">
+                  <LeafIcon />
+                </span>
+                <span>
+                  <strong>{ingredientInfo[entry.ingredient].name}</strong>
+                  {entry.detail ? <span className="product-ingredients__detail">{entry.detail}</span> : null}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <div className="product-details__side">
+          <section className="nutrition-label" aria-labelledby="facts-title">
+            <h2 id="facts-title">Nutrition Facts</h2>
+            <p className="nutrition-label__serving">{panel.serving}</p>
+            <dl>
+              {panel.rows.map((row) => (
+                <div key={row.label}>
+                  <dt>{row.label}</dt>
+                  <dd>{row.value}</dd>
+                </div>
+              ))}
+            </dl>
+            {facts.nutrition.per === "carton" ? (
+              <p className="nutrition-label__note">We state fat, refined sugar and calories for our 100g bars only.</p>
+            ) : null}
+          </section>
+
+          <section className="product-allergens" aria-labelledby="allergens-title">
+            <h2 id="allergens-title">Allergens</h2>
+            <dl className="product-allergens__list">
+              {allergenSources(facts).map(({ allergen, ingredients }) => (
+                <div key={allergen}>
+                  <dt>{allergenName[allergen]}</dt>
+                  <dd>
+                    <span className="visually-hidden">from </span>
+                    {ingredients.join(", ")}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            {facts.advisories.map((advisory) => (
+              <p key={advisory} className="product-allergens__advisory">
+                {advisoryText[advisory].full}
+              </p>
+            ))}
+          </section>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The page's tint follows the flavour: "Strawberry PB" → strawberry. */
+function flavorTone(flavor: string) {
+  const tone = flavor.split(" ")[0]?.toLowerCase();
+  return tone === "strawberry" || tone === "banana" ? tone : "chocolate";
+}

@@ -1,0 +1,90 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import { expect, test, type Browser } from "@playwright/test";
+import { changeCatalog } from "../../app/models/catalog.server";
+import { createPrismaClient } from "../../app/utils/db.server";
+
+/**
+ * A sold-out product, with JavaScript on and off. Stock is set straight in
+ * the database (there is no operator screen for it yet), on a server and a
+ * database of this file's own: selling out a product on the shared e2e server
+ * would break the other files' tests that add it to a cart meanwhile.
+ */
+
+// One server per parallel worker, on this file's ports (3550-3559).
+const PORT = 3550 + Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+const ORIGIN = `http://localhost:${PORT}`;
+const DB = `var/e2e-stock-${PORT}.db`;
+const PRODUCT = { id: "bar-banana-pb", name: "Banana Blast" };
+let server: ChildProcess;
+const db = createPrismaClient(`file:./${DB}`);
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
+  const env = { ...process.env, DATABASE_URL: `file:./${DB}`, SKIP_BUILD: "true", PORT: String(PORT) };
+  // The catalogue only: no demo orders to wait for.
+  execFileSync("node", ["scripts/prepare.mjs"], { env: { ...env, NODE_ENV: "production" }, stdio: "pipe" });
+  server = spawn("node", ["server.mjs"], { env: { ...env, MOCKS: "true", RATE_LIMIT_PER_MINUTE: "1000" }, stdio: ["ignore", "ignore", "inherit"] });
+  for (let tries = 0; tries < 100; tries++) {
+    if (await fetch(`${ORIGIN}/healthz`).then((response) => response.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("the stock test's server did not start");
+});
+
+test.afterAll(async () => {
+  await db.$disconnect();
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    server.kill();
+    await exited;
+  }
+  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
+});
+
+// Through changeCatalog, as the owner's edits are: the server's cached catalogue and pages follow.
+const setStock = (inStock: boolean) => changeCatalog((tx) => tx.product.update({ where: { id: PRODUCT.id }, data: { inStock } }), db);
+
+async function openProduct(browser: Browser, javaScriptEnabled: boolean) {
+  const context = await browser.newContext({ baseURL: ORIGIN, javaScriptEnabled });
+  const page = await context.newPage();
+  const response = await page.goto(`/shop/${PRODUCT.id}`);
+  expect(response?.status()).toBe(200);
+  return { page, context };
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`a sold-out product says Sold out and cannot be added (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser }) => {
+    await setStock(false);
+    try {
+      const { page, context } = await openProduct(browser, javaScriptEnabled);
+      const main = page.getByRole("main");
+      await expect(main.getByRole("button", { name: "Sold out" })).toBeDisabled();
+      await expect(main.getByRole("button", { name: /Add to cart/ })).toHaveCount(0);
+      await expect(main.getByText("Sold out", { exact: true }).first()).toBeVisible();
+      const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
+      expect(data.offers.availability).toBe("https://schema.org/OutOfStock");
+      await page.screenshot({ path: `test-results/screenshots/product-sold-out-${javaScriptEnabled ? "js" : "no-js"}.png` });
+
+      // The shop's card agrees, and the cart refuses it even when posted by hand.
+      await page.goto("/shop?category=bars");
+      await expect(page.getByRole("article", { name: PRODUCT.name }).getByRole("button")).toBeDisabled();
+      const refused = await page.request.post("/cart", {
+        form: { intent: "add", productId: PRODUCT.id, quantity: "1" },
+        headers: { Accept: "application/json" },
+      });
+      expect(refused.status()).toBe(400);
+      await context.close();
+    } finally {
+      await setStock(true);
+    }
+
+    // Back in stock: the page sells it again.
+    const { page, context } = await openProduct(browser, javaScriptEnabled);
+    await page.getByRole("button", { name: `Add to cart, ${PRODUCT.name}` }).click();
+    await expect(page.getByTestId("cart-count")).toHaveText("1");
+    await context.close();
+  });
+}
