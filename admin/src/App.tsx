@@ -1,4 +1,4 @@
-import { MantineProvider, createTheme, type MantineColorsTuple } from "@mantine/core";
+import { MantineProvider } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { Authenticated, Refine } from "@refinedev/core";
 import routerProvider, { CatchAllNavigate } from "@refinedev/react-router";
@@ -13,35 +13,14 @@ import { OrderShow } from "./pages/orders/show";
 import { authProvider } from "./providers/auth";
 import { dataProvider } from "./providers/data";
 import { notificationProvider } from "./providers/notifications";
+import { cssVariablesResolver, theme } from "./theme";
 
 // The dashboard's chart library is loaded only when the dashboard is opened.
 const DashboardPage = lazy(() => import("./pages/dashboard"));
 
-const chocolate: MantineColorsTuple = [
-  "#fbf3ec",
-  "#f1e3d5",
-  "#e3c5a9",
-  "#d6a67b",
-  "#ca8b54",
-  "#c37a3b",
-  "#a8652c",
-  "#7a4a2f",
-  "#5b3421",
-  "#3f2417",
-];
-
-const theme = createTheme({
-  primaryColor: "chocolate",
-  colors: { chocolate },
-  primaryShade: 8,
-  defaultRadius: "md",
-  fontFamily: "Nunito, system-ui, -apple-system, Segoe UI, sans-serif",
-  headings: { fontFamily: "Fredoka, Nunito, system-ui, sans-serif", fontWeight: "600" },
-});
-
 export function App() {
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications position="top-right" />
       <BrowserRouter basename="/admin">
         <Refine
