@@ -6,13 +6,14 @@ import { formatCents } from "~/lib/money";
 
 export function ProductCard({ product, eager = false }: { product: CartProduct; eager?: boolean }) {
   return (
-    <article className="product-card" aria-labelledby={`product-${product.id}`}>
+    // The card's id is the anchor a plain (no-JavaScript) add-to-cart post returns to.
+    <article className="product-card" id={`product-${product.id}`} aria-labelledby={`product-${product.id}-name`}>
       <div className="product-card__media">
         <ProductImage product={product} load={eager ? "eager" : "lazy"} />
         <span className="chip product-card__flavor">{product.flavor}</span>
       </div>
       <div className="product-card__body">
-        <h3 id={`product-${product.id}`}>{product.name}</h3>
+        <h3 id={`product-${product.id}-name`}>{product.name}</h3>
         <p className="product-card__description">{product.description}</p>
         <div className="product-card__footer">
           <span className="price">{formatCents(product.priceCents)}</span>
@@ -21,7 +22,8 @@ export function ProductCard({ product, eager = false }: { product: CartProduct; 
               type="submit"
               className="button button--primary"
               disabled={!product.inStock}
-              aria-label={product.inStock ? `Add ${product.name} to cart` : `${product.name} is out of stock`}
+              // The visible words come first (WCAG 2.5.3): "Add to cart, Chocolate Crunch".
+              aria-label={`${product.inStock ? "Add to cart" : "Out of stock"}, ${product.name}`}
             >
               {product.inStock ? (
                 <>
