@@ -29,7 +29,8 @@ export function AddedToCartPopup() {
   useEffect(() => {
     if (noticeKey === null || !cart.enhanced) return;
     // The button just pressed stays in view above the popup (the stylesheet's scroll padding allows for it).
-    if (document.activeElement instanceof HTMLElement) document.activeElement.scrollIntoView({ block: "nearest" });
+    const pressed = document.activeElement;
+    if (pressed instanceof HTMLElement && pressed !== document.body) pressed.scrollIntoView({ block: "nearest" });
   }, [noticeKey, cart.enhanced]);
 
   useEffect(() => {
@@ -57,7 +58,7 @@ export function AddedToCartPopup() {
       element.removeEventListener("mouseleave", releasePointer);
       setHeld(false);
     };
-  }, [visible, noticeKey]);
+  }, [visible, noticeKey, cart.enhanced]);
 
   if (!notice || !visible) return null;
   const close = () => setClosedKey(notice.key);
