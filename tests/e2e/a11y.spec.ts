@@ -183,6 +183,9 @@ const admin: State[] = [
   },
 ];
 
+// axe reads the whole page in the browser: on a busy machine that alone can take a while.
+test.describe.configure({ timeout: 90_000 });
+
 for (const viewport of viewports) {
   test.describe(`at ${viewport.width} px`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
