@@ -132,3 +132,20 @@ adminTest("the admin header fits a phone, with its pages, the way home and Sign 
   await expectOnScreen(page, header.getByRole("button", { name: "Sign out" }));
   await page.screenshot({ path: "test-results/screenshots/header-admin-desktop.png" });
 });
+
+test("the added-to-cart popup waits while focus is on it, then closes 4 s after focus leaves", async ({ page }) => {
+  await page.clock.install();
+  await page.goto("/shop?category=bars");
+  await page.getByRole("button", { name: "Add to cart, Banana Blast" }).click();
+  const popup = page.getByRole("status").filter({ hasText: "Added to cart!" });
+  await expect(popup).toBeVisible();
+  await popup.getByRole("link", { name: "View Cart" }).focus();
+  await page.clock.runFor(10_000);
+  await expect(popup).toBeVisible();
+
+  await page.getByRole("link", { name: "Mini Bites" }).focus();
+  await page.clock.runFor(3_000);
+  await expect(popup).toBeVisible();
+  await page.clock.runFor(1_500);
+  await expect(popup).toBeHidden();
+});
