@@ -21,6 +21,7 @@ import { cartFreeShippingHint, loadCartLines } from "~/models/cart.server";
 import { commitCartSession, getCartSession, settlePendingOrder } from "~/utils/cart-session.server";
 import { CartProvider } from "~/components/cart/cart-context";
 import { NotFound, UnexpectedError } from "~/components/error-pages";
+import { RouteFocus } from "~/components/route-focus";
 import { useNonce } from "~/lib/nonce";
 import { Toaster, ToastProvider } from "~/components/toaster";
 import { readToast } from "~/utils/toast.server";
@@ -97,6 +98,7 @@ export default function App() {
         <Outlet />
       </CartProvider>
       <Toaster />
+      <RouteFocus />
     </ToastProvider>
   );
 }

@@ -1,10 +1,11 @@
-import { MantineProvider, createTheme, type MantineColorsTuple } from "@mantine/core";
+import { MantineProvider } from "@mantine/core";
 import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from "react-router";
 import { Loading } from "./components/loading";
 import { LoginPage } from "./pages/login";
 import { loadOperatorApp } from "./operator-app-loader";
 import { authProvider } from "./providers/auth";
+import { cssVariablesResolver, theme } from "./theme";
 
 /**
  * The admin's shell: the sign-in page and a guard, nothing else. Refine, the
@@ -13,28 +14,6 @@ import { authProvider } from "./providers/auth";
  * so the sign-in page stays light (decision 018).
  */
 const OperatorApp = lazy(loadOperatorApp);
-
-const chocolate: MantineColorsTuple = [
-  "#fbf3ec",
-  "#f1e3d5",
-  "#e3c5a9",
-  "#d6a67b",
-  "#ca8b54",
-  "#c37a3b",
-  "#a8652c",
-  "#7a4a2f",
-  "#5b3421",
-  "#3f2417",
-];
-
-const theme = createTheme({
-  primaryColor: "chocolate",
-  colors: { chocolate },
-  primaryShade: 8,
-  defaultRadius: "md",
-  fontFamily: "Nunito, system-ui, -apple-system, Segoe UI, sans-serif",
-  headings: { fontFamily: "Fredoka, Nunito, system-ui, sans-serif", fontWeight: "600" },
-});
 
 /**
  * Asks the shop whether this browser is signed in before the operator app is
@@ -62,7 +41,7 @@ function SignedIn({ children }: { children: ReactNode }) {
 
 export function App() {
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <BrowserRouter basename="/admin">
         <Routes>
           <Route path="login" element={<LoginPage />} />

@@ -31,7 +31,7 @@ export type DeliveryView = {
 export function DeliveryResult({ delivery, address }: { delivery: DeliveryView; address: string }) {
   if (delivery.isWithinRange) {
     return (
-      <div className="delivery-result delivery-result--ok" data-testid="delivery-result">
+      <div className="delivery-result delivery-result--ok" data-testid="delivery-result" tabIndex={-1}>
         <CheckIcon />
         <div>
           <p className="delivery-result__title">We deliver to you!</p>
@@ -48,7 +48,7 @@ export function DeliveryResult({ delivery, address }: { delivery: DeliveryView; 
     `Hi ${brand.name}!\n\nI'd love to order, but my address is outside your delivery area:\n${address}\n\nCould we arrange a delivery?\n\nThanks!`,
   );
   return (
-    <div className="contact-card" data-testid="delivery-result">
+    <div className="contact-card" data-testid="delivery-result" tabIndex={-1}>
       <p className="contact-card__title">
         <PinIcon /> Outside Delivery Area
       </p>

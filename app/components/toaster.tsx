@@ -46,11 +46,17 @@ export function Toaster() {
   useEffect(() => {
     if (hydrated && serverToast) show(serverToast);
   }, [hydrated, serverToast, show]);
-  // Before hydration (or without JavaScript) the server's toast is plain markup.
+  // Before hydration (or without JavaScript) the server's toast is plain markup,
+  // a <details> left open: its summary closes it, and a closed one is not shown.
   if (hydrated || !serverToast) return null;
   return (
     <div className="toasts">
-      <ToastView toast={{ ...serverToast, id: 0 }} />
+      <details open className="dismissible">
+        <summary className="icon-button dismissible__close" aria-label="Dismiss">
+          <CloseIcon />
+        </summary>
+        <ToastView toast={{ ...serverToast, id: 0 }} />
+      </details>
     </div>
   );
 }

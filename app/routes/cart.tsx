@@ -24,7 +24,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (wantsHtml(request)) {
     if (!result.ok) session.flash("flash", { kind: "error", message: result.error });
     else if (result.added) session.flash("flash", result.added);
-    return redirect(backTo, { headers: { "Set-Cookie": await commitCartSession(session) } });
+    // Back to the card that was added from (its id), not to the top of the page.
+    const target = result.ok && result.added?.kind === "added" ? `${backTo}#product-${result.added.productId}` : backTo;
+    return redirect(target, { headers: { "Set-Cookie": await commitCartSession(session) } });
   }
 
   if (!result.ok) return json({ ok: false as const, error: result.error }, { status: 400 });

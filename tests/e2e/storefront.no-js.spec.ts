@@ -9,8 +9,8 @@ test("filter, add to cart, open the drawer and change quantities with plain form
   await expect(page).toHaveURL(/category=bars/);
   await expect(page.getByRole("article")).toHaveCount(3);
 
-  await page.getByRole("button", { name: "Add Banana Blast to cart" }).click();
-  await expect(page).toHaveURL(/\/shop\?category=bars$/);
+  await page.getByRole("button", { name: "Add to cart, Banana Blast" }).click();
+  await expect(page).toHaveURL(/\/shop\?category=bars#product-bar-banana-pb$/);
   const popup = page.getByRole("status").filter({ hasText: "Added to cart!" });
   await expect(popup).toContainText("Qty: 1 × $6.00");
   await expect(page.getByTestId("cart-count")).toHaveText("1");

@@ -23,7 +23,7 @@ test("a visitor browses, filters, fills the cart past $20 and finds it again aft
   // The page is never reloaded by the cart: a marker on window survives every change.
   await page.evaluate(() => ((window as unknown as { marker: string }).marker = "still here"));
 
-  await page.getByRole("button", { name: "Add Chocolate Crunch to cart" }).click();
+  await page.getByRole("button", { name: "Add to cart, Chocolate Crunch" }).click();
   const popup = page.getByRole("status").filter({ hasText: "Added to cart!" });
   await expect(popup).toBeVisible();
   await expect(popup).toContainText("Chocolate Crunch");
@@ -51,7 +51,7 @@ test("a visitor browses, filters, fills the cart past $20 and finds it again aft
 
   await page.getByRole("link", { name: "Mini Bites" }).click();
   await expect(productCards(page)).toHaveCount(3);
-  await page.getByRole("button", { name: "Add Organic Banana Bites to cart" }).click();
+  await page.getByRole("button", { name: "Add to cart, Organic Banana Bites" }).click();
   await expect(page.getByTestId("cart-count")).toHaveText("3");
   await page.getByRole("status").getByRole("link", { name: "View Cart" }).click();
   await expect(drawer).toContainText("$22.00");
@@ -70,8 +70,8 @@ test("a visitor browses, filters, fills the cart past $20 and finds it again aft
 
 test("a cart saved in the browser comes back when the server has none (new cookies)", async ({ page, context }) => {
   await page.goto("/shop");
-  await page.getByRole("button", { name: "Add Strawberry Bliss to cart" }).click();
-  await page.getByRole("button", { name: "Add Strawberry Bliss to cart" }).click();
+  await page.getByRole("button", { name: "Add to cart, Strawberry Bliss" }).click();
+  await page.getByRole("button", { name: "Add to cart, Strawberry Bliss" }).click();
   await expect
     .poll(() => page.evaluate(() => window.localStorage.getItem("chillpbcart")))
     .toContain('"quantity":2');
@@ -89,7 +89,7 @@ test("a cart saved in the browser comes back when the server has none (new cooki
 
 test("the popup's buttons and the keyboard work", async ({ page }) => {
   await page.goto("/shop?category=bites");
-  const add = page.getByRole("button", { name: "Add Chocolate Mini Bites to cart" });
+  const add = page.getByRole("button", { name: "Add to cart, Chocolate Mini Bites" });
   await add.focus();
   await page.keyboard.press("Enter");
   const popup = page.getByRole("status").filter({ hasText: "Added to cart!" });

@@ -1,48 +1,55 @@
-import { Anchor, AppShell, Button, Group, NavLink, Text, Title } from "@mantine/core";
+import { Anchor, AppShell, Burger, Button, Divider, Drawer, Group, NavLink, Stack, Text, Title } from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
 import { CanAccess, useGetIdentity, useLogout, useMenu } from "@refinedev/core";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 
-/** The signed-in frame: 'Order Management', a way back to the shop, navigation and sign-out. */
+/**
+ * The signed-in frame: 'Order Management', a way back to the shop, navigation
+ * and sign-out. On a wide screen all of it sits in the header; below Mantine's
+ * "md" breakpoint the header keeps the title and a menu button, and the rest
+ * moves into a drawer, so nothing is clipped on a phone.
+ */
 export function AdminLayout({ children }: { children: ReactNode }) {
   const { data: identity } = useGetIdentity<{ email: string }>();
   const { mutate: logout, isPending } = useLogout();
+  const [menuOpen, menu] = useDisclosure(false);
   // A link per resource declared in App.tsx that has a list page. selectedKey is
   // the current page's resource, so an order's page lights up 'Orders' as before.
   const { menuItems, selectedKey } = useMenu();
+  const links = menuItems.filter((item) => item.route);
+
   return (
-    <AppShell header={{ height: 64 }} padding="lg">
-      <AppShell.Header bg="chocolate.9" c="white" px="lg">
+    <AppShell header={{ height: 64 }} padding={{ base: "md", sm: "lg" }}>
+      <AppShell.Header bg="chocolate.9" c="white" px={{ base: "md", sm: "lg" }}>
         <Group h="100%" justify="space-between" wrap="nowrap">
           <Group gap="xl" wrap="nowrap">
-            <Title order={1} size="h3" c="white">
+            <Title order={1} size="h3" c="white" style={{ whiteSpace: "nowrap" }}>
               Order Management
             </Title>
-            <Group gap={4} visibleFrom="sm" component="nav" aria-label="Admin">
-              {menuItems.map((item) =>
-                item.route ? (
-                  // Only what the operator's role may open (the access control provider).
-                  <CanAccess key={item.key} resource={item.name} action="list">
-                    <NavLink
-                      component={Link}
-                      to={item.route}
-                      label={item.label}
-                      active={item.key === selectedKey}
-                      variant="filled"
-                      w="auto"
-                      c="white"
-                    />
-                  </CanAccess>
-                ) : null,
-              )}
+            <Group gap={4} visibleFrom="md" component="nav" aria-label="Admin">
+              {links.map((item) => (
+                // Only what the operator's role may open (the access control provider).
+                <CanAccess key={item.key} resource={item.name} action="list">
+                  <NavLink
+                    component={Link}
+                    to={item.route!}
+                    label={item.label}
+                    active={item.key === selectedKey}
+                    variant="filled"
+                    w="auto"
+                    c="white"
+                  />
+                </CanAccess>
+              ))}
             </Group>
           </Group>
-          <Group gap="md" wrap="nowrap">
+          <Group gap="md" wrap="nowrap" visibleFrom="md">
             <Anchor href="/" c="yellow.2" fw={700}>
               Back to Homepage
             </Anchor>
             {identity ? (
-              <Text size="sm" c="chocolate.1" visibleFrom="md">
+              <Text size="sm" c="chocolate.1" visibleFrom="lg">
                 {identity.email}
               </Text>
             ) : null}
@@ -50,8 +57,57 @@ export function AdminLayout({ children }: { children: ReactNode }) {
               Sign out
             </Button>
           </Group>
+          <Burger
+            opened={menuOpen}
+            onClick={menu.toggle}
+            hiddenFrom="md"
+            color="white"
+            aria-label="Menu"
+            aria-expanded={menuOpen}
+            aria-controls="admin-menu"
+          />
         </Group>
       </AppShell.Header>
+
+      <Drawer
+        opened={menuOpen}
+        onClose={menu.close}
+        position="right"
+        size="xs"
+        title="Menu"
+        hiddenFrom="md"
+        id="admin-menu"
+      >
+        <Stack gap="md">
+          <nav aria-label="Admin">
+            {links.map((item) => (
+              <CanAccess key={item.key} resource={item.name} action="list">
+                <NavLink
+                  component={Link}
+                  to={item.route!}
+                  label={item.label}
+                  active={item.key === selectedKey}
+                  variant="filled"
+                  onClick={menu.close}
+                />
+              </CanAccess>
+            ))}
+          </nav>
+          <Divider />
+          {identity ? (
+            <Text size="sm" c="dimmed">
+              Signed in as {identity.email}
+            </Text>
+          ) : null}
+          <Anchor href="/" fw={700}>
+            Back to Homepage
+          </Anchor>
+          <Button variant="light" onClick={() => logout()} loading={isPending}>
+            Sign out
+          </Button>
+        </Stack>
+      </Drawer>
+
       <AppShell.Main bg="#fff8ef">{children}</AppShell.Main>
     </AppShell>
   );

@@ -4,21 +4,29 @@ import type { MaskedOrder, OrderStatus } from "@shop/orders";
 /** Badges keep their full width inside a crowded table row. */
 const unsqueezed = { flexShrink: 0, minWidth: "max-content" } as const;
 
-/** Badge colours of spec §4. */
-const statusColors: Record<OrderStatus, string> = {
-  pending: "yellow",
-  preparing: "blue",
-  shipped: "grape",
-  delivered: "green",
+/**
+ * Badge colours of spec §4: pending yellow, preparing blue, shipped purple,
+ * delivered green. Each is a clear tint of its colour behind a deep shade of
+ * it, at least 4.5:1 (Mantine's light variant gives 2-4:1 at badge size, and
+ * its yellow text reads orange).
+ */
+const statusColors: Record<OrderStatus, { bg: string; c: string }> = {
+  pending: { bg: "#ffe066", c: "#5c4200" },
+  preparing: { bg: "#d0ebff", c: "#1864ab" },
+  shipped: { bg: "#f3d9fa", c: "#862e9c" },
+  delivered: { bg: "#d3f9d8", c: "#1f6b30" },
 };
 
 export function StatusBadge({ status }: { status: OrderStatus }) {
   return (
-    <Badge color={statusColors[status]} variant="light" data-testid="status-badge" style={unsqueezed}>
+    <Badge {...statusColors[status]} variant="light" data-testid="status-badge" style={unsqueezed}>
       {status}
     </Badge>
   );
 }
+
+/** An email flag that is set: white on a green deep enough for 4.5:1 at badge size. */
+const flagSetGreen = "#237032";
 
 type Flags = Pick<MaskedOrder, "chef_notified" | "preparing_sent" | "shipped_sent" | "delivered_sent">;
 
@@ -38,7 +46,7 @@ export function EmailFlags({ order }: { order: Flags }) {
           <Badge
             size="sm"
             variant={order[flag.key] ? "filled" : "outline"}
-            color={order[flag.key] ? "green" : "gray"}
+            color={order[flag.key] ? flagSetGreen : "gray.7"}
             aria-label={`${flag.description}: ${order[flag.key] ? "yes" : "not yet"}`}
             style={unsqueezed}
           >

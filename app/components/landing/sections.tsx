@@ -13,6 +13,7 @@ import {
 } from "~/components/icons";
 import { DeliveryTiles } from "~/components/delivery-tiles";
 import { IconTiles } from "~/components/icon-tiles";
+import { LandingMenu, landingSections } from "~/components/landing/landing-menu";
 import { Logo } from "~/components/logo";
 import { ProductImage } from "~/components/product-image";
 import { AllergenLine } from "~/components/product/allergen-line";
@@ -34,14 +35,16 @@ export function LandingHeader() {
       <div className="container landing-header__inner">
         <Logo />
         <nav aria-label="Main" className="landing-nav">
-          <a href="#products">Products</a>
-          <a href="#nutrition">Nutrition</a>
-          <a href="#about">Our Story</a>
-          <a href="#locations">Find Us</a>
+          {landingSections.map((section) => (
+            <a key={section.hash} href={`#${section.hash}`}>
+              {section.label}
+            </a>
+          ))}
         </nav>
-        <Link to="/shop" className="button button--primary button--small">
+        <Link to="/shop" className="button button--primary button--small landing-header__shop">
           Shop Now
         </Link>
+        <LandingMenu />
       </div>
     </header>
   );

@@ -9,7 +9,12 @@ import { productPath } from "~/lib/url";
 
 export function ProductCard({ product, eager = false }: { product: CartProduct; eager?: boolean }) {
   return (
-    <article className={product.inStock ? "product-card" : "product-card product-card--sold-out"} aria-labelledby={`product-${product.id}`}>
+    // The card's id is the anchor a plain (no-JavaScript) add-to-cart post returns to.
+    <article
+      className={product.inStock ? "product-card" : "product-card product-card--sold-out"}
+      id={`product-${product.id}`}
+      aria-labelledby={`product-${product.id}-name`}
+    >
       <div className="product-card__media">
         {/* The name below is the card's link; this one only makes the picture clickable too. */}
         <Link to={productPath(product.id)} tabIndex={-1} aria-hidden="true" className="product-card__image-link">
@@ -18,7 +23,7 @@ export function ProductCard({ product, eager = false }: { product: CartProduct; 
         <span className="chip product-card__flavor">{product.flavor}</span>
       </div>
       <div className="product-card__body">
-        <h3 id={`product-${product.id}`}>
+        <h3 id={`product-${product.id}-name`}>
           <Link to={productPath(product.id)} className="product-card__link">
             {product.name}
           </Link>
@@ -32,7 +37,8 @@ export function ProductCard({ product, eager = false }: { product: CartProduct; 
               type="submit"
               className="button button--primary"
               disabled={!product.inStock}
-              aria-label={product.inStock ? `Add ${product.name} to cart` : `Sold out, ${product.name}`}
+              // The visible words come first (WCAG 2.5.3): "Add to cart, Chocolate Crunch" / "Sold out, Chocolate Crunch".
+              aria-label={`${product.inStock ? "Add to cart" : "Sold out"}, ${product.name}`}
             >
               {product.inStock ? (
                 <>

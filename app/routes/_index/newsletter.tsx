@@ -50,7 +50,8 @@ export function NewsletterSection({ result, constraints }: { result: LandingForm
               <strong>{notice.title}</strong> {notice.description}
             </p>
           ) : null}
-          <fetcher.Form method="post" action="/?index" className="newsletter__form" ref={form} onSubmit={handleSubmit} noValidate>
+          {/* The fragment brings a plain post's answer (the re-rendered page) back to this form, not to the top. */}
+          <fetcher.Form method="post" action="/?index#newsletter" className="newsletter__form" ref={form} onSubmit={handleSubmit} noValidate>
             <input type="hidden" name="intent" value="newsletter" />
             <HoneypotField id="newsletter-website" />
             <label htmlFor="newsletter-email" className="visually-hidden">

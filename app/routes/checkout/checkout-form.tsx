@@ -30,10 +30,19 @@ export function CheckoutForm({ state, constraints }: { state: CheckoutState; con
 
   useEffect(() => setHydrated(true), []);
 
-  // Move focus to the first field the server refused.
+  // The last button pressed, remembered until its answer arrives.
+  const sentIntent = useRef<string | null>(null);
+  if (typeof busyIntent === "string") sentIntent.current = busyIntent;
+
+  // Move focus to the first field the server refused or, after a delivery check, to its result.
   useEffect(() => {
+    const intent = sentIntent.current;
+    sentIntent.current = null;
     const first = Object.keys(state.fieldErrors)[0];
     if (first) form.current?.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
+    else if (state.delivery && (intent === "check-delivery" || intent === "place-order")) {
+      form.current?.querySelector<HTMLElement>("[data-testid=delivery-result]")?.focus();
+    }
   }, [state]);
 
   /** Asks the server again after the email or address changed, so the summary never shows a stale code or zone. */

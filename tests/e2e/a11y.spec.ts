@@ -1,0 +1,216 @@
+import AxeBuilder from "@axe-core/playwright";
+import axe from "axe-core";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
+
+// Every storefront page and state, and the admin's pages, checked by axe
+// against WCAG 2.0/2.1 A and AA and 2.2 AA, at phone and desktop widths.
+// No rule is disabled: a violation fails the test with what and where.
+
+const tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+// The project's axe-core (newer than the one @axe-core/playwright bundles), with its
+// experimental rules for these criteria switched on too (e.g. label-content-name-mismatch
+// for 2.5.3, experimental in the bundled copy).
+const experimentalRules = axe
+  .getRules(tags)
+  .filter((rule) => rule.tags.includes("experimental"))
+  .map((rule) => rule.ruleId);
+const axeOptions = {
+  runOnly: { type: "tag" as const, values: tags },
+  rules: Object.fromEntries(["label-content-name-mismatch", ...experimentalRules].map((id) => [id, { enabled: true }])),
+};
+const viewports = [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1440, height: 900 },
+];
+
+async function expectNoViolations(page: Page, state: string) {
+  const { violations } = await new AxeBuilder({ page, axeSource: axe.source }).options(axeOptions).analyze();
+  const found = violations.map((violation) => ({
+    rule: violation.id,
+    help: violation.help,
+    nodes: violation.nodes.map((node) => `${node.target.join(" ")}: ${node.failureSummary?.replace(/\s+/g, " ")}`),
+  }));
+  expect(found, `axe violations on ${state}`).toEqual([]);
+}
+
+/** A paid order made the way a customer makes one: the shop's checkout function, then the demo payment page. */
+async function payForOrder(page: Page) {
+  const placed = await page.request.post("/functions/v1/simple-checkout", {
+    data: {
+      items: [{ product: { id: "bar-strawberry-pb" }, quantity: 4 }],
+      shipping: { ...westLa, email: newEmail("a11y") },
+      discountCode: null,
+    },
+  });
+  expect(placed.ok()).toBe(true);
+  return ((await placed.json()) as { url: string }).url;
+}
+
+type State = { name: string; open: (page: Page) => Promise<void> };
+
+const storefront: State[] = [
+  {
+    name: "landing",
+    open: async (page) => {
+      await page.goto("/");
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    },
+  },
+  {
+    name: "landing-partner-dialog",
+    open: async (page) => {
+      await page.goto("/?partner=open");
+      await expect(page.getByRole("dialog", { name: "Partner With Us" })).toBeVisible();
+    },
+  },
+  {
+    name: "shop",
+    open: async (page) => {
+      await page.goto("/shop");
+      await expect(page.getByRole("article")).toHaveCount(6);
+    },
+  },
+  {
+    name: "shop-filtered",
+    open: async (page) => {
+      await page.goto("/shop?category=bites");
+      await expect(page.getByRole("article")).toHaveCount(3);
+    },
+  },
+  {
+    name: "added-popup",
+    open: async (page) => {
+      await page.goto("/shop");
+      await page.getByRole("button", { name: "Add to cart, Strawberry Bliss" }).click();
+      const popup = page.getByRole("status").filter({ hasText: "Added to cart!" });
+      // The popup closes itself after 4 s unless focus is on it: it stays while axe reads it.
+      await popup.getByRole("link", { name: "View Cart" }).focus();
+      await expect(popup).toBeVisible();
+    },
+  },
+  {
+    name: "cart-drawer",
+    open: async (page) => {
+      await fillCart(page, [
+        { productId: "bar-chocolate-pb", quantity: 2 },
+        { productId: "bites-banana", quantity: 1 },
+      ]);
+      await page.goto("/shop?cart=open");
+      await expect(page.getByRole("dialog", { name: "Your Cart" }).getByRole("listitem")).toHaveCount(2);
+    },
+  },
+  {
+    name: "checkout-field-errors",
+    open: async (page) => {
+      await fillCart(page, [{ productId: "bites-variety", quantity: 3 }]);
+      await page.goto("/checkout");
+      await fillShipping(page, { firstName: "Maya", email: "not-an-email" });
+      await page.getByRole("button", { name: "Check Delivery & Continue" }).click();
+      await expect(page.getByLabel(/Last name/)).toHaveAttribute("aria-invalid", "true");
+    },
+  },
+  {
+    name: "checkout-delivery-result",
+    open: async (page) => {
+      await fillCart(page, [{ productId: "bites-variety", quantity: 3 }]);
+      await page.goto("/checkout");
+      await fillShipping(page, westLa);
+      await page.getByRole("button", { name: "Check Delivery", exact: true }).click();
+      await expect(page.getByTestId("delivery-result")).toContainText("We deliver to you!");
+    },
+  },
+  {
+    name: "checkout-outside-area",
+    open: async (page) => {
+      await fillCart(page, [{ productId: "bites-variety", quantity: 3 }]);
+      await page.goto("/checkout");
+      await fillShipping(page, { ...westLa, address: "1 Truxtun Ave", city: "Bakersfield", zipCode: "93301" });
+      await page.getByRole("button", { name: "Check Delivery", exact: true }).click();
+      await expect(page.getByTestId("delivery-result")).toContainText("Outside Delivery Area");
+    },
+  },
+  {
+    name: "payment-page",
+    open: async (page) => {
+      await page.goto(await payForOrder(page));
+      await expect(page.getByRole("heading", { name: "Pay Chill PB" })).toBeVisible();
+    },
+  },
+  {
+    name: "order-success",
+    open: async (page) => {
+      await page.goto(await payForOrder(page));
+      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await page.getByRole("button", { name: /^Pay / }).click();
+      await expect(page.getByRole("heading", { name: "Order Confirmed" })).toBeVisible();
+    },
+  },
+  {
+    name: "not-found",
+    open: async (page) => {
+      await page.goto("/no-such-treat");
+      await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+    },
+  },
+];
+
+const admin: State[] = [
+  {
+    name: "admin-orders",
+    open: async (page) => {
+      await page.goto("/admin");
+      await expect(page.getByTestId("status-badge").first()).toBeVisible();
+    },
+  },
+  {
+    name: "admin-order",
+    open: async (page) => {
+      await page.goto("/admin");
+      await page.getByRole("link", { name: /^[0-9a-f]{8}$/ }).first().click();
+      await expect(page.getByRole("heading", { name: /^Order [0-9a-f]{8}$/ })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Items" })).toBeVisible();
+    },
+  },
+  {
+    name: "admin-dashboard",
+    open: async (page) => {
+      await page.goto("/admin/dashboard");
+      await expect(page.getByText("Orders today")).toBeVisible();
+      await expect(page.locator(".recharts-bar-rectangle path").first()).toBeVisible();
+    },
+  },
+];
+
+// axe reads the whole page in the browser: on a busy machine that alone can take a while.
+test.describe.configure({ timeout: 90_000 });
+
+for (const viewport of viewports) {
+  test.describe(`at ${viewport.width} px`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    for (const state of storefront) {
+      test(`${state.name} has no axe violations`, async ({ page }) => {
+        await state.open(page);
+        await expectNoViolations(page, state.name);
+        await page.screenshot({ path: `test-results/screenshots/a11y-${state.name}-${viewport.name}.png` });
+      });
+    }
+
+    test("admin-sign-in has no axe violations", async ({ page }) => {
+      await page.goto("/admin/login");
+      await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+      await expectNoViolations(page, "admin sign-in");
+      await page.screenshot({ path: `test-results/screenshots/a11y-admin-sign-in-${viewport.name}.png` });
+    });
+
+    for (const state of admin) {
+      test(`${state.name} has no axe violations`, async ({ adminPage: page }) => {
+        await state.open(page);
+        await expectNoViolations(page, state.name);
+        await page.screenshot({ path: `test-results/screenshots/a11y-${state.name}-${viewport.name}.png` });
+      });
+    }
+  });
+}

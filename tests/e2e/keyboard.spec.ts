@@ -1,0 +1,80 @@
+import { expect, test } from "@playwright/test";
+import { newEmail, westLa } from "./checkout-helpers";
+import { expectFocusInView, tabTo } from "./focus-helpers";
+
+// A whole purchase with the keyboard alone: Tab, Shift+Tab, Enter, Space and
+// typing, never a click. At every stop the focused element must be on the
+// screen and not under the sticky header (or the popup); after a move to
+// another page, and after the delivery check, focus is on the new content.
+
+for (const viewport of [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1440, height: 900 },
+]) {
+  test(`a purchase by keyboard alone, from the landing page to Order Confirmed (${viewport.name})`, async ({ page, context }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize(viewport);
+    await page.goto("/");
+
+    await tabTo(page, page.getByRole("banner").getByRole("link", { name: "Shop Now" }));
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/shop$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Shop bars & bites" })).toBeFocused();
+
+    const add = page.getByRole("button", { name: "Add to cart, Chocolate Mini Bites" });
+    await tabTo(page, add);
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("cart-count")).toHaveText("1");
+    await expectFocusInView(page);
+    await page.keyboard.press("Space");
+    await expect(page.getByTestId("cart-count")).toHaveText("2");
+    await expect(add).toBeFocused();
+    await expectFocusInView(page);
+
+    // Back up past the filters to the header's cart: nothing stops under the sticky header.
+    await tabTo(page, page.getByRole("link", { name: "Open cart, 2 items" }), { backwards: true });
+    await page.keyboard.press("Enter");
+    const drawer = page.getByRole("dialog", { name: "Your Cart" });
+    await expect(drawer).toBeFocused();
+    await tabTo(page, drawer.getByRole("link", { name: "Checkout" }));
+    await page.keyboard.press("Enter");
+
+    await expect(page).toHaveURL(/\/checkout$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeFocused();
+    const shipping = { ...westLa, email: newEmail("keyboard") };
+    const fields: [RegExp, string][] = [
+      [/First name/, shipping.firstName],
+      [/Last name/, shipping.lastName],
+      [/^Email/, shipping.email],
+      [/Street address/, shipping.address],
+      [/City/, shipping.city],
+      [/State/, shipping.state],
+      [/ZIP code/, shipping.zipCode],
+    ];
+    for (const [label, value] of fields) {
+      await tabTo(page, page.getByLabel(label));
+      await page.keyboard.type(value);
+    }
+    await tabTo(page, page.getByRole("button", { name: "Check Delivery", exact: true }));
+    await page.keyboard.press("Enter");
+    const result = page.getByTestId("delivery-result");
+    await expect(result).toContainText("We deliver to you!");
+    await expect(result).toBeFocused();
+    await expectFocusInView(page);
+
+    const paymentTab = context.waitForEvent("page");
+    await tabTo(page, page.getByRole("button", { name: "Place Order" }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { name: "Payment continues in the new tab" })).toBeFocused();
+
+    const payment = await paymentTab;
+    await payment.setViewportSize(viewport);
+    await expect(payment.getByRole("heading", { name: "Pay Chill PB" })).toBeVisible();
+    await tabTo(payment, payment.getByLabel("Card number"));
+    await payment.keyboard.type("4242 4242 4242 4242");
+    await tabTo(payment, payment.getByRole("button", { name: /^Pay \$/ }));
+    await payment.keyboard.press("Enter");
+    await expect(payment.getByRole("heading", { name: "Order Confirmed" })).toBeVisible();
+    await expect(payment.getByText(shipping.email)).toBeVisible();
+  });
+}
