@@ -24,8 +24,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (wantsHtml(request)) {
     if (!result.ok) session.flash("flash", { kind: "error", message: result.error });
     else if (result.added) session.flash("flash", result.added);
-    // Back to the card that was added from (its id), not to the top of the page.
-    const target = result.ok && result.added?.kind === "added" ? `${backTo}#product-${result.added.productId}` : backTo;
+    // Back to the shop's card that was added from (its id), not to the top of
+    // the page; a product's own page has its button at the top already.
+    const added = result.ok && result.added?.kind === "added" ? result.added : null;
+    const target = added && new URL(backTo, request.url).pathname === "/shop" ? `${backTo}#product-${added.productId}` : backTo;
     return redirect(target, { headers: { "Set-Cookie": await commitCartSession(session) } });
   }
 

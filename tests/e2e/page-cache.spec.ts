@@ -110,7 +110,7 @@ test("a cached page carries its own response's fresh nonce on every script, and 
   const response = await page.goto(`${origin}/shop`);
   expect(response?.headers()["x-page-cache"]).toBe("hit");
   await page.evaluate(() => ((window as unknown as { marker: string }).marker = "not reloaded"));
-  await page.getByRole("link", { name: "Mini Bites" }).click();
+  await page.getByRole("link", { name: "Mini Bites", exact: true }).click();
   await expect(page).toHaveURL(/category=bites/);
   await expect(page.getByRole("article")).toHaveCount(3);
   expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("not reloaded");
@@ -125,13 +125,16 @@ test("a product changed by another process shows on every instance, and each ins
     const cached = await get(`${origin}/shop?category=bars`);
     expect(cached.headers["x-page-cache"]).toBe("hit");
     expect(cached.body).toContain("$6.00");
+    await get(`${origin}/`);
+    expect((await get(`${origin}/`)).headers["x-page-cache"]).toBe("hit");
   }
   setPrice("bar-chocolate-pb", 725);
   try {
     for (const origin of ORIGINS) {
       // Each instance reads the catalogue version at most a second after its last read.
       await expect.poll(async () => (await get(`${origin}/shop?category=bars`)).body, { timeout: 10_000 }).toContain("$7.25");
-      expect((await get(`${origin}/`)).body).toContain("$7.25");
+      // The landing page (which shows the bars' lowest price, still $6.00) was cached too: it is rendered again.
+      expect((await get(`${origin}/`)).headers["x-page-cache"]).toBe("miss");
       const again = await get(`${origin}/shop?category=bars`);
       expect(again.headers["x-page-cache"]).toBe("hit");
       expect(again.body).toContain("$7.25");
@@ -163,7 +166,7 @@ test("a visitor's own pages are never cached, and a plain read sets no cookie", 
   // …and nobody else gets that cart.
   const anyone = await get(`${origin}/shop`);
   expect(anyone.headers["x-page-cache"]).toBe("hit");
-  expect(anyone.body).toContain('"cart":{"lines":[],"known":false}');
+  expect(anyone.body).toContain('"cart":{"lines":[],"known":false,"freeShippingHint":null}');
 
   // Pages that are not the catalogue's are always rendered.
   for (const path of ["/checkout", "/order-success?session_id=cs_test_unknown", "/unsubscribe"]) {

@@ -137,6 +137,11 @@ describe("/cart restore from the browser's saved copy", () => {
 });
 
 describe("/cart as a plain form post (no JavaScript)", () => {
+  it("returns to a product's own page as it was, with no card to scroll to", async () => {
+    const response = await cartClient().post({ intent: "add", productId: "bar-strawberry-pb", redirectTo: "/shop/bar-strawberry-pb" }, { html: true });
+    expect(response).toHaveRedirect("/shop/bar-strawberry-pb");
+  });
+
   it("redirects back to the card it came from and leaves the popup for the next page once", async () => {
     const cart = cartClient();
     const response = await cart.post(
