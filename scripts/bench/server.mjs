@@ -44,7 +44,9 @@ export async function startServer(env) {
   if (await fetch(`${origin}/healthz`).then(() => true, () => false)) {
     throw new Error(`${origin} already answers: set BENCH_PORT to a free port`);
   }
-  const child = spawn(process.execPath, ["server.mjs"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  // The node flags of `npm start` (package.json), so memory is measured as production runs.
+  const startFlags = /node ((?:--[\w-]+(?:=\S+)? )*)server\.mjs/.exec(JSON.parse(readFileSync("package.json", "utf8")).scripts.start)?.[1].trim().split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...startFlags, "server.mjs"], { env, stdio: ["ignore", "ignore", "inherit"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const killOnExit = () => child.kill();
   process.once("exit", killOnExit);
