@@ -1,8 +1,9 @@
-import { Anchor, Card, Group, Pagination, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable } from "@refinedev/core";
 import type { InquiryRow } from "@shop/owner-lists";
 import { ExportButton } from "../../components/export-button";
+import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { filterValue } from "../../providers/resources/shared";
@@ -72,11 +73,7 @@ function InquiryList() {
         ))}
       </Stack>
 
-      {pageCount > 1 ? (
-        <Group justify="center">
-          <Pagination total={pageCount} value={currentPage} onChange={setCurrentPage} getControlProps={(control) => ({ "aria-label": `${control} page` })} />
-        </Group>
-      ) : null}
+      <Pager pageCount={pageCount} currentPage={currentPage} onChange={setCurrentPage} />
     </Stack>
   );
 }

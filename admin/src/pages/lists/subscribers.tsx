@@ -1,8 +1,9 @@
-import { Badge, Card, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Badge, Card, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable } from "@refinedev/core";
 import type { SubscriberRow } from "@shop/owner-lists";
 import { ExportButton } from "../../components/export-button";
+import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { filterValue } from "../../providers/resources/shared";
@@ -89,11 +90,7 @@ function SubscriberList() {
         ) : null}
       </Card>
 
-      {pageCount > 1 ? (
-        <Group justify="center">
-          <Pagination total={pageCount} value={currentPage} onChange={setCurrentPage} getControlProps={(control) => ({ "aria-label": `${control} page` })} />
-        </Group>
-      ) : null}
+      <Pager pageCount={pageCount} currentPage={currentPage} onChange={setCurrentPage} />
     </Stack>
   );
 }

@@ -1,9 +1,10 @@
-import { Anchor, Card, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Card, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable, type CrudFilter } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { ORDER_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
 import { Link } from "react-router";
+import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
 import { PaymentBadge, TrackingInfo } from "./payment";
@@ -170,11 +171,7 @@ export function OrderList() {
         ) : null}
       </Card>
 
-      {pageCount > 1 ? (
-        <Group justify="center">
-          <Pagination total={pageCount} value={currentPage} onChange={setCurrentPage} getControlProps={(control) => ({ "aria-label": `${control} page` })} />
-        </Group>
-      ) : null}
+      <Pager pageCount={pageCount} currentPage={currentPage} onChange={setCurrentPage} />
     </Stack>
   );
 }
