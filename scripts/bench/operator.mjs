@@ -30,7 +30,7 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
   prepareDatabase(ordersEnv);
   const filled = await ensureOrders(ORDERS_DB);
   step(filled.filled ? `wrote ${count(PAID_ORDERS)} paid orders in ${filled.seconds.toFixed(1)} s` : `reused its ${count(PAID_ORDERS)} paid orders`);
-  quietly("node_modules/.bin/tsx", ["scripts/admin-create.ts", "--email", OPERATOR.email, "--password", OPERATOR.password], ordersEnv);
+  quietly("node_modules/.bin/tsx", ["scripts/admin-create.ts", "--email", OPERATOR.email, "--password", OPERATOR.password, "--role", "owner"], ordersEnv);
   const orders = await startServer(ordersEnv);
   step(`the shop on 100,000 orders runs at ${orders.origin} (pid ${orders.pid})`);
   await sleep(2_000);

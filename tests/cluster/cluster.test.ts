@@ -239,7 +239,7 @@ describe("three instances on one PostgreSQL database", () => {
   it("an operator signed in on one instance is signed in on all; signing out on one ends it everywhere", async () => {
     const email = `operator-${randomUUID().slice(0, 8)}@cluster.test`;
     const password = "a long cluster passphrase";
-    const created = spawnSync(process.execPath, ["node_modules/.bin/tsx", "scripts/admin-create.ts", "--email", email, "--password", password], {
+    const created = spawnSync(process.execPath, ["node_modules/.bin/tsx", "scripts/admin-create.ts", "--email", email, "--password", password, "--role", "staff"], {
       env: environment(PORTS[0]),
       encoding: "utf8",
     });
