@@ -155,6 +155,8 @@ function* generateOrders(products, now) {
       paymentStatus: paid ? "paid" : weighted(next, [["expired", 70], ["cancelled", 20], ["unpaid", 10]]),
       email: customer.email,
       mailbox: customer.mailbox,
+      // The indexed domain the admin's search matches (app/lib/email.ts mailboxDomain).
+      emailDomain: customer.mailbox.slice(customer.mailbox.lastIndexOf("@") + 1),
       firstName: customer.firstName,
       lastName: customer.lastName,
       phone: customer.phone,
@@ -187,7 +189,7 @@ function* generateOrders(products, now) {
 // from another (a search key, say) must be added here too, or the bench's
 // orders would lack it and its query would measure an empty index.
 const ORDER_COLUMNS = [
-  "id", "status", "paymentStatus", "email", "mailbox", "firstName", "lastName", "phone", "address", "city", "state",
+  "id", "status", "paymentStatus", "email", "mailbox", "emailDomain", "firstName", "lastName", "phone", "address", "city", "state",
   "zipCode", "subtotalCents", "discountCents", "shippingCents", "totalCents", "discountCode", "firstOrderClaim",
   "deliveryZone", "distanceTenths", "stripeSessionId", "paidAt", "chefNotified", "preparingSent", "shippedSent",
   "deliveredSent", "createdAt", "updatedAt",
@@ -241,6 +243,16 @@ export async function ensureOrders(file) {
       if (batch.length === ROWS_PER_INSERT) flush();
     }
     if (batch.length > 0) flush();
+    // The dashboard's daily totals, as the shop keeps them when orders are paid
+    // (the same Los Angeles-day rule as the migration that added them).
+    statements.push(`DELETE FROM "DailySales"`, `INSERT INTO "DailySales" ("day", "orders", "revenueCents")
+SELECT "day", COUNT(*), SUM("totalCents") FROM (
+    SELECT date("createdAt", CASE
+        WHEN datetime("createdAt") >= datetime(strftime('%Y', "createdAt") || '-03-01', 'weekday 0', '+7 days', '+10 hours')
+         AND datetime("createdAt") < datetime(strftime('%Y', "createdAt") || '-11-01', 'weekday 0', '+9 hours')
+        THEN '-7 hours' ELSE '-8 hours' END) AS "day", "totalCents"
+    FROM "Order" WHERE "paymentStatus" = 'paid'
+) GROUP BY "day"`);
     await client.batch(statements, "write");
     await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
     await client.execute("ANALYZE");
