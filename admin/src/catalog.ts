@@ -3,7 +3,9 @@
  * the admin's record types for the Products and Discount codes pages.
  */
 
-export type HistoryEntry = { actorEmail: string; action: string; at: string; before: unknown; after: unknown };
+import type { AuditRecord, DiscountCodeJson } from "@shop/owner-records";
+
+export type HistoryEntry = AuditRecord;
 
 export type Product = {
   id: string;
@@ -22,20 +24,6 @@ export type Product = {
 
 export type ProductChanges = Partial<Pick<Product, "name" | "description" | "price" | "inStock">>;
 
-export type DiscountCode = {
-  code: string;
-  percentOff: number;
-  description: string;
-  active: boolean;
-  firstOrderOnly: boolean;
-  usageLimit: number | null;
-  /** ISO date-time, or null for no expiry. */
-  expiresAt: string | null;
-  expired: boolean;
-  /** Paid orders holding the code. */
-  uses: number;
-  /** Unpaid orders holding it while their payment page is open. */
-  reserved: number;
-};
+export type DiscountCode = DiscountCodeJson;
 
 export type DiscountCodeTerms = Pick<DiscountCode, "code" | "percentOff" | "description" | "active" | "firstOrderOnly" | "usageLimit" | "expiresAt">;

@@ -1,5 +1,6 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { db } from "~/utils/db.server";
+import type { AuditRecord } from "~/lib/owner-records";
 
 /**
  * The record of operators' changes (issue 13): who changed what, when, and
@@ -33,13 +34,7 @@ export async function recordAudit(tx: Prisma.TransactionClient, entry: AuditInpu
   });
 }
 
-export type AuditRecord = {
-  actorEmail: string;
-  action: string;
-  at: string;
-  before: unknown;
-  after: unknown;
-};
+export type { AuditRecord };
 
 /** A subject's changes, newest first. */
 export async function auditTrail(subjectType: AuditSubject, subjectId: string, take = 50): Promise<AuditRecord[]> {

@@ -1,5 +1,6 @@
 import { db, isUniqueViolation } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
+import type { DiscountCodeJson } from "~/lib/owner-records";
 
 /**
  * The owner's discount codes (issue 13). A code's `usesHeld` counts the
@@ -19,14 +20,7 @@ export type DiscountCodeTerms = {
   expiresAt: Date | null;
 };
 
-export type DiscountCodeRow = Omit<DiscountCodeTerms, "expiresAt"> & {
-  expiresAt: string | null;
-  expired: boolean;
-  uses: number;
-  reserved: number;
-  usesHeld: number;
-  updatedAt: string;
-};
+export type DiscountCodeRow = DiscountCodeJson;
 
 type StoredCode = NonNullable<Awaited<ReturnType<typeof db.discountCode.findUnique>>>;
 

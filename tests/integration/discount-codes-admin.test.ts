@@ -1,3 +1,4 @@
+import type { DiscountCodeJson } from "~/lib/owner-records";
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { seed } from "../../prisma/seed";
@@ -9,18 +10,7 @@ import { callFunction, checkoutBody, payOrder, placeOrder, readJson, signedInAdm
  * save-discount-code, and the limits and expiry checkout enforces.
  */
 
-type CodeJson = {
-  code: string;
-  percentOff: number;
-  description: string;
-  active: boolean;
-  firstOrderOnly: boolean;
-  usageLimit: number | null;
-  expiresAt: string | null;
-  expired: boolean;
-  uses: number;
-  reserved: number;
-};
+type CodeJson = DiscountCodeJson;
 type SaveJson = { message: string; code: CodeJson };
 type FormErrorJson = ErrorJson & { fieldErrors?: Record<string, string> };
 
