@@ -23,11 +23,11 @@ export function AdminLayout({ children }: { children: ReactNode }) {
     <AppShell header={{ height: 64 }} padding={{ base: "md", sm: "lg" }}>
       <AppShell.Header bg="chocolate.9" c="white" px={{ base: "md", sm: "lg" }}>
         <Group h="100%" justify="space-between" wrap="nowrap">
-          <Group gap="xl" wrap="nowrap">
+          <Group gap="xl" wrap="nowrap" style={{ minWidth: 0 }}>
             <Title order={1} size="h3" c="white" style={{ whiteSpace: "nowrap" }}>
               Order Management
             </Title>
-            <Group gap={4} visibleFrom="md" component="nav" aria-label="Admin">
+            <Group gap={4} visibleFrom="md" wrap="nowrap" component="nav" aria-label="Admin" style={{ overflowX: "auto", minWidth: 0 }}>
               {links.map((item) => (
                 // Only what the operator's role may open (the access control provider).
                 <CanAccess key={item.key} resource={item.name} action="list">
@@ -39,17 +39,18 @@ export function AdminLayout({ children }: { children: ReactNode }) {
                     variant="filled"
                     w="auto"
                     c="white"
+                    style={{ whiteSpace: "nowrap", flexShrink: 0 }}
                   />
                 </CanAccess>
               ))}
             </Group>
           </Group>
-          <Group gap="md" wrap="nowrap" visibleFrom="md">
-            <Anchor href="/" c="yellow.2" fw={700}>
+          <Group gap="md" wrap="nowrap" visibleFrom="md" style={{ flexShrink: 0 }}>
+            <Anchor href="/" c="yellow.2" fw={700} style={{ whiteSpace: "nowrap" }}>
               Back to Homepage
             </Anchor>
             {identity ? (
-              <Text size="sm" c="chocolate.1" visibleFrom="lg">
+              <Text size="sm" c="chocolate.1" visibleFrom="xl">
                 {identity.email}
               </Text>
             ) : null}
