@@ -8,7 +8,7 @@ import { constants, crc32, deflateRawSync } from "node:zlib";
  * but the URL and the catalogue. A page that shows anything else (an order, a
  * token, a form's result) must never be listed here.
  */
-export const CACHEABLE_PAGES = [/^\/$/, /^\/shop$/, /^\/privacy$/, /^\/terms$/];
+export const CACHEABLE_PAGES = [/^\/$/, /^\/shop$/, /^\/shop\/[\w-]+$/, /^\/privacy$/, /^\/terms$/];
 
 /** The shop's own cookies (cart, toast, operator session): a request carrying one is the visitor's own. */
 const SHOP_COOKIE = /(?:^|;)\s*chillpb_/;

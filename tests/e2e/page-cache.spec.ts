@@ -166,6 +166,14 @@ test("a visitor's own pages are never cached, and a plain read sets no cookie", 
   // …and nobody else gets that cart.
   const anyone = await get(`${origin}/shop`);
   expect(anyone.headers["x-page-cache"]).toBe("hit");
+  // A product's page is the catalogue's too; a product the catalogue lacks (404) is never kept.
+  await get(`${origin}/shop/bites-variety`);
+  expect((await get(`${origin}/shop/bites-variety`)).headers["x-page-cache"]).toBe("hit");
+  expect((await get(`${origin}/shop/bites-variety`, { Cookie: cookie })).headers["x-page-cache"]).toBeUndefined();
+  await get(`${origin}/shop/no-such-treat`);
+  const unknown = await get(`${origin}/shop/no-such-treat`);
+  expect(unknown.status).toBe(404);
+  expect(unknown.headers["x-page-cache"]).toBe("miss");
   expect(anyone.body).toContain('"cart":{"lines":[],"known":false,"freeShippingHint":null}');
 
   // Pages that are not the catalogue's are always rendered.
