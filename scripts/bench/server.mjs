@@ -39,14 +39,29 @@ export function quietly(command, args, env) {
 /** Migrations and the catalogue seed (and the build, unless SKIP_BUILD), as `npm start` does before it serves. */
 export const prepareDatabase = (env) => quietly(process.execPath, ["scripts/prepare.mjs"], env);
 
+/**
+ * The environment variables and node flags `npm start` (package.json) runs the
+ * server with, e.g. `MALLOC_ARENA_MAX=2 node --max-semi-space-size=1 server.mjs`,
+ * so memory is measured as production runs.
+ */
+export function startCommand() {
+  const start = JSON.parse(readFileSync("package.json", "utf8")).scripts.start;
+  const match = /((?:\w+=\S+ )*)node ((?:--[\w-]+(?:=\S+)? )*)server\.mjs/.exec(start);
+  if (!match) throw new Error(`package.json's start script does not run "node … server.mjs": ${start}`);
+  const words = (text) => text.trim().split(" ").filter(Boolean);
+  return {
+    variables: Object.fromEntries(words(match[1]).map((word) => word.split("=", 2))),
+    flags: words(match[2]),
+  };
+}
+
 export async function startServer(env) {
   const origin = env.PUBLIC_URL;
   if (await fetch(`${origin}/healthz`).then(() => true, () => false)) {
     throw new Error(`${origin} already answers: set BENCH_PORT to a free port`);
   }
-  // The node flags of `npm start` (package.json), so memory is measured as production runs.
-  const startFlags = /node ((?:--[\w-]+(?:=\S+)? )*)server\.mjs/.exec(JSON.parse(readFileSync("package.json", "utf8")).scripts.start)?.[1].trim().split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...startFlags, "server.mjs"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  const { variables, flags } = startCommand();
+  const child = spawn(process.execPath, [...flags, "server.mjs"], { env: { ...env, ...variables }, stdio: ["ignore", "ignore", "inherit"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const killOnExit = () => child.kill();
   process.once("exit", killOnExit);
