@@ -16,8 +16,10 @@ export type DiscountCodeTerms = {
   description: string;
   active: boolean;
   firstOrderOnly: boolean;
-  usageLimit: number | null;
-  expiresAt: Date | null;
+  /** null: no limit; left out (undefined): an existing code keeps its limit, a new one has none. */
+  usageLimit?: number | null;
+  /** null: never expires; left out: as for usageLimit. */
+  expiresAt?: Date | null;
 };
 
 export type DiscountCodeRow = DiscountCodeJson;
@@ -64,9 +66,10 @@ export type DiscountCodeSave =
 
 /**
  * Creates the code or updates it (by code), with an audit entry holding its
- * terms before and after. A usage limit may not go below the orders already
- * holding the code: the update is conditional on that, so an order reserving
- * a use at the same moment cannot slip past the new limit.
+ * terms before and after. A usage limit or expiry left out keeps the stored
+ * one. A usage limit may not go below the orders already holding the code:
+ * the update is conditional on that, so an order reserving a use at the same
+ * moment cannot slip past the new limit.
  */
 export async function saveDiscountCode(actorEmail: string, terms: DiscountCodeTerms): Promise<DiscountCodeSave> {
   const data = {
@@ -74,15 +77,15 @@ export async function saveDiscountCode(actorEmail: string, terms: DiscountCodeTe
     description: terms.description,
     active: terms.active,
     firstOrderOnly: terms.firstOrderOnly,
-    usageLimit: terms.usageLimit,
-    expiresAt: terms.expiresAt,
+    ...(terms.usageLimit !== undefined && { usageLimit: terms.usageLimit }),
+    ...(terms.expiresAt !== undefined && { expiresAt: terms.expiresAt }),
   };
   try {
     const saved = await db.$transaction(async (tx) => {
       const before = await tx.discountCode.findUnique({ where: { code: terms.code } });
       if (before) {
         const { count } = await tx.discountCode.updateMany({
-          where: { code: terms.code, ...(terms.usageLimit !== null && { usesHeld: { lte: terms.usageLimit } }) },
+          where: { code: terms.code, ...(typeof terms.usageLimit === "number" && { usesHeld: { lte: terms.usageLimit } }) },
           data,
         });
         if (count === 0) return { ok: false as const, held: (await tx.discountCode.findUniqueOrThrow({ where: { code: terms.code } })).usesHeld };

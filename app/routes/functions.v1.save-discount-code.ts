@@ -37,18 +37,21 @@ const bodySchema = z.object({
     .min(1, "Usage limit must be at least 1 (leave it empty for no limit)")
     .max(1_000_000, "Usage limit can be at most 1,000,000")
     .nullable()
-    .default(null),
+    .optional(),
   expiresAt: z
     .string({ invalid_type_error: "Expiry must be a date and time" })
     .datetime({ offset: true, message: "Expiry must be an ISO date and time, like 2026-12-31T23:59:00Z" })
     .transform((value) => new Date(value))
     .nullable()
-    .default(null),
+    .optional(),
 });
 
 /**
- * { code, percentOff, description, active, firstOrderOnly, usageLimit, expiresAt }
+ * { code, percentOff, description, active, firstOrderOnly, usageLimit?, expiresAt? }
  * → { message, code }: creates the code or updates it (upsert by code).
+ * `usageLimit` and `expiresAt` null mean none; left out, an existing code
+ * keeps its own (a new one has none), so a client that does not know them
+ * cannot wipe them.
  */
 export function action({ request }: ActionFunctionArgs) {
   return handleFunction("save-discount-code", request, async () => {

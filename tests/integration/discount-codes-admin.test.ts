@@ -111,6 +111,44 @@ describe("save-discount-code", () => {
     expect(JSON.parse(entries[1]!.after!)).toMatchObject({ percentOff: 20, active: false, usageLimit: null, expiresAt: null });
   });
 
+  it("keeps the stored usage limit and expiry when a save leaves them out; null clears them", async () => {
+    const { cookie } = await owner();
+    const code = newCode();
+    const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    expect((await save(terms({ code, usageLimit: 5, expiresAt }), cookie)).status).toBe(200);
+
+    // A client that only switches the code off sends no limit or expiry.
+    const { usageLimit: _limit, expiresAt: _expiry, ...withoutLimits } = terms({ code, active: false });
+    const updated = await save(withoutLimits, cookie);
+    expect(updated.status).toBe(200);
+    expect((await readJson<SaveJson>(updated)).code).toMatchObject({ active: false, usageLimit: 5, expiresAt });
+    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ active: false, usageLimit: 5, expiresAt: new Date(expiresAt) });
+    const entries = await db.auditEntry.findMany({ where: { subjectType: "discount-code", subjectId: code }, orderBy: { id: "asc" } });
+    expect(JSON.parse(entries[1]!.after!)).toMatchObject({ active: false, usageLimit: 5, expiresAt });
+
+    expect((await save(terms({ code, usageLimit: null, expiresAt: null }), cookie)).status).toBe(200);
+    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ usageLimit: null, expiresAt: null });
+  });
+
+  it("a new code saved without a usage limit or expiry has neither", async () => {
+    const { cookie } = await owner();
+    const { usageLimit: _limit, expiresAt: _expiry, ...body } = terms();
+    const created = await save(body, cookie);
+    expect(created.status).toBe(200);
+    expect((await readJson<SaveJson>(created)).code).toMatchObject({ code: body.code, usageLimit: null, expiresAt: null });
+  });
+
+  it("a save that leaves out the limit does not check it against the orders holding the code", async () => {
+    const { cookie } = await owner();
+    const code = newCode();
+    await save(terms({ code, usageLimit: 2 }), cookie);
+    await placeOrder([["bites-variety", 3]], { discountCode: code });
+    await placeOrder([["bites-variety", 3]], { discountCode: code });
+    const { usageLimit: _limit, ...body } = terms({ code, description: "Spring, reworded" });
+    expect((await save(body, cookie)).status).toBe(200);
+    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ usageLimit: 2, description: "Spring, reworded" });
+  });
+
   it("refuses a usage limit below the orders already holding the code", async () => {
     const { cookie } = await owner();
     const code = newCode();
