@@ -60,18 +60,31 @@ export async function listDiscountCodes(now = new Date()): Promise<DiscountCodeR
   }));
 }
 
-export type DiscountCodeSave =
-  | { ok: true; created: boolean; code: DiscountCodeRow }
-  | { ok: false; field: "usageLimit" | "code"; error: string };
+type DiscountCodeRefusal = { ok: false; field: "usageLimit" | "code"; error: string };
+
+export type DiscountCodeSave = { ok: true; created: boolean; code: DiscountCodeRow } | DiscountCodeRefusal;
+
+const limitBelowHeld = (held: number): DiscountCodeRefusal => ({
+  ok: false,
+  field: "usageLimit",
+  error: `${held} ${held === 1 ? "order holds" : "orders hold"} this code already: the limit cannot be lower than that.`,
+});
 
 /**
  * Creates the code or updates it (by code), with an audit entry holding its
  * terms before and after. A usage limit or expiry left out keeps the stored
  * one. A usage limit may not go below the orders already holding the code:
  * the update is conditional on that, so an order reserving a use at the same
- * moment cannot slip past the new limit.
+ * moment cannot slip past the new limit. `createOnly` (the admin's "New
+ * code") never updates: a code that exists, or is created by someone else at
+ * the same moment, is refused on the `code` field.
  */
-export async function saveDiscountCode(actorEmail: string, terms: DiscountCodeTerms): Promise<DiscountCodeSave> {
+export async function saveDiscountCode(
+  actorEmail: string,
+  terms: DiscountCodeTerms,
+  { createOnly = false }: { createOnly?: boolean } = {},
+): Promise<DiscountCodeSave> {
+  const taken: DiscountCodeRefusal = { ok: false, field: "code", error: `A code named ${terms.code} already exists.` };
   const data = {
     basisPoints: terms.percentOff * 100,
     description: terms.description,
@@ -83,12 +96,13 @@ export async function saveDiscountCode(actorEmail: string, terms: DiscountCodeTe
   try {
     const saved = await db.$transaction(async (tx) => {
       const before = await tx.discountCode.findUnique({ where: { code: terms.code } });
+      if (before && createOnly) return taken;
       if (before) {
         const { count } = await tx.discountCode.updateMany({
           where: { code: terms.code, ...(typeof terms.usageLimit === "number" && { usesHeld: { lte: terms.usageLimit } }) },
           data,
         });
-        if (count === 0) return { ok: false as const, held: (await tx.discountCode.findUniqueOrThrow({ where: { code: terms.code } })).usesHeld };
+        if (count === 0) return limitBelowHeld((await tx.discountCode.findUniqueOrThrow({ where: { code: terms.code } })).usesHeld);
       } else {
         await tx.discountCode.create({ data: { code: terms.code, ...data } });
       }
@@ -103,17 +117,12 @@ export async function saveDiscountCode(actorEmail: string, terms: DiscountCodeTe
       });
       return { ok: true as const, created: before === null };
     });
-    if (!saved.ok) {
-      return {
-        ok: false,
-        field: "usageLimit",
-        error: `${saved.held} ${saved.held === 1 ? "order holds" : "orders hold"} this code already: the limit cannot be lower than that.`,
-      };
-    }
+    if (!saved.ok) return saved;
     const code = (await listDiscountCodes()).find((row) => row.code === terms.code);
     return { ok: true, created: saved.created, code: code! };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
+    if (createOnly) return taken;
     return { ok: false, field: "code", error: "This code was created at the same moment by someone else. Please try again." };
   }
 }

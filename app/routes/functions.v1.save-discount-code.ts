@@ -44,6 +44,8 @@ const bodySchema = z.object({
     .transform((value) => new Date(value))
     .nullable()
     .optional(),
+  /** The admin's "New code": refuse a code that exists (409) instead of updating it. */
+  create: z.boolean({ invalid_type_error: "Create must be true or false" }).optional(),
 });
 
 /**
@@ -51,13 +53,14 @@ const bodySchema = z.object({
  * → { message, code }: creates the code or updates it (upsert by code).
  * `usageLimit` and `expiresAt` null mean none; left out, an existing code
  * keeps its own (a new one has none), so a client that does not know them
- * cannot wipe them.
+ * cannot wipe them. With `create: true` only a new code is made: one that
+ * exists answers 409 with the field error on `code`.
  */
 export function action({ request }: ActionFunctionArgs) {
   return handleFunction("save-discount-code", request, async () => {
     const admin = await requireAdmin(request, "discount-codes.manage");
-    const terms = await readJsonForm(request, bodySchema);
-    const saved = await saveDiscountCode(admin.email, terms);
+    const { create, ...terms } = await readJsonForm(request, bodySchema);
+    const saved = await saveDiscountCode(admin.email, terms, { createOnly: create === true });
     if (!saved.ok) return apiError(saved.field === "code" ? 409 : 400, `${saved.field}: ${saved.error}`, { fieldErrors: { [saved.field]: saved.error } });
     return json({ message: `${saved.code.code} ${saved.created ? "created" : "saved"}.`, code: saved.code });
   });

@@ -96,3 +96,26 @@ test("the owner adds a staff account, who can then sign in; a short password is 
   await expect(page.getByText(`${email} can no longer sign in.`)).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: email })).toHaveCount(0);
 });
+
+test("'New code' with a name that exists says so on the Code field and leaves the code as it was", async ({ adminPage: page, baseURL }) => {
+  const code = `TAKEN-${randomUUID().slice(0, 6).toUpperCase()}`;
+  const terms = { code, percentOff: 15, description: "15% for the e2e test", active: true, firstOrderOnly: false, usageLimit: 4, expiresAt: null };
+  expect((await page.request.post("/functions/v1/save-discount-code", { data: terms, headers: { Origin: baseURL ?? "" } })).ok()).toBe(true);
+
+  await page.goto("/admin/discount-codes/new");
+  await page.getByRole("textbox", { name: "Code" }).fill(code.toLowerCase());
+  await page.getByRole("textbox", { name: "Percent off" }).fill("90");
+  await page.getByRole("textbox", { name: "Description" }).fill("Would overwrite the other one");
+  await page.getByRole("button", { name: "Create code" }).click();
+
+  const field = page.getByRole("textbox", { name: "Code" });
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toHaveAccessibleDescription(new RegExp(`A code named ${code} already exists\\.`));
+  await expect(page).toHaveURL(/\/admin\/discount-codes\/new$/);
+
+  await page.goto("/admin/discount-codes");
+  const row = page.getByRole("row").filter({ hasText: code });
+  await expect(row).toContainText("15%");
+  await expect(row).toContainText("15% for the e2e test");
+  await expect(row).toContainText("0 / 4");
+});

@@ -149,6 +149,38 @@ describe("save-discount-code", () => {
     expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ usageLimit: 2, description: "Spring, reworded" });
   });
 
+  it("with create: true makes a new code, and answers 409 for one that exists instead of overwriting it", async () => {
+    const { cookie } = await owner();
+    const code = newCode();
+    const created = await save({ ...terms({ code, percentOff: 15, usageLimit: 5 }), create: true }, cookie);
+    expect(created.status).toBe(200);
+    expect((await readJson<SaveJson>(created)).message).toBe(`${code} created.`);
+
+    // "New code" in the admin with a name already taken, typed in another case.
+    const taken = await save({ ...terms({ code: ` ${code.toLowerCase()}`, percentOff: 90, usageLimit: null }), create: true }, cookie);
+    expect(taken.status).toBe(409);
+    const message = `A code named ${code} already exists.`;
+    expect(await readJson<FormErrorJson>(taken)).toEqual({ error: `code: ${message}`, fieldErrors: { code: message } });
+    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ basisPoints: 1500, usageLimit: 5 });
+    expect(await db.auditEntry.count({ where: { subjectType: "discount-code", subjectId: code } })).toBe(1);
+
+    // Without the flag a save is still an update (the edit form, and clients written for the spec).
+    expect((await save(terms({ code, percentOff: 20, usageLimit: 5 }), cookie)).status).toBe(200);
+    expect((await db.discountCode.findUniqueOrThrow({ where: { code } })).basisPoints).toBe(2000);
+  });
+
+  it("answers 409 for WELCOME10 created anew, and 400 for a create flag that is not true or false", async () => {
+    const { cookie } = await owner();
+    const taken = await save({ ...terms({ code: "WELCOME10", percentOff: 50 }), create: true }, cookie);
+    expect(taken.status).toBe(409);
+    expect((await readJson<FormErrorJson>(taken)).fieldErrors?.code).toBe("A code named WELCOME10 already exists.");
+    expect((await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } })).basisPoints).toBe(1000);
+
+    const bad = await save({ ...terms(), create: "yes" }, cookie);
+    expect(bad.status).toBe(400);
+    expect((await readJson<FormErrorJson>(bad)).fieldErrors?.create).toMatch(/true or false/);
+  });
+
   it("refuses a usage limit below the orders already holding the code", async () => {
     const { cookie } = await owner();
     const code = newCode();
