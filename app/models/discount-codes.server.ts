@@ -1,13 +1,14 @@
 import { db, isUniqueViolation } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
 import type { DiscountCodeJson } from "~/lib/owner-records";
+import { TAKEN_PAYMENT_STATUSES, type PaymentStatus } from "~/lib/orders";
 
 /**
  * The owner's discount codes (issue 13). A code's `usesHeld` counts the
  * orders holding it: taken when an order is placed, given back when that
- * order is given up unpaid, kept once paid (orders.server.ts). The list shows
- * that count split into uses (paid orders) and reserved (unpaid orders whose
- * payment page is still open).
+ * order is given up unpaid, kept once paid, refunds included (orders.server.ts,
+ * decision 023). The list shows that count split into uses (paid and refunded
+ * orders) and reserved (unpaid orders whose payment page is still open).
  */
 
 export type DiscountCodeTerms = {
@@ -44,17 +45,20 @@ export async function listDiscountCodes(now = new Date()): Promise<DiscountCodeR
     db.discountCode.findMany({ orderBy: { createdAt: "asc" } }),
     db.order.groupBy({
       by: ["discountCode", "paymentStatus"],
-      where: { discountCode: { not: null }, paymentStatus: { in: ["paid", "unpaid"] } },
+      where: { discountCode: { not: null }, paymentStatus: { in: [...TAKEN_PAYMENT_STATUSES, "unpaid"] } },
       _count: { _all: true },
     }),
   ]);
-  const count = (code: string, status: "paid" | "unpaid") =>
-    held.find((row) => row.discountCode === code && row.paymentStatus === status)?._count._all ?? 0;
+  const count = (code: string, statuses: readonly PaymentStatus[]) =>
+    held
+      .filter((row) => row.discountCode === code && statuses.includes(row.paymentStatus))
+      .reduce((sum, row) => sum + row._count._all, 0);
   return codes.map((code) => ({
     ...termsOf(code),
     expired: code.expiresAt !== null && code.expiresAt <= now,
-    uses: count(code.code, "paid"),
-    reserved: count(code.code, "unpaid"),
+    // A refunded order keeps its use (the checkout counts it against the limit), so the list does too.
+    uses: count(code.code, TAKEN_PAYMENT_STATUSES),
+    reserved: count(code.code, ["unpaid"]),
     usesHeld: code.usesHeld,
     updatedAt: code.updatedAt.toISOString(),
   }));

@@ -213,6 +213,22 @@ describe("get-discount-codes", () => {
   });
 });
 
+describe("a refunded order's use", () => {
+  it("still counts: the list shows the use the checkout keeps refusing the code for", async () => {
+    const { cookie } = await owner();
+    const code = newCode();
+    await save(terms({ code, usageLimit: 1 }), cookie);
+    const placed = await placeOrder([["bites-variety", 3]], { discountCode: code });
+    await payOrder(placed.sessionId);
+    expect((await callFunction("refund-order", { orderId: placed.orderId, reason: "Melted in transit" }, { cookie })).status).toBe(200);
+
+    const check = await callFunction("validate-discount-code", { code, email: uniqueEmail() });
+    expect(await readJson<DiscountJson>(check)).toMatchObject({ valid: false, error: `"${code}" has already been used as often as it can be.` });
+    const { codes } = await readJson<{ codes: CodeJson[] }>(await callFunction("get-discount-codes", {}, { cookie }));
+    expect(codes.find((row) => row.code === code)).toMatchObject({ uses: 1, reserved: 0, usageLimit: 1, usesHeld: 1 });
+  });
+});
+
 describe("limits and expiry at checkout", () => {
   it("a code with usageLimit 1 is used once, then refused", async () => {
     const { cookie } = await owner();

@@ -98,7 +98,8 @@ function CodeForm({ existing }: { existing?: DiscountCode }) {
       <Title order={2}>{existing ? `Edit ${existing.code}` : "New discount code"}</Title>
       {existing ? (
         <Text c="dimmed" size="sm">
-          Used by {existing.uses} paid {existing.uses === 1 ? "order" : "orders"}; {existing.reserved} reserved by orders waiting for payment.
+          Used by {existing.uses} paid {existing.uses === 1 ? "order" : "orders"} (refunded ones included); {existing.reserved} reserved by
+          orders waiting for payment.
         </Text>
       ) : null}
       <Card withBorder radius="lg" component="form" onSubmit={submit} noValidate maw={560} aria-label={existing ? `Edit ${existing.code}` : "New discount code"}>

@@ -29,7 +29,8 @@ function DiscountCodeList() {
         <div>
           <Title order={2}>Discount codes</Title>
           <Text c="dimmed" size="sm">
-            Uses are paid orders; reserved are orders waiting on their payment page, which give the use back if they are not paid.
+            Uses are paid orders (a refund keeps its use); reserved are orders waiting on their payment page, which give the use back if
+            they are not paid.
           </Text>
         </div>
         <Button component={Link} to="/discount-codes/new">
