@@ -64,3 +64,50 @@ test("an order that does not exist is 'Order not found'", async ({ adminPage: pa
   await page.goto("/admin/orders/00000000-0000-4000-8000-000000000000");
   await expect(page.getByRole("heading", { name: "Order not found" })).toBeVisible();
 });
+
+/**
+ * Fails (or holds) the admin's role check: the /auth/me asked once the
+ * signed-in frame is drawn. The sign-in checks before it (the shell's and
+ * Refine's) pass, as the frame cannot be drawn while they wait.
+ */
+async function interceptRoleCheck(page: Page, answer: (route: Route) => Promise<void>) {
+  const state = { active: true };
+  await page.route("**/auth/me", async (route) => {
+    const framed = (await page.getByRole("heading", { name: "Order Management" }).count()) > 0;
+    if (state.active && framed) return answer(route);
+    return route.continue();
+  });
+  return state;
+}
+
+test("an owner page says it is checking access while the role check runs", async ({ adminPage: page }) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await interceptRoleCheck(page, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/admin/products");
+  await expect(page.getByRole("status", { name: "Checking your access" })).toBeVisible();
+  release();
+  await expect(page.getByRole("heading", { name: "Products" })).toBeVisible();
+  await expect(page.getByRole("status", { name: "Checking your access" })).toBeHidden();
+});
+
+test("a failed role check is an error with Try again, not 'owners only', and Try again opens the page", async ({ adminPage: page }) => {
+  const check = await interceptRoleCheck(page, (route) =>
+    route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "The shop is busy. Please try again." }) }),
+  );
+  await page.goto("/admin/discount-codes");
+  const alert = page.getByRole("alert", { name: "Could not check your access" });
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText("The shop is busy. Please try again.");
+  await expect(page.getByText("Only the shop's owner can do this.")).toHaveCount(0);
+
+  check.active = false;
+  await alert.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByRole("heading", { name: "Discount codes" })).toBeVisible();
+  await expect(alert).toBeHidden();
+  // The nav's links, checked by the same access control, come back too.
+  await expect(page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Discount codes" })).toBeVisible();
+});
