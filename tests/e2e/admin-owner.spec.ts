@@ -56,6 +56,20 @@ test("the lists fit a phone", async ({ adminPage: page }) => {
   }
 });
 
+test("the Operators page fits a phone", async ({ adminPage: page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/admin/operators");
+  await expect(page.getByRole("heading", { name: "Operators" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: /admin@chillpb\.example/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add" })).toBeVisible();
+  // Nothing wider than the screen but the table's own scroll box.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: "test-results/screenshots/admin-operators-phone.png", fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: "test-results/screenshots/admin-operators-desktop.png", fullPage: true });
+});
+
 test("staff see neither list: not in the menu, and a direct link says owners only", async ({ staffPage: page }) => {
   await page.goto("/admin");
   const nav = page.getByRole("navigation", { name: "Admin" });
