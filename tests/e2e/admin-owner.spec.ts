@@ -22,6 +22,7 @@ test("the owner finds a subscriber and an inquiry and exports them as CSV", asyn
   await expect(page.getByRole("cell", { name: `fan.${tag}@example.com` })).toBeVisible();
   await expect(page.getByRole("row")).toHaveCount(2);
   await expect(page).toHaveURL(new RegExp(`q.*${tag}`, "i"));
+  await page.screenshot({ path: "test-results/screenshots/admin-subscribers-desktop.png", fullPage: true });
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^chillpb-subscribers-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -60,7 +61,12 @@ test("the Operators page fits a phone", async ({ adminPage: page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/admin/operators");
   await expect(page.getByRole("heading", { name: "Operators" })).toBeVisible();
-  await expect(page.getByRole("cell", { name: /admin@chillpb\.example/ })).toBeVisible();
+  // Each operator is a card on a phone, its role and Remove on screen rather than scrolled off to the side.
+  const operators = page.getByRole("list", { name: "Operators" });
+  const staff = operators.getByRole("listitem").filter({ hasText: "staff@chillpb.example" });
+  await expect(operators.getByRole("listitem").filter({ hasText: "admin@chillpb.example" })).toContainText("you");
+  await expect(staff.getByRole("textbox", { name: "Role, staff@chillpb.example" })).toBeVisible();
+  await expect(staff.getByRole("button", { name: "Remove, staff@chillpb.example" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Add" })).toBeVisible();
   // Nothing wider than the screen but the table's own scroll box.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

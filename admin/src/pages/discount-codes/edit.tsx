@@ -115,7 +115,8 @@ function CodeForm({ existing }: { existing?: DiscountCode }) {
             error={errors.code}
             disabled={Boolean(existing)}
             required
-            ff="monospace"
+            // The code itself in monospace (as in the list), not its label and hint.
+            styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
           />
           <TextInput
             label="Percent off"

@@ -58,7 +58,10 @@ function ProductList() {
                   <Table.Th w={104}>Picture</Table.Th>
                   <Table.Th>Product</Table.Th>
                   <Table.Th>Price</Table.Th>
-                  <Table.Th>In stock</Table.Th>
+                  {/* As wide as the switch and its label, centred over them. */}
+                  <Table.Th w={120} ta="center">
+                    In stock
+                  </Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
