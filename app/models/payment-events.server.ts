@@ -17,9 +17,9 @@ export type PaymentEventOutcome = { duplicate: boolean };
 
 /**
  * Handles each event id once: a repeat is skipped, an event that failed
- * midway is handled again when Stripe resends it. Paid (or completed $0) or
- * expired Checkout Sessions move their order on, a refunded charge refunds its order; every
- * other event is only recorded.
+ * midway is handled again when Stripe resends it. Paid (or completed $0)
+ * and expired Checkout Sessions move their order on, a refunded charge
+ * refunds its order; every other event is only recorded.
  */
 export async function handlePaymentEvent(event: PaymentEvent): Promise<PaymentEventOutcome> {
   const seen = await db.stripeEvent.findUnique({ where: { id: event.id } });
