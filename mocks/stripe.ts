@@ -11,7 +11,9 @@ import { db } from "../app/utils/db.server";
 /**
  * A stand-in for the parts of the Stripe API the shop uses: coupons,
  * Checkout Sessions (create, retrieve, expire) and full refunds, honouring
- * idempotency keys.
+ * idempotency keys. A session whose total is $0 (a 100% code) is completed
+ * without a card, as Stripe's no-cost orders are: payment_status
+ * "no_payment_required" and no PaymentIntent.
  * Its hosted payment page is app/routes/mock-stripe.pay.$sessionId.tsx.
  *
  * Checkout Sessions live in the database (MockCheckoutSession), not in this
@@ -30,7 +32,7 @@ export type MockSession = {
   object: "checkout.session";
   mode: "payment";
   status: "open" | "complete" | "expired";
-  payment_status: "unpaid" | "paid";
+  payment_status: "unpaid" | "paid" | "no_payment_required";
   currency: "usd";
   customer_email: string | null;
   client_reference_id: string | null;
@@ -44,7 +46,7 @@ export type MockSession = {
   url: string;
   created: number;
   expires_at: number;
-  /** Set once the session is paid, as Stripe does. */
+  /** Set once the session is paid, as Stripe does; a $0 session never has one. */
   payment_intent: string | null;
 };
 
@@ -105,7 +107,10 @@ async function findSession(sessionId: string) {
  * at the same moment on any instance, one wins whole. Answers whether this
  * call moved it, and the session as it now stands (null when there is none).
  */
-async function leaveOpen(sessionId: string, data: { status: "complete" | "expired"; paymentStatus?: "paid"; paymentIntent?: string }) {
+async function leaveOpen(
+  sessionId: string,
+  data: { status: "complete" | "expired"; paymentStatus?: "paid" | "no_payment_required"; paymentIntent?: string },
+) {
   const { count } = await db.mockCheckoutSession.updateMany({ where: { id: sessionId, status: "open" }, data });
   return { moved: count === 1, session: await findSession(sessionId) };
 }
@@ -131,10 +136,17 @@ export const stripeMock = {
   /**
    * What paying on the hosted page does to the session: the paid session, or
    * null when there is none or it is no longer open. Only one of several
-   * payments at once (from any instance) finds it open.
+   * payments at once (from any instance) finds it open. A $0 session is
+   * completed with no payment, as Stripe completes a no-cost order.
    */
   async pay(sessionId: string) {
-    const { moved, session } = await leaveOpen(sessionId, { status: "complete", paymentStatus: "paid", paymentIntent: id("pi") });
+    const open = await findSession(sessionId);
+    if (!open) return null;
+    const completion =
+      open.amount_total === 0
+        ? ({ status: "complete", paymentStatus: "no_payment_required" } as const)
+        : ({ status: "complete", paymentStatus: "paid", paymentIntent: id("pi") } as const);
+    const { moved, session } = await leaveOpen(sessionId, completion);
     return moved ? session : null;
   },
   /** The refunds this process's stand-in made, oldest first. */

@@ -69,4 +69,10 @@ export type MaskedOrder = {
 /** A status change in an order's history. */
 export type OrderStatusChangeView = { from: OrderStatus; to: OrderStatus; changed_by: string; changed_at: string };
 
-export type MaskedOrderWithHistory = MaskedOrder & { history: OrderStatusChangeView[] };
+/** An order's carrier and tracking number as they were before or after a change (nulls: none). */
+export type TrackingView = { carrier: string | null; number: string | null };
+
+/** Tracking set (when the order shipped) or corrected, and who did it. */
+export type TrackingChangeView = { from: TrackingView; to: TrackingView; changed_by: string; changed_at: string };
+
+export type MaskedOrderWithHistory = MaskedOrder & { history: OrderStatusChangeView[]; tracking_history: TrackingChangeView[] };

@@ -18,7 +18,7 @@ export type DiscountCodeJson = {
   /** ISO date-time, or null for no expiry. */
   expiresAt: string | null;
   expired: boolean;
-  /** Paid orders holding the code. */
+  /** Paid orders holding the code, refunded ones included (a refund does not give the use back). */
   uses: number;
   /** Unpaid orders holding it while their payment page is open. */
   reserved: number;

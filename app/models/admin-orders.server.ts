@@ -11,8 +11,10 @@ import {
   type MaskedOrder,
   type MaskedOrderWithHistory,
   type OrderStatus,
+  type TrackingView,
 } from "~/lib/orders";
 import { enqueueEmails } from "~/services/outbox.server";
+import { auditTrail, recordAudit } from "~/models/audit.server";
 import { dailySales, losAngelesDaysEnding, paidOrderCount } from "~/models/daily-sales.server";
 import { trackingUrl, type Carrier } from "~/lib/tracking";
 
@@ -175,13 +177,16 @@ export async function listOrders(query: OrdersQuery) {
 }
 
 export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderWithHistory | null> {
-  const order = await db.order.findUnique({
-    where: { id: orderId },
-    select: {
-      ...orderSelect,
-      statusChanges: { orderBy: { changedAt: "asc" }, select: { fromStatus: true, toStatus: true, changedBy: true, changedAt: true } },
-    },
-  });
+  const [order, trail] = await Promise.all([
+    db.order.findUnique({
+      where: { id: orderId },
+      select: {
+        ...orderSelect,
+        statusChanges: { orderBy: { changedAt: "asc" }, select: { fromStatus: true, toStatus: true, changedBy: true, changedAt: true } },
+      },
+    }),
+    auditTrail("order", orderId),
+  ]);
   if (!order) return null;
   return {
     ...maskOrder(order),
@@ -191,8 +196,25 @@ export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderW
       changed_by: change.changedBy,
       changed_at: change.changedAt.toISOString(),
     })),
+    tracking_history: trail
+      .filter((entry) => entry.action === "order.tracking")
+      .reverse()
+      .map((entry) => ({
+        from: trackingView(entry.before as TrackingAudit | null),
+        to: trackingView(entry.after as TrackingAudit | null),
+        changed_by: entry.actorEmail,
+        changed_at: entry.at,
+      })),
   };
 }
+
+/** What a tracking change's audit record holds, before and after. */
+type TrackingAudit = { carrier: string | null; trackingNumber: string | null };
+
+const trackingView = (audit: TrackingAudit | null): TrackingView => ({
+  carrier: audit?.carrier ?? null,
+  number: audit?.trackingNumber ?? null,
+});
 
 export type StatusUpdate =
   | { ok: true; message: string }
@@ -206,6 +228,8 @@ export type Tracking = { carrier: Carrier | null; trackingNumber: string | null 
  * and queues the customer's status email in the same transaction. "Shipped"
  * may carry the carrier and tracking number, which the email then gives; for
  * an order already shipped they only correct its tracking (no new email).
+ * Setting or correcting tracking writes an audit record (who, when, before,
+ * after) in the same transaction; tracking given as it is stored changes nothing.
  */
 export async function updateOrderStatus(
   orderId: string,
@@ -221,16 +245,26 @@ export async function updateOrderStatus(
     // An unpaid checkout is not an order to fulfil, and its customer must not be told it shipped.
     if (order.paymentStatus !== "paid") return { ok: false, reason: "not-paid" };
     const short = shortOrderId(order.id);
-    const trackingData = tracking && newStatus === "shipped" ? { carrier: tracking.carrier, trackingNumber: tracking.trackingNumber } : {};
+    const before: TrackingAudit = { carrier: order.carrier, trackingNumber: order.trackingNumber };
+    const after: TrackingAudit | null =
+      tracking && newStatus === "shipped" ? { carrier: tracking.carrier, trackingNumber: tracking.trackingNumber } : null;
+    const trackingChanged = after !== null && (after.carrier !== before.carrier || after.trackingNumber !== before.trackingNumber);
+    const trackingData = trackingChanged ? after : {};
+    const auditTracking = () =>
+      recordAudit(tx, { actorEmail: changedBy, action: "order.tracking", subjectType: "order", subjectId: orderId, before, after });
     if (order.status === newStatus) {
-      if (!tracking || newStatus !== "shipped") return { ok: true, message: `Order ${short} is already ${newStatus}.` };
-      await tx.order.update({ where: { id: orderId }, data: trackingData });
+      if (!trackingChanged) return { ok: true, message: `Order ${short} is already ${newStatus}.` };
+      // Conditional on the tracking just read, so two corrections at once each record what they replaced.
+      const { count } = await tx.order.updateMany({ where: { id: orderId, status: newStatus, ...before }, data: trackingData });
+      if (count === 0) return { ok: true, message: `Order ${short} was just changed by someone else; refresh to see it.` };
+      await auditTracking();
       return { ok: true, message: `Tracking for order ${short} updated.` };
     }
     // Conditional on the status just read, so two operators cannot both make this change.
     const { count } = await tx.order.updateMany({ where: { id: orderId, status: order.status }, data: { status: newStatus, ...trackingData } });
     if (count === 0) return { ok: true, message: `Order ${short} was just changed by someone else; refresh to see it.` };
     await tx.orderStatusChange.create({ data: { orderId, fromStatus: order.status, toStatus: newStatus, changedBy } });
+    if (trackingChanged) await auditTracking();
     if (newStatus !== "pending") await enqueueEmails(tx, [orderStatusEmail({ ...order, ...trackingData }, newStatus)]);
     return { ok: true, message: `Order ${short} is now ${newStatus}.` };
   });

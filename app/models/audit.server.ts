@@ -8,7 +8,7 @@ import type { AuditRecord } from "~/lib/owner-records";
  * the change itself, so a change is never without its record.
  */
 
-export type AuditAction = "product.update" | "discount-code.save" | "order.refund" | "operator.save" | "operator.remove";
+export type AuditAction = "product.update" | "discount-code.save" | "order.refund" | "order.tracking" | "operator.save" | "operator.remove";
 export type AuditSubject = "product" | "discount-code" | "order" | "operator";
 
 export type AuditInput = {

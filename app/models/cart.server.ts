@@ -101,11 +101,14 @@ export async function updateCart(items: CartItem[], form: CartForm): Promise<Car
   if (form.intent === "add" || form.intent === "update") {
     const [product] = await findProducts([form.productId]);
     if (!product) return { ok: false, error: "Sorry, we couldn't find that product." };
-    if (form.intent === "add" && !product.inStock) {
-      return { ok: false, error: `${product.name} is sold out.` };
-    }
-    if (form.intent === "update" && !items.some((item) => item.productId === form.productId)) {
+    const current = items.find((item) => item.productId === form.productId)?.quantity;
+    if (form.intent === "update" && current === undefined) {
       return { ok: false, error: `${product.name} is not in your cart.` };
+    }
+    // Sold out: nothing more of it, whether added or stepped up; fewer, or none, is always fine.
+    const grows = form.intent === "add" || form.quantity > (current ?? 0);
+    if (!product.inStock && grows) {
+      return { ok: false, error: `${product.name} is sold out.` };
     }
   }
 

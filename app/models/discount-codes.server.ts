@@ -1,13 +1,14 @@
 import { db, isUniqueViolation } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
 import type { DiscountCodeJson } from "~/lib/owner-records";
+import { TAKEN_PAYMENT_STATUSES, type PaymentStatus } from "~/lib/orders";
 
 /**
  * The owner's discount codes (issue 13). A code's `usesHeld` counts the
  * orders holding it: taken when an order is placed, given back when that
- * order is given up unpaid, kept once paid (orders.server.ts). The list shows
- * that count split into uses (paid orders) and reserved (unpaid orders whose
- * payment page is still open).
+ * order is given up unpaid, kept once paid, refunds included (orders.server.ts,
+ * decision 023). The list shows that count split into uses (paid and refunded
+ * orders) and reserved (unpaid orders whose payment page is still open).
  */
 
 export type DiscountCodeTerms = {
@@ -16,8 +17,10 @@ export type DiscountCodeTerms = {
   description: string;
   active: boolean;
   firstOrderOnly: boolean;
-  usageLimit: number | null;
-  expiresAt: Date | null;
+  /** null: no limit; left out (undefined): an existing code keeps its limit, a new one has none. */
+  usageLimit?: number | null;
+  /** null: never expires; left out: as for usageLimit. */
+  expiresAt?: Date | null;
 };
 
 export type DiscountCodeRow = DiscountCodeJson;
@@ -42,50 +45,68 @@ export async function listDiscountCodes(now = new Date()): Promise<DiscountCodeR
     db.discountCode.findMany({ orderBy: { createdAt: "asc" } }),
     db.order.groupBy({
       by: ["discountCode", "paymentStatus"],
-      where: { discountCode: { not: null }, paymentStatus: { in: ["paid", "unpaid"] } },
+      where: { discountCode: { not: null }, paymentStatus: { in: [...TAKEN_PAYMENT_STATUSES, "unpaid"] } },
       _count: { _all: true },
     }),
   ]);
-  const count = (code: string, status: "paid" | "unpaid") =>
-    held.find((row) => row.discountCode === code && row.paymentStatus === status)?._count._all ?? 0;
+  const count = (code: string, statuses: readonly PaymentStatus[]) =>
+    held
+      .filter((row) => row.discountCode === code && statuses.includes(row.paymentStatus))
+      .reduce((sum, row) => sum + row._count._all, 0);
   return codes.map((code) => ({
     ...termsOf(code),
     expired: code.expiresAt !== null && code.expiresAt <= now,
-    uses: count(code.code, "paid"),
-    reserved: count(code.code, "unpaid"),
+    // A refunded order keeps its use (the checkout counts it against the limit), so the list does too.
+    uses: count(code.code, TAKEN_PAYMENT_STATUSES),
+    reserved: count(code.code, ["unpaid"]),
     usesHeld: code.usesHeld,
     updatedAt: code.updatedAt.toISOString(),
   }));
 }
 
-export type DiscountCodeSave =
-  | { ok: true; created: boolean; code: DiscountCodeRow }
-  | { ok: false; field: "usageLimit" | "code"; error: string };
+type DiscountCodeRefusal = { ok: false; field: "usageLimit" | "code"; error: string };
+
+export type DiscountCodeSave = { ok: true; created: boolean; code: DiscountCodeRow } | DiscountCodeRefusal;
+
+const limitBelowHeld = (held: number): DiscountCodeRefusal => ({
+  ok: false,
+  field: "usageLimit",
+  error: `${held} ${held === 1 ? "order holds" : "orders hold"} this code already: the limit cannot be lower than that.`,
+});
 
 /**
  * Creates the code or updates it (by code), with an audit entry holding its
- * terms before and after. A usage limit may not go below the orders already
- * holding the code: the update is conditional on that, so an order reserving
- * a use at the same moment cannot slip past the new limit.
+ * terms before and after. A usage limit or expiry left out keeps the stored
+ * one. A usage limit may not go below the orders already holding the code:
+ * the update is conditional on that, so an order reserving a use at the same
+ * moment cannot slip past the new limit. `createOnly` (the admin's "New
+ * code") never updates: a code that exists, or is created by someone else at
+ * the same moment, is refused on the `code` field.
  */
-export async function saveDiscountCode(actorEmail: string, terms: DiscountCodeTerms): Promise<DiscountCodeSave> {
+export async function saveDiscountCode(
+  actorEmail: string,
+  terms: DiscountCodeTerms,
+  { createOnly = false }: { createOnly?: boolean } = {},
+): Promise<DiscountCodeSave> {
+  const taken: DiscountCodeRefusal = { ok: false, field: "code", error: `A code named ${terms.code} already exists.` };
   const data = {
     basisPoints: terms.percentOff * 100,
     description: terms.description,
     active: terms.active,
     firstOrderOnly: terms.firstOrderOnly,
-    usageLimit: terms.usageLimit,
-    expiresAt: terms.expiresAt,
+    ...(terms.usageLimit !== undefined && { usageLimit: terms.usageLimit }),
+    ...(terms.expiresAt !== undefined && { expiresAt: terms.expiresAt }),
   };
   try {
     const saved = await db.$transaction(async (tx) => {
       const before = await tx.discountCode.findUnique({ where: { code: terms.code } });
+      if (before && createOnly) return taken;
       if (before) {
         const { count } = await tx.discountCode.updateMany({
-          where: { code: terms.code, ...(terms.usageLimit !== null && { usesHeld: { lte: terms.usageLimit } }) },
+          where: { code: terms.code, ...(typeof terms.usageLimit === "number" && { usesHeld: { lte: terms.usageLimit } }) },
           data,
         });
-        if (count === 0) return { ok: false as const, held: (await tx.discountCode.findUniqueOrThrow({ where: { code: terms.code } })).usesHeld };
+        if (count === 0) return limitBelowHeld((await tx.discountCode.findUniqueOrThrow({ where: { code: terms.code } })).usesHeld);
       } else {
         await tx.discountCode.create({ data: { code: terms.code, ...data } });
       }
@@ -100,17 +121,12 @@ export async function saveDiscountCode(actorEmail: string, terms: DiscountCodeTe
       });
       return { ok: true as const, created: before === null };
     });
-    if (!saved.ok) {
-      return {
-        ok: false,
-        field: "usageLimit",
-        error: `${saved.held} ${saved.held === 1 ? "order holds" : "orders hold"} this code already: the limit cannot be lower than that.`,
-      };
-    }
+    if (!saved.ok) return saved;
     const code = (await listDiscountCodes()).find((row) => row.code === terms.code);
     return { ok: true, created: saved.created, code: code! };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
+    if (createOnly) return taken;
     return { ok: false, field: "code", error: "This code was created at the same moment by someone else. Please try again." };
   }
 }

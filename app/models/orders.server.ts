@@ -12,6 +12,7 @@ import { describeError } from "~/utils/errors.server";
 import {
   closeCheckoutSession,
   createCheckoutSession,
+  isCheckoutSessionPaid,
   paymentIntentIdOf,
   retrieveCheckoutSessionCached,
   type PageClosing,
@@ -306,11 +307,11 @@ export async function markOrderPaid(orderId: string, sessionId: string, paymentI
 
 export type Verification = { verified: boolean; orderId: string | null };
 
-/** Asks Stripe about a session; a paid one fulfils its order (verify-payment and /order-success). */
+/** Asks Stripe about a session; a paid one (or a completed $0 one) fulfils its order (verify-payment and /order-success). */
 export async function verifyPayment(sessionId: string): Promise<Verification> {
   const session = await retrieveCheckoutSessionCached(sessionId);
   const orderId = session.metadata?.orderId ?? null;
-  if (!orderId || session.payment_status !== "paid") return { verified: false, orderId };
+  if (!orderId || !isCheckoutSessionPaid(session)) return { verified: false, orderId };
   await markOrderPaid(orderId, session.id, paymentIntentIdOf(session));
   const order = await db.order.findUnique({ where: { id: orderId }, select: { paymentStatus: true } });
   return { verified: order?.paymentStatus === "paid", orderId };

@@ -1,5 +1,6 @@
 import { markOrderPaid, releaseOrder } from "~/models/orders.server";
 import { recordStripeRefund } from "~/models/refunds.server";
+import { isCheckoutSessionPaid, type SessionPayment } from "~/services/stripe.server";
 import { db } from "~/utils/db.server";
 
 /** What the shop uses of a Stripe event whose signature and shape were checked. */
@@ -7,7 +8,7 @@ export type PaymentEvent = {
   id: string;
   type: string;
   /** The Checkout Session of a checkout.session.* event; null for any other event. */
-  session: { id: string; payment_status?: string; payment_intent?: string | null; metadata?: { orderId?: string } | null } | null;
+  session: (SessionPayment & { id: string; payment_intent?: string | null; metadata?: { orderId?: string } | null }) | null;
   /** The Charge of a charge.refunded event; null for any other event. */
   charge?: { paymentIntentId: string; refunded: boolean; amountRefunded: number; refundId: string | null } | null;
 };
@@ -16,9 +17,9 @@ export type PaymentEventOutcome = { duplicate: boolean };
 
 /**
  * Handles each event id once: a repeat is skipped, an event that failed
- * midway is handled again when Stripe resends it. Paid or expired Checkout
- * Sessions move their order on, a refunded charge refunds its order; every
- * other event is only recorded.
+ * midway is handled again when Stripe resends it. Paid (or completed $0)
+ * and expired Checkout Sessions move their order on, a refunded charge
+ * refunds its order; every other event is only recorded.
  */
 export async function handlePaymentEvent(event: PaymentEvent): Promise<PaymentEventOutcome> {
   const seen = await db.stripeEvent.findUnique({ where: { id: event.id } });
@@ -37,7 +38,7 @@ async function moveOrderOn({ type, session, charge }: PaymentEvent) {
   switch (type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
-      if (session.payment_status === "paid") await markOrderPaid(orderId, session.id, session.payment_intent ?? null);
+      if (isCheckoutSessionPaid(session)) await markOrderPaid(orderId, session.id, session.payment_intent ?? null);
       return;
     case "checkout.session.expired":
       await releaseOrder(orderId, session.id);

@@ -20,7 +20,7 @@ import { shortOrderId } from "~/lib/orders";
 
 export type RefundResult =
   | { ok: true; message: string; alreadyRefunded: boolean }
-  | { ok: false; reason: "not-found" | "not-paid" | "no-payment" | "refunded-at-stripe" | "payment-provider" };
+  | { ok: false; reason: "not-found" | "not-paid" | "no-charge" | "no-payment" | "refunded-at-stripe" | "payment-provider" };
 
 export const REFUND_REASON_MAX = 500;
 
@@ -28,12 +28,14 @@ export const REFUND_REASON_MAX = 500;
 export async function refundOrder({ orderId, reason, actorEmail }: { orderId: string; reason: string; actorEmail: string }): Promise<RefundResult> {
   const order = await db.order.findUnique({
     where: { id: orderId },
-    select: { id: true, paymentStatus: true, paymentIntentId: true, stripeSessionId: true },
+    select: { id: true, paymentStatus: true, paymentIntentId: true, stripeSessionId: true, totalCents: true },
   });
   if (!order) return { ok: false, reason: "not-found" };
   const short = shortOrderId(order.id);
   if (order.paymentStatus === "refunded") return { ok: true, alreadyRefunded: true, message: `Order ${short} was already refunded.` };
   if (order.paymentStatus !== "paid") return { ok: false, reason: "not-paid" };
+  // A $0 order (a 100% code) took no money: Stripe completed it without a payment to refund (decision 025).
+  if (order.totalCents === 0) return { ok: false, reason: "no-charge" };
 
   let refund;
   try {

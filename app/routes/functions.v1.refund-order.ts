@@ -31,6 +31,8 @@ export function action({ request }: ActionFunctionArgs) {
         return apiError(404, "No order with that id.");
       case "not-paid":
         return apiError(409, "Only a paid order can be refunded.");
+      case "no-charge":
+        return apiError(409, "This order cost the customer nothing ($0.00), so there is no payment to refund.");
       case "no-payment":
         return apiError(409, "This order has no card payment at Stripe to refund.");
       case "refunded-at-stripe":

@@ -37,24 +37,30 @@ const bodySchema = z.object({
     .min(1, "Usage limit must be at least 1 (leave it empty for no limit)")
     .max(1_000_000, "Usage limit can be at most 1,000,000")
     .nullable()
-    .default(null),
+    .optional(),
   expiresAt: z
     .string({ invalid_type_error: "Expiry must be a date and time" })
     .datetime({ offset: true, message: "Expiry must be an ISO date and time, like 2026-12-31T23:59:00Z" })
     .transform((value) => new Date(value))
     .nullable()
-    .default(null),
+    .optional(),
+  /** The admin's "New code": refuse a code that exists (409) instead of updating it. */
+  create: z.boolean({ invalid_type_error: "Create must be true or false" }).optional(),
 });
 
 /**
- * { code, percentOff, description, active, firstOrderOnly, usageLimit, expiresAt }
+ * { code, percentOff, description, active, firstOrderOnly, usageLimit?, expiresAt? }
  * → { message, code }: creates the code or updates it (upsert by code).
+ * `usageLimit` and `expiresAt` null mean none; left out, an existing code
+ * keeps its own (a new one has none), so a client that does not know them
+ * cannot wipe them. With `create: true` only a new code is made: one that
+ * exists answers 409 with the field error on `code`.
  */
 export function action({ request }: ActionFunctionArgs) {
   return handleFunction("save-discount-code", request, async () => {
     const admin = await requireAdmin(request, "discount-codes.manage");
-    const terms = await readJsonForm(request, bodySchema);
-    const saved = await saveDiscountCode(admin.email, terms);
+    const { create, ...terms } = await readJsonForm(request, bodySchema);
+    const saved = await saveDiscountCode(admin.email, terms, { createOnly: create === true });
     if (!saved.ok) return apiError(saved.field === "code" ? 409 : 400, `${saved.field}: ${saved.error}`, { fieldErrors: { [saved.field]: saved.error } });
     return json({ message: `${saved.code.code} ${saved.created ? "created" : "saved"}.`, code: saved.code });
   });

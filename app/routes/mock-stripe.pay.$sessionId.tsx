@@ -14,6 +14,8 @@ import { privatePageMeta } from "~/lib/seo";
  * The demo's stand-in for Stripe's hosted payment page (MOCKS=true only).
  * 4242 4242 4242 4242 pays and sends Stripe's signed webhook to this shop;
  * 4000 0000 0000 0002 is declined; Cancel returns to the shop's cancel URL.
+ * A $0 order (a 100% code) asks for no card, as Stripe's no-cost orders do:
+ * the customer only completes it.
  */
 
 export const meta: MetaFunction = () => privatePageMeta("Test payment");
@@ -35,6 +37,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
     total: session.amount_total,
     cancelUrl: session.cancel_url,
     open: session.status === "open",
+    needsCard: session.amount_total > 0,
   });
 }
 
@@ -45,8 +48,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const session = await findSession(params.sessionId);
   if (session.status !== "open") return pageClosed();
   const card = String((await readFormData(request)).get("card") ?? "").replace(/\D/g, "");
-  if (card === "4000000000000002") return json({ error: "Your card was declined." }, { status: 402 });
-  if (card !== "4242424242424242") {
+  if (session.amount_total > 0 && card === "4000000000000002") return json({ error: "Your card was declined." }, { status: 402 });
+  if (session.amount_total > 0 && card !== "4242424242424242") {
     return json({ error: "Use the test card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)." }, { status: 400 });
   }
 
@@ -104,7 +107,19 @@ export default function MockPaymentPage() {
             <span>{data.shipping ? formatCents(data.shipping) : "Free"}</span>
           </li>
         </ul>
-        {data.open ? (
+        {data.open && !data.needsCard ? (
+          <Form method="post" className="mock-pay__form">
+            <p>Ordering as {data.email}. Your discount covers the whole order: no payment is needed.</p>
+            {actionData?.error ? (
+              <p className="notice notice--error" role="alert">
+                {actionData.error}
+              </p>
+            ) : null}
+            <button type="submit" className="button button--primary button--block" disabled={busy}>
+              {busy ? "Completing…" : "Complete order"}
+            </button>
+          </Form>
+        ) : data.open ? (
           <Form method="post" className="mock-pay__form">
             <p>Paying as {data.email}</p>
             <label htmlFor="card">Card number</label>

@@ -21,11 +21,14 @@ const eventSchema = z.object({
 
 /**
  * What the checkout.session.* events need of their Checkout Session. Stripe
- * always sends payment_status; without it a session simply is not paid.
+ * always sends payment_status; without it a session simply is not paid. Its
+ * status and total tell a completed $0 order (no_payment_required) apart.
  */
 const sessionSchema = z.object({
   id: z.string().min(1).max(255),
+  status: z.string().nullish(),
   payment_status: z.string().optional(),
+  amount_total: z.number().int().nullish(),
   payment_intent: z.string().min(1).max(255).nullish(),
   metadata: z.object({ orderId: z.string().optional() }).passthrough().nullish(),
 });

@@ -137,6 +137,21 @@ export async function closeCheckoutSession(sessionId: string): Promise<PageClosi
   }
 }
 
+/** What the shop reads of a Checkout Session to know whether its order is settled. */
+export type SessionPayment = { status?: string | null; payment_status?: string | null; amount_total?: number | null };
+
+/**
+ * Whether a Checkout Session's order may be fulfilled: it is paid, or it is a
+ * completed $0 session (a 100% code). Stripe completes a no-cost order without
+ * taking a payment: payment_status "no_payment_required" and no PaymentIntent
+ * (decision 025). Only complete and only $0, so that nothing else that says
+ * "no payment required" can confirm an order that costs money.
+ */
+export function isCheckoutSessionPaid(session: SessionPayment) {
+  if (session.payment_status === "paid") return true;
+  return session.payment_status === "no_payment_required" && session.status === "complete" && session.amount_total === 0;
+}
+
 /** The PaymentIntent (pi_…) of a Checkout Session as Stripe sends it: an id, an expanded object, or none yet. */
 export function paymentIntentIdOf(session: { payment_intent?: string | { id: string } | null }) {
   const intent = session.payment_intent;
@@ -173,7 +188,7 @@ export function verifyWebhookEvent(rawBody: string, signature: string | null) {
 /**
  * Checkout Session answers kept for verification (verify-payment and
  * /order-success), so that reloading a page or repeating a request does not
- * ask Stripe each time. A settled answer (paid, or expired) cannot change, so
+ * ask Stripe each time. A settled answer (paid, a completed $0 session, or expired) cannot change, so
  * it is kept SESSION_CACHE_MS; one that still can (open, or complete but not
  * yet paid) only SESSION_CACHE_UNSETTLED_MS, enough to merge a burst. A
  * request under way is shared; a failed one is not kept. Only for
@@ -201,7 +216,7 @@ export function retrieveCheckoutSessionCached(sessionId: string): RetrievedSessi
   sessionCache.set(sessionId, entry);
   entry.session.then(
     (session) => {
-      const settled = session.payment_status === "paid" || session.status === "expired";
+      const settled = isCheckoutSessionPaid(session) || session.status === "expired";
       if (!settled) entry.expiresAt = Math.min(entry.expiresAt, Date.now() + SESSION_CACHE_UNSETTLED_MS);
     },
     () => {

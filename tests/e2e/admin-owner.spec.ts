@@ -22,6 +22,7 @@ test("the owner finds a subscriber and an inquiry and exports them as CSV", asyn
   await expect(page.getByRole("cell", { name: `fan.${tag}@example.com` })).toBeVisible();
   await expect(page.getByRole("row")).toHaveCount(2);
   await expect(page).toHaveURL(new RegExp(`q.*${tag}`, "i"));
+  await page.screenshot({ path: "test-results/screenshots/admin-subscribers-desktop.png", fullPage: true });
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^chillpb-subscribers-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -54,6 +55,25 @@ test("the lists fit a phone", async ({ adminPage: page }) => {
     expect(overflow, path).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `test-results/screenshots/admin${path.replace("/admin", "").replace("/", "-")}-phone.png`, fullPage: true });
   }
+});
+
+test("the Operators page fits a phone", async ({ adminPage: page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/admin/operators");
+  await expect(page.getByRole("heading", { name: "Operators" })).toBeVisible();
+  // Each operator is a card on a phone, its role and Remove on screen rather than scrolled off to the side.
+  const operators = page.getByRole("list", { name: "Operators" });
+  const staff = operators.getByRole("listitem").filter({ hasText: "staff@chillpb.example" });
+  await expect(operators.getByRole("listitem").filter({ hasText: "admin@chillpb.example" })).toContainText("you");
+  await expect(staff.getByRole("textbox", { name: "Role, staff@chillpb.example" })).toBeVisible();
+  await expect(staff.getByRole("button", { name: "Remove, staff@chillpb.example" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add" })).toBeVisible();
+  // Nothing wider than the screen but the table's own scroll box.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: "test-results/screenshots/admin-operators-phone.png", fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: "test-results/screenshots/admin-operators-desktop.png", fullPage: true });
 });
 
 test("staff see neither list: not in the menu, and a direct link says owners only", async ({ staffPage: page }) => {
@@ -95,4 +115,27 @@ test("the owner adds a staff account, who can then sign in; a short password is 
   await row.getByRole("button", { name: `Remove, ${email}` }).click();
   await expect(page.getByText(`${email} can no longer sign in.`)).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: email })).toHaveCount(0);
+});
+
+test("'New code' with a name that exists says so on the Code field and leaves the code as it was", async ({ adminPage: page, baseURL }) => {
+  const code = `TAKEN-${randomUUID().slice(0, 6).toUpperCase()}`;
+  const terms = { code, percentOff: 15, description: "15% for the e2e test", active: true, firstOrderOnly: false, usageLimit: 4, expiresAt: null };
+  expect((await page.request.post("/functions/v1/save-discount-code", { data: terms, headers: { Origin: baseURL ?? "" } })).ok()).toBe(true);
+
+  await page.goto("/admin/discount-codes/new");
+  await page.getByRole("textbox", { name: "Code" }).fill(code.toLowerCase());
+  await page.getByRole("textbox", { name: "Percent off" }).fill("90");
+  await page.getByRole("textbox", { name: "Description" }).fill("Would overwrite the other one");
+  await page.getByRole("button", { name: "Create code" }).click();
+
+  const field = page.getByRole("textbox", { name: "Code" });
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toHaveAccessibleDescription(new RegExp(`A code named ${code} already exists\\.`));
+  await expect(page).toHaveURL(/\/admin\/discount-codes\/new$/);
+
+  await page.goto("/admin/discount-codes");
+  const row = page.getByRole("row").filter({ hasText: code });
+  await expect(row).toContainText("15%");
+  await expect(row).toContainText("15% for the e2e test");
+  await expect(row).toContainText("0 / 4");
 });

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { westLa } from "./checkout-helpers";
-import { expect, test } from "./fixtures";
+import { demoAdmin, expect, test } from "./fixtures";
 import { emailTo, orderPageLink, paidOrder, uniqueEmail } from "./order-helpers";
 
 /**
@@ -43,6 +43,10 @@ test("the owner ships with a tracking number, and the customer's order page from
   await expect(dialog.getByText("Tracking number must be 6 to 40 characters.")).toHaveCount(0);
   await expect(adminPage.getByText(`Order ${shortId} is now shipped.`)).toBeVisible();
   await expect(adminPage.getByTestId("tracking")).toContainText("UPS · 1Z999AA10123456");
+  // The history says who set the tracking, beside the status change.
+  const history = adminPage.getByRole("listitem").filter({ hasText: "Tracking set" });
+  await expect(history).toContainText("UPS · 1Z999AA10123456");
+  await expect(history).toContainText(`${demoAdmin.email}, `);
   await screenshots(adminPage, "admin-order-shipped");
 
   // The customer: another browser, no admin session, straight from the email.
@@ -70,6 +74,18 @@ test("the owner ships with a tracking number, and the customer's order page from
   const wrong = await customer.goto(link.replace(/token=.*/, "token=not-the-token"));
   expect(wrong?.status()).toBe(404);
   await expect(customer.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+
+  // A corrected number is in the history too, with the number it replaced.
+  const corrected = await adminPage.request.post("/functions/v1/update-order-status", {
+    data: { orderId, newStatus: "shipped", carrier: "UPS", trackingNumber: "1Z999AA10123456784" },
+  });
+  expect(await corrected.json()).toEqual({ message: `Tracking for order ${shortId} updated.` });
+  await adminPage.reload();
+  const correction = adminPage.getByRole("listitem").filter({ hasText: "Tracking corrected" });
+  await expect(correction).toContainText("UPS · 1Z999AA10123456 → UPS · 1Z999AA10123456784");
+  await expect(correction).toContainText(`${demoAdmin.email}, `);
+  await expect(adminPage.getByTestId("tracking")).toContainText("UPS · 1Z999AA10123456784");
+  await screenshots(adminPage, "admin-order-tracking-corrected");
 });
 
 test("the owner refunds an order: a confirm dialog asks the reason, then the payment shows Refunded", async ({ adminPage }) => {

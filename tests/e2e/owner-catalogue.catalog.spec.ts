@@ -65,7 +65,7 @@ test("the owner edits a price and sees the server's field errors", async ({ admi
   }
 });
 
-test("the owner creates a code and a customer uses it at checkout", async ({ adminPage: page, browser }) => {
+test("the owner creates a code, a customer pays an order with it, and the list counts the use", async ({ adminPage: page, browser }) => {
   const code = `E2E-${Date.now().toString(36).toUpperCase()}`;
   await page.goto("/admin/discount-codes");
   await page.getByRole("link", { name: "New code" }).click();
@@ -94,7 +94,25 @@ test("the owner creates a code and a customer uses it at checkout", async ({ adm
   // $30.00 − 20% + $10.00 shipping
   await expect(customer.getByTestId("order-total")).toHaveText("$34.00");
   await expect(customer.getByText(`Discount (${code})`)).toBeVisible();
-  await customer.close();
+
+  // The customer places the order and pays it on the payment stand-in's page.
+  await customer.getByRole("button", { name: "Check Delivery", exact: true }).click();
+  await expect(customer.getByTestId("delivery-result")).toContainText("We deliver to you!");
+  const paymentTabOpened = customer.context().waitForEvent("page");
+  await customer.getByRole("button", { name: "Place Order" }).click();
+  const paymentTab = await paymentTabOpened;
+  await expect(paymentTab.getByRole("heading", { name: "Pay Chill PB" })).toBeVisible();
+  await paymentTab.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await paymentTab.getByRole("button", { name: /Pay \$34\.00/ }).click();
+  await expect(paymentTab.getByRole("heading", { name: "Order Confirmed" })).toBeVisible();
+  await customer.context().close();
+
+  // The owner's list now counts that paid order as the code's first use of three.
+  await page.goto("/admin/discount-codes");
+  const used = page.getByRole("row").filter({ hasText: code });
+  await expect(used).toContainText("1 / 3");
+  await expect(used.getByRole("cell").nth(5)).toHaveText("0");
+  await page.screenshot({ path: "test-results/screenshots/admin-discount-codes-used-desktop.png", fullPage: true });
 });
 
 test("staff see neither the Products page in the nav nor its content", async ({ staffPage: page }) => {
@@ -113,18 +131,27 @@ test("staff see neither the Products page in the nav nor its content", async ({ 
 });
 
 test("the new pages at 390 px", async ({ adminPage: page }) => {
+  /** Nothing wider than the screen but a table's own scroll box. */
+  const expectNoSidewaysScroll = async (name: string) => {
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} is wider than the screen at 390 px`).toBeLessThanOrEqual(0);
+  };
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/admin/products");
   await expect(page.getByRole("switch", { name: "Chocolate Crunch in stock" })).toBeVisible();
+  await expectNoSidewaysScroll("Products");
   await page.screenshot({ path: "test-results/screenshots/admin-products-phone.png", fullPage: true });
   await page.goto("/admin/products/bar-chocolate-pb");
   await expect(page.getByRole("button", { name: "Save changes" })).toBeVisible();
+  await expectNoSidewaysScroll("A product");
   await page.screenshot({ path: "test-results/screenshots/admin-product-phone.png", fullPage: true });
   await page.goto("/admin/discount-codes");
   await expect(page.getByRole("link", { name: "WELCOME10" })).toBeVisible();
+  await expectNoSidewaysScroll("Discount codes");
   await page.screenshot({ path: "test-results/screenshots/admin-discount-codes-phone.png", fullPage: true });
   await page.goto("/admin/discount-codes/WELCOME10");
   await expect(page.getByRole("button", { name: "Save code" })).toBeVisible();
+  await expectNoSidewaysScroll("A discount code");
   await page.screenshot({ path: "test-results/screenshots/admin-discount-code-phone.png", fullPage: true });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/admin/products");

@@ -111,6 +111,76 @@ describe("save-discount-code", () => {
     expect(JSON.parse(entries[1]!.after!)).toMatchObject({ percentOff: 20, active: false, usageLimit: null, expiresAt: null });
   });
 
+  it("keeps the stored usage limit and expiry when a save leaves them out; null clears them", async () => {
+    const { cookie } = await owner();
+    const code = newCode();
+    const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    expect((await save(terms({ code, usageLimit: 5, expiresAt }), cookie)).status).toBe(200);
+
+    // A client that only switches the code off sends no limit or expiry.
+    const { usageLimit: _limit, expiresAt: _expiry, ...withoutLimits } = terms({ code, active: false });
+    const updated = await save(withoutLimits, cookie);
+    expect(updated.status).toBe(200);
+    expect((await readJson<SaveJson>(updated)).code).toMatchObject({ active: false, usageLimit: 5, expiresAt });
+    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ active: false, usageLimit: 5, expiresAt: new Date(expiresAt) });
+    const entries = await db.auditEntry.findMany({ where: { subjectType: "discount-code", subjectId: code }, orderBy: { id: "asc" } });
+    expect(JSON.parse(entries[1]!.after!)).toMatchObject({ active: false, usageLimit: 5, expiresAt });
+
+    expect((await save(terms({ code, usageLimit: null, expiresAt: null }), cookie)).status).toBe(200);
+    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ usageLimit: null, expiresAt: null });
+  });
+
+  it("a new code saved without a usage limit or expiry has neither", async () => {
+    const { cookie } = await owner();
+    const { usageLimit: _limit, expiresAt: _expiry, ...body } = terms();
+    const created = await save(body, cookie);
+    expect(created.status).toBe(200);
+    expect((await readJson<SaveJson>(created)).code).toMatchObject({ code: body.code, usageLimit: null, expiresAt: null });
+  });
+
+  it("a save that leaves out the limit does not check it against the orders holding the code", async () => {
+    const { cookie } = await owner();
+    const code = newCode();
+    await save(terms({ code, usageLimit: 2 }), cookie);
+    await placeOrder([["bites-variety", 3]], { discountCode: code });
+    await placeOrder([["bites-variety", 3]], { discountCode: code });
+    const { usageLimit: _limit, ...body } = terms({ code, description: "Spring, reworded" });
+    expect((await save(body, cookie)).status).toBe(200);
+    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ usageLimit: 2, description: "Spring, reworded" });
+  });
+
+  it("with create: true makes a new code, and answers 409 for one that exists instead of overwriting it", async () => {
+    const { cookie } = await owner();
+    const code = newCode();
+    const created = await save({ ...terms({ code, percentOff: 15, usageLimit: 5 }), create: true }, cookie);
+    expect(created.status).toBe(200);
+    expect((await readJson<SaveJson>(created)).message).toBe(`${code} created.`);
+
+    // "New code" in the admin with a name already taken, typed in another case.
+    const taken = await save({ ...terms({ code: ` ${code.toLowerCase()}`, percentOff: 90, usageLimit: null }), create: true }, cookie);
+    expect(taken.status).toBe(409);
+    const message = `A code named ${code} already exists.`;
+    expect(await readJson<FormErrorJson>(taken)).toEqual({ error: `code: ${message}`, fieldErrors: { code: message } });
+    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ basisPoints: 1500, usageLimit: 5 });
+    expect(await db.auditEntry.count({ where: { subjectType: "discount-code", subjectId: code } })).toBe(1);
+
+    // Without the flag a save is still an update (the edit form, and clients written for the spec).
+    expect((await save(terms({ code, percentOff: 20, usageLimit: 5 }), cookie)).status).toBe(200);
+    expect((await db.discountCode.findUniqueOrThrow({ where: { code } })).basisPoints).toBe(2000);
+  });
+
+  it("answers 409 for WELCOME10 created anew, and 400 for a create flag that is not true or false", async () => {
+    const { cookie } = await owner();
+    const taken = await save({ ...terms({ code: "WELCOME10", percentOff: 50 }), create: true }, cookie);
+    expect(taken.status).toBe(409);
+    expect((await readJson<FormErrorJson>(taken)).fieldErrors?.code).toBe("A code named WELCOME10 already exists.");
+    expect((await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } })).basisPoints).toBe(1000);
+
+    const bad = await save({ ...terms(), create: "yes" }, cookie);
+    expect(bad.status).toBe(400);
+    expect((await readJson<FormErrorJson>(bad)).fieldErrors?.create).toMatch(/true or false/);
+  });
+
   it("refuses a usage limit below the orders already holding the code", async () => {
     const { cookie } = await owner();
     const code = newCode();
@@ -140,6 +210,22 @@ describe("get-discount-codes", () => {
     const { codes } = await readJson<{ codes: CodeJson[] }>(response);
     expect(codes.find((row) => row.code === code)).toMatchObject({ uses: 1, reserved: 2, usageLimit: 10, percentOff: 15 });
     expect(codes.find((row) => row.code === "WELCOME10")).toMatchObject({ percentOff: 10, firstOrderOnly: true, active: true });
+  });
+});
+
+describe("a refunded order's use", () => {
+  it("still counts: the list shows the use the checkout keeps refusing the code for", async () => {
+    const { cookie } = await owner();
+    const code = newCode();
+    await save(terms({ code, usageLimit: 1 }), cookie);
+    const placed = await placeOrder([["bites-variety", 3]], { discountCode: code });
+    await payOrder(placed.sessionId);
+    expect((await callFunction("refund-order", { orderId: placed.orderId, reason: "Melted in transit" }, { cookie })).status).toBe(200);
+
+    const check = await callFunction("validate-discount-code", { code, email: uniqueEmail() });
+    expect(await readJson<DiscountJson>(check)).toMatchObject({ valid: false, error: `"${code}" has already been used as often as it can be.` });
+    const { codes } = await readJson<{ codes: CodeJson[] }>(await callFunction("get-discount-codes", {}, { cookie }));
+    expect(codes.find((row) => row.code === code)).toMatchObject({ uses: 1, reserved: 0, usageLimit: 1, usesHeld: 1 });
   });
 });
 

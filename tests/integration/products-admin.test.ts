@@ -167,6 +167,45 @@ describe("a sold-out product", () => {
     expect(await cart.items()).toEqual([]);
   });
 
+  it("in the cart cannot grow: /cart refuses a higher quantity with the add's message, as a fetcher and as a plain form post", async () => {
+    const cart = cartClient();
+    await cart.post({ intent: "add", productId: "bar-chocolate-pb", quantity: "2" });
+    await soldOut();
+
+    const fetcher = await cart.post({ intent: "update", productId: "bar-chocolate-pb", quantity: "3" });
+    expect(fetcher.status).toBe(400);
+    expect(await readCartJson(fetcher)).toEqual({ ok: false, error: "Chocolate Crunch is sold out." });
+    expect(await cart.items()).toEqual([["bar-chocolate-pb", 2]]);
+
+    const plain = await cart.post({ intent: "update", productId: "bar-chocolate-pb", quantity: "5", redirectTo: "/shop?cart=open" }, { html: true });
+    expect(plain).toHaveRedirect("/shop?cart=open");
+    const { cartFlash } = await cart.page();
+    expect(cartFlash).toEqual({ kind: "error", message: "Chocolate Crunch is sold out." });
+    expect(await cart.items()).toEqual([["bar-chocolate-pb", 2]]);
+  });
+
+  it("in the cart can still go down, to nothing, and be removed", async () => {
+    const cart = cartClient();
+    await cart.post({ intent: "add", productId: "bar-chocolate-pb", quantity: "3" });
+    await cart.post({ intent: "add", productId: "bites-variety", quantity: "2" });
+    await soldOut();
+
+    const fewer = await cart.post({ intent: "update", productId: "bar-chocolate-pb", quantity: "2" });
+    expect(fewer.status).toBe(200);
+    expect(await cart.items()).toEqual([["bar-chocolate-pb", 2], ["bites-variety", 2]]);
+    // The same quantity again (a double submit) is not an increase.
+    expect((await cart.post({ intent: "update", productId: "bar-chocolate-pb", quantity: "2" })).status).toBe(200);
+    const plain = await cart.post({ intent: "update", productId: "bar-chocolate-pb", quantity: "1", redirectTo: "/shop" }, { html: true });
+    expect(plain).toHaveRedirect("/shop");
+    expect((await cart.page()).cartFlash).toBeNull();
+    expect(await cart.items()).toEqual([["bar-chocolate-pb", 1], ["bites-variety", 2]]);
+    expect((await cart.post({ intent: "update", productId: "bar-chocolate-pb", quantity: "0" })).status).toBe(200);
+    expect(await cart.items()).toEqual([["bites-variety", 2]]);
+
+    await cart.post({ intent: "update", productId: "bites-variety", quantity: "3" });
+    expect(await cart.items()).toEqual([["bites-variety", 3]]);
+  });
+
   it("is refused by simple-checkout with a message naming it, and nothing is ordered", async () => {
     await soldOut();
     const body = checkoutBody([["bar-chocolate-pb", 2], ["bites-variety", 2]]);

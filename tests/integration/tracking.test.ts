@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { auditTrail } from "~/models/audit.server";
 import { db } from "~/utils/db.server";
 import type { MaskedOrderWithHistory } from "~/lib/orders";
 import { callFunction, orderFor, readJson, signedInAdmin, type ErrorJson } from "../utils";
@@ -116,5 +117,73 @@ describe("shipping with tracking", () => {
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).trackingNumber).toBe("1Z999AA10123456784");
     expect(await shippedEmails(orderId)).toHaveLength(1);
     expect(await db.orderStatusChange.count({ where: { orderId } })).toBe(1);
+  });
+});
+
+describe("tracking changes are audited", () => {
+  const trackingTrail = async (orderId: string) => (await auditTrail("order", orderId)).filter((entry) => entry.action === "order.tracking");
+
+  it("records who set the tracking when the order shipped, and who corrected it, with before and after", async () => {
+    const owner = await signedInAdmin("owner", "owner");
+    const { orderId } = await orderFor();
+    expect((await ship({ orderId, newStatus: "shipped", carrier: "UPS", trackingNumber: "1Z999AA10123456700" })).status).toBe(200);
+    const corrected = await callFunction(
+      "update-order-status",
+      { orderId, newStatus: "shipped", carrier: "FedEx", trackingNumber: "771234567890" },
+      { cookie: owner.cookie },
+    );
+    expect(corrected.status).toBe(200);
+
+    expect(await trackingTrail(orderId)).toEqual([
+      {
+        actorEmail: owner.email,
+        action: "order.tracking",
+        at: expect.any(String),
+        before: { carrier: "UPS", trackingNumber: "1Z999AA10123456700" },
+        after: { carrier: "FedEx", trackingNumber: "771234567890" },
+      },
+      {
+        actorEmail: staff.email,
+        action: "order.tracking",
+        at: expect.any(String),
+        before: { carrier: null, trackingNumber: null },
+        after: { carrier: "UPS", trackingNumber: "1Z999AA10123456700" },
+      },
+    ]);
+
+    // The operator's order page lists both, oldest first, beside the status changes.
+    const { order } = await readJson<{ order: MaskedOrderWithHistory }>(await callFunction("get-order", { orderId }, { cookie: staff.cookie }));
+    expect(order.history).toEqual([{ from: "pending", to: "shipped", changed_by: staff.email, changed_at: expect.any(String) }]);
+    expect(order.tracking_history).toEqual([
+      { from: { carrier: null, number: null }, to: { carrier: "UPS", number: "1Z999AA10123456700" }, changed_by: staff.email, changed_at: expect.any(String) },
+      {
+        from: { carrier: "UPS", number: "1Z999AA10123456700" },
+        to: { carrier: "FedEx", number: "771234567890" },
+        changed_by: owner.email,
+        changed_at: expect.any(String),
+      },
+    ]);
+  });
+
+  it("records nothing when the tracking given is the one stored, or when an order ships without tracking", async () => {
+    const { orderId } = await orderFor();
+    await ship({ orderId, newStatus: "shipped", carrier: "USPS", trackingNumber: "9400100000000000000000" });
+    const again = await ship({ orderId, newStatus: "shipped", carrier: "USPS", trackingNumber: "9400 1000 0000 0000 0000 00" });
+    expect(await readJson<{ message: string }>(again)).toEqual({ message: `Order ${orderId.slice(0, 8)} is already shipped.` });
+    expect(await trackingTrail(orderId)).toHaveLength(1);
+
+    const untracked = await orderFor();
+    await ship({ orderId: untracked.orderId, newStatus: "shipped" });
+    expect(await trackingTrail(untracked.orderId)).toEqual([]);
+    const { order } = await readJson<{ order: MaskedOrderWithHistory }>(
+      await callFunction("get-order", { orderId: untracked.orderId }, { cookie: staff.cookie }),
+    );
+    expect(order.tracking_history).toEqual([]);
+  });
+
+  it("a refused change records nothing", async () => {
+    const { orderId } = await orderFor({}, [["bites-variety", 3]], { paid: false });
+    expect((await ship({ orderId, newStatus: "shipped", carrier: "UPS", trackingNumber: "1Z999AA10123456700" })).status).toBe(409);
+    expect(await trackingTrail(orderId)).toEqual([]);
   });
 });

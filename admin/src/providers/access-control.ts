@@ -25,13 +25,18 @@ export function permissionFor(resource: string | undefined, action: string): Per
 
 let role: Promise<OperatorRole | null> | null = null;
 
-/** The signed-in operator's role, asked once per sign-in (see forgetRole). */
+/**
+ * The signed-in operator's role, asked once per sign-in (see forgetRole).
+ * A failed ask rejects, and is forgotten so the next check asks again: an
+ * owner on a flaky connection must see an error with Try again, not be told
+ * a page is for owners only.
+ */
 function currentRole() {
   role ??= getJson<{ role?: unknown }>("/auth/me")
     .then((me) => (isOperatorRole(me.role) ? me.role : null))
-    .catch(() => {
+    .catch((error: unknown) => {
       role = null;
-      return null;
+      throw error;
     });
   return role;
 }
@@ -42,6 +47,7 @@ export function forgetRole() {
 }
 
 export const accessControlProvider: AccessControlProvider = {
+  /** Rejects when the role cannot be asked: Refine's useCan then reports an error, not a refusal. */
   async can({ resource, action }) {
     const current = await currentRole();
     const can = current !== null && hasPermission(current, permissionFor(resource, action));

@@ -19,8 +19,9 @@ async function list(resource: string): Promise<(Product | DiscountCode)[]> {
 const idOf = (resource: Resource | string, record: Product | DiscountCode) =>
   resource === "products" ? (record as Product).id : (record as DiscountCode).code;
 
-async function saveCode(terms: DiscountCodeTerms) {
-  return callFunction<{ message: string; code: DiscountCode }>("save-discount-code", terms);
+/** `create`: only make a new code; the server answers 409 on the code field for one that exists. */
+async function saveCode(terms: DiscountCodeTerms, { create = false } = {}) {
+  return callFunction<{ message: string; code: DiscountCode }>("save-discount-code", { ...terms, ...(create && { create }) });
 }
 
 export const catalogDataProvider: DataProvider = {
@@ -50,7 +51,7 @@ export const catalogDataProvider: DataProvider = {
   },
 
   async create<TData extends BaseRecord>({ variables }: Parameters<DataProvider["create"]>[0]) {
-    const { message, code } = await saveCode(variables as DiscountCodeTerms);
+    const { message, code } = await saveCode(variables as DiscountCodeTerms, { create: true });
     return { data: { ...code, id: code.code, message } as unknown as TData };
   },
 

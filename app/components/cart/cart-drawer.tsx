@@ -94,7 +94,13 @@ export function CartDrawer() {
                 <div className="cart-line__info">
                   <p className="cart-line__name">{product.name}</p>
                   <p className="cart-line__price">
-                    {product.inStock ? formatCents(product.priceCents) : <strong className="sold-out">Sold out: remove it to check out</strong>}
+                    {product.inStock ? (
+                      formatCents(product.priceCents)
+                    ) : (
+                      <strong className="sold-out" id={`cart-line-${product.id}-sold-out`}>
+                        Sold out: remove it to check out
+                      </strong>
+                    )}
                   </p>
                   <AllergenLine productId={product.id} compact />
                   <div className="stepper" role="group" aria-label={`Quantity of ${product.name}`}>
@@ -106,12 +112,14 @@ export function CartDrawer() {
                     <output className="stepper__value" aria-live="polite" aria-label={`${product.name} quantity`}>
                       {quantity}
                     </output>
+                    {/* A sold-out line may only shrink (/cart refuses more): its + is disabled and points to the line's "Sold out" text. */}
                     <CartForm change={{ intent: "update", productId: product.id, quantity: quantity + 1 }} keepDrawerOpen>
                       <button
                         type="submit"
                         className="stepper__button"
                         aria-label={`Add one more ${product.name}`}
-                        disabled={quantity >= MAX_LINE_QUANTITY}
+                        aria-describedby={product.inStock ? undefined : `cart-line-${product.id}-sold-out`}
+                        disabled={quantity >= MAX_LINE_QUANTITY || !product.inStock}
                       >
                         <PlusIcon />
                       </button>

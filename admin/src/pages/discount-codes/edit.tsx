@@ -3,7 +3,7 @@ import { useCreate, useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import type { DiscountCode, DiscountCodeTerms } from "../../catalog";
-import { Loading } from "../../components/loading";
+import { Loading, QueryError } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 
@@ -19,11 +19,14 @@ export default function DiscountCodeEditPage() {
 
 function EditCode({ code }: { code: string }) {
   const { result, query } = useOne<DiscountCode>({ resource: "discount-codes", id: code, dataProviderName: "catalog", errorNotification: false });
-  if (query.isLoading) return <Loading />;
-  if (query.isError || !result) {
+  if (query.isLoading) return <Loading label="Loading the code" />;
+  if (query.isError && query.error.statusCode !== 404) {
+    return <QueryError title="Failed to fetch the code" message={query.error.message} onRetry={() => void query.refetch()} />;
+  }
+  if (!result) {
     return (
-      <Alert color="red" title="Failed to fetch the code" role="alert">
-        {query.error?.message ?? "No such code."}
+      <Alert color="red" title="Code not found" role="alert">
+        No code named {code}.
       </Alert>
     );
   }
@@ -98,7 +101,8 @@ function CodeForm({ existing }: { existing?: DiscountCode }) {
       <Title order={2}>{existing ? `Edit ${existing.code}` : "New discount code"}</Title>
       {existing ? (
         <Text c="dimmed" size="sm">
-          Used by {existing.uses} paid {existing.uses === 1 ? "order" : "orders"}; {existing.reserved} reserved by orders waiting for payment.
+          Used by {existing.uses} paid {existing.uses === 1 ? "order" : "orders"} (refunded ones included); {existing.reserved} reserved by
+          orders waiting for payment.
         </Text>
       ) : null}
       <Card withBorder radius="lg" component="form" onSubmit={submit} noValidate maw={560} aria-label={existing ? `Edit ${existing.code}` : "New discount code"}>
@@ -111,7 +115,8 @@ function CodeForm({ existing }: { existing?: DiscountCode }) {
             error={errors.code}
             disabled={Boolean(existing)}
             required
-            ff="monospace"
+            // The code itself in monospace (as in the list), not its label and hint.
+            styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
           />
           <TextInput
             label="Percent off"

@@ -1,8 +1,8 @@
-import { Alert, Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { useList } from "@refinedev/core";
 import { Link } from "react-router";
 import type { DiscountCode } from "../../catalog";
-import { Loading } from "../../components/loading";
+import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 
@@ -29,18 +29,17 @@ function DiscountCodeList() {
         <div>
           <Title order={2}>Discount codes</Title>
           <Text c="dimmed" size="sm">
-            Uses are paid orders; reserved are orders waiting on their payment page, which give the use back if they are not paid.
+            Uses are paid orders (a refund keeps its use); reserved are orders waiting on their payment page, which give the use back if
+            they are not paid.
           </Text>
         </div>
         <Button component={Link} to="/discount-codes/new">
           New code
         </Button>
       </Group>
-      {query.isLoading ? <Loading /> : null}
+      {query.isLoading ? <LoadingRows label="Loading discount codes…" /> : null}
       {query.isError ? (
-        <Alert color="red" title="Failed to fetch discount codes" role="alert">
-          {query.error.message}
-        </Alert>
+        <QueryError title="Failed to fetch discount codes" message={query.error.message} onRetry={() => void query.refetch()} />
       ) : null}
       {!query.isLoading && !query.isError && result.data.length === 0 ? <Text c="dimmed">No discount codes yet.</Text> : null}
       {result.data.length > 0 ? (

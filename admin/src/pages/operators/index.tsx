@@ -72,12 +72,59 @@ function AddOperator() {
   );
 }
 
+/** An operator's role, changed in place; the server's answer comes back as a toast. */
+function RoleSelect({ operator }: { operator: OperatorRow }) {
+  const { mutate: update } = useUpdate<OperatorRow & { message: string }, HttpError>();
+  return (
+    <Select
+      aria-label={`Role, ${operator.email}`}
+      data={roleOptions}
+      value={operator.role}
+      allowDeselect={false}
+      w={120}
+      onChange={(value) =>
+        value && value !== operator.role
+          ? update({ resource: "operators", id: operator.email, values: { role: value }, successNotification: savedNotification })
+          : undefined
+      }
+    />
+  );
+}
+
+/** Removes another operator's account, after a confirm. */
+function RemoveButton({ operator }: { operator: OperatorRow }) {
+  const { mutate: remove } = useDelete<{ message: string }, HttpError>();
+  return (
+    <Button
+      variant="subtle"
+      color="red"
+      size="xs"
+      // The visible word first, so the name contains it (WCAG 2.5.3).
+      aria-label={`Remove, ${operator.email}`}
+      onClick={() => {
+        if (window.confirm(`Remove ${operator.email}? They will be signed out and can no longer sign in.`)) {
+          remove({ resource: "operators", id: operator.email, successNotification: savedNotification });
+        }
+      }}
+    >
+      Remove
+    </Button>
+  );
+}
+
+const savedNotification = (result?: { data: { message?: string } }) => ({ type: "success" as const, message: result?.data.message ?? "Saved" });
+
+const lastSignedIn = (operator: OperatorRow) => (operator.lastSeenAt ? orderDate(operator.lastSeenAt) : "Never");
+
 function OperatorList() {
   const { result, query } = useList<OperatorRow, HttpError>({ resource: "operators", pagination: { mode: "off" }, errorNotification: false });
   const { data: identity } = useGetIdentity<{ email: string }>();
-  const { mutate: update } = useUpdate<OperatorRow & { message: string }, HttpError>();
-  const { mutate: remove } = useDelete<{ message: string }, HttpError>();
-  const notify = { successNotification: (result?: { data: { message?: string } }) => ({ type: "success" as const, message: result?.data.message ?? "Saved" }) };
+  const isSelf = (operator: OperatorRow) => operator.email === identity?.email;
+  const youBadge = (
+    <Badge variant="light" color="gray">
+      you
+    </Badge>
+  );
 
   return (
     <Stack gap="lg">
@@ -89,7 +136,24 @@ function OperatorList() {
       </div>
       <AddOperator />
       {query.isError ? <QueryError title="Failed to fetch operators" message={query.error.message} onRetry={() => void query.refetch()} /> : null}
-      <Card withBorder radius="lg" p={0}>
+      {/* On a phone each operator is a card; from a tablet up, a table row. */}
+      <Stack gap="sm" hiddenFrom="sm" component="ul" aria-label="Operators" style={{ listStyle: "none", padding: 0, margin: 0 }}>
+        {result.data.map((operator) => (
+          <Card key={operator.id} withBorder radius="lg" padding="sm" component="li">
+            <Text fw={700} style={{ overflowWrap: "anywhere" }}>
+              {operator.email} {isSelf(operator) ? youBadge : null}
+            </Text>
+            <Text size="sm" c="dimmed">
+              Last signed in: {lastSignedIn(operator)}
+            </Text>
+            <Group justify="space-between" mt="xs">
+              <RoleSelect operator={operator} />
+              {isSelf(operator) ? null : <RemoveButton operator={operator} />}
+            </Group>
+          </Card>
+        ))}
+      </Stack>
+      <Card withBorder radius="lg" p={0} visibleFrom="sm">
         <Table.ScrollContainer minWidth={560}>
           <Table verticalSpacing="sm" horizontalSpacing="md">
             <Table.Thead>
@@ -103,54 +167,23 @@ function OperatorList() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {result.data.map((operator) => {
-                const isSelf = operator.email === identity?.email;
-                return (
-                  <Table.Tr key={operator.id}>
-                    <Table.Td style={{ overflowWrap: "anywhere" }}>
-                      {operator.email} {isSelf ? <Badge variant="light" color="gray">you</Badge> : null}
-                    </Table.Td>
-                    <Table.Td>
-                      <Select
-                        aria-label={`Role, ${operator.email}`}
-                        data={roleOptions}
-                        value={operator.role}
-                        allowDeselect={false}
-                        w={120}
-                        onChange={(value) =>
-                          value && value !== operator.role
-                            ? update({ resource: "operators", id: operator.email, values: { role: value }, ...notify })
-                            : undefined
-                        }
-                      />
-                    </Table.Td>
-                    <Table.Td>{operator.lastSeenAt ? orderDate(operator.lastSeenAt) : "Never"}</Table.Td>
-                    <Table.Td>
-                      {isSelf ? null : (
-                        <Button
-                          variant="subtle"
-                          color="red"
-                          size="xs"
-                          // The visible word first, so the name contains it (WCAG 2.5.3).
-                          aria-label={`Remove, ${operator.email}`}
-                          onClick={() => {
-                            if (window.confirm(`Remove ${operator.email}? They will be signed out and can no longer sign in.`)) {
-                              remove({ resource: "operators", id: operator.email, ...notify });
-                            }
-                          }}
-                        >
-                          Remove
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
+              {result.data.map((operator) => (
+                <Table.Tr key={operator.id}>
+                  <Table.Td style={{ overflowWrap: "anywhere" }}>
+                    {operator.email} {isSelf(operator) ? youBadge : null}
+                  </Table.Td>
+                  <Table.Td>
+                    <RoleSelect operator={operator} />
+                  </Table.Td>
+                  <Table.Td>{lastSignedIn(operator)}</Table.Td>
+                  <Table.Td>{isSelf(operator) ? null : <RemoveButton operator={operator} />}</Table.Td>
+                </Table.Tr>
+              ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        {query.isLoading ? <LoadingRows label="Loading operators…" /> : null}
       </Card>
+      {query.isLoading ? <LoadingRows label="Loading operators…" /> : null}
     </Stack>
   );
 }

@@ -50,9 +50,9 @@ export function TrackingInfo({ tracking, size = "sm" }: { tracking: MaskedOrder[
 }
 
 /**
- * The owner's Refund button (hidden for staff by Refine's access control)
- * and its confirm dialog, which asks the reason. A full refund through
- * Stripe; the server makes it once however often it is asked.
+ * The owner's Refund button (hidden for staff by Refine's access control,
+ * and for a $0 order) and its confirm dialog, which asks the reason. A full
+ * refund through Stripe; the server makes it once however often it is asked.
  */
 export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payment_status" | "total_cents"> }) {
   const [opened, setOpened] = useState(false);
@@ -60,7 +60,8 @@ export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payme
   const [error, setError] = useState<string | null>(null);
   const invalidate = useInvalidate();
   const { mutate, mutation } = useCustomMutation<{ message: string; alreadyRefunded: boolean }>();
-  if (order.payment_status !== "paid") return null;
+  // A $0 order (a 100% code) took no money, so there is nothing to give back.
+  if (order.payment_status !== "paid" || order.total_cents === 0) return null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

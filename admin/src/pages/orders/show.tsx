@@ -1,7 +1,7 @@
 import { Alert, Anchor, Card, Grid, Group, Stack, Table, Text, Timeline, Title } from "@mantine/core";
 import { useOne } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import { shortOrderId, type MaskedOrderWithHistory } from "@shop/orders";
+import { shortOrderId, type MaskedOrderWithHistory, type TrackingView } from "@shop/orders";
 import { Link, useParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
@@ -9,7 +9,7 @@ import { dollarsToCents } from "../../money";
 import { PaymentBadge, RefundButton, TrackingInfo } from "./payment";
 import { StatusSelect } from "./status-select";
 
-/** One order, masked, with its status history. */
+/** One order, masked, with its history: status changes and tracking set or corrected. */
 export function OrderShow() {
   const { id = "" } = useParams();
   // No toast when the order cannot be fetched: the page says 'Order not found' itself.
@@ -116,24 +116,54 @@ export function OrderShow() {
           </Card>
         </Grid.Col>
       </Grid>
-      <Card withBorder radius="lg">
-        <Title order={3} size="h4" mb="md">
-          Status history
-        </Title>
-        {order.history.length > 0 ? (
-          <Timeline bulletSize={14} lineWidth={2} active={order.history.length}>
-            {order.history.map((change) => (
-              <Timeline.Item key={change.changed_at} title={`${change.from} → ${change.to}`}>
-                <Text size="sm" c="dimmed">
-                  {change.changed_by}, {orderDate(change.changed_at)}
-                </Text>
-              </Timeline.Item>
-            ))}
-          </Timeline>
-        ) : (
-          <Text c="dimmed">No status changes yet: the order is as it was placed.</Text>
-        )}
-      </Card>
+      <OrderHistory order={order} />
     </Stack>
+  );
+}
+
+/** How a carrier and number read in the history: "UPS · 1Z999…", "Local courier", or "none". */
+function trackingText(tracking: TrackingView) {
+  return [tracking.carrier, tracking.number].filter(Boolean).join(" · ") || "none";
+}
+
+/** Status changes and tracking changes, oldest first, each with who made it and when. */
+function OrderHistory({ order }: { order: MaskedOrderWithHistory }) {
+  const entries = [
+    ...order.history.map((change) => ({ at: change.changed_at, by: change.changed_by, title: `${change.from} → ${change.to}`, detail: null })),
+    ...order.tracking_history.map((change) => {
+      const first = change.from.carrier === null && change.from.number === null;
+      return {
+        at: change.changed_at,
+        by: change.changed_by,
+        title: first ? "Tracking set" : "Tracking corrected",
+        detail: first ? trackingText(change.to) : `${trackingText(change.from)} → ${trackingText(change.to)}`,
+      };
+    }),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+
+  return (
+    <Card withBorder radius="lg">
+      <Title order={3} size="h4" mb="md">
+        History
+      </Title>
+      {entries.length > 0 ? (
+        <Timeline bulletSize={14} lineWidth={2} active={entries.length} role="list" aria-label="Order history">
+          {entries.map((entry, index) => (
+            <Timeline.Item key={`${entry.at}-${index}`} title={entry.title} role="listitem">
+              {entry.detail ? (
+                <Text size="sm" ff="monospace" style={{ overflowWrap: "anywhere" }}>
+                  {entry.detail}
+                </Text>
+              ) : null}
+              <Text size="sm" c="dimmed">
+                {entry.by}, {orderDate(entry.at)}
+              </Text>
+            </Timeline.Item>
+          ))}
+        </Timeline>
+      ) : (
+        <Text c="dimmed">No changes yet: the order is as it was placed.</Text>
+      )}
+    </Card>
   );
 }

@@ -4,7 +4,7 @@ import { formatCents } from "@shop/money";
 import { useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router";
 import type { HistoryEntry, Product } from "../../catalog";
-import { Loading } from "../../components/loading";
+import { Loading, QueryError } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
@@ -22,13 +22,18 @@ function ProductEdit() {
   const { id = "" } = useParams();
   const { result: product, query } = useOne<Product>({ resource: "products", id, dataProviderName: "catalog", errorNotification: false });
 
-  if (query.isLoading) return <Loading />;
-  if (query.isError || !product) {
+  if (query.isLoading) return <Loading label="Loading the product" />;
+  const failed = query.isError && query.error.statusCode !== 404;
+  if (failed || !product) {
     return (
       <Stack>
-        <Alert color="red" title="Failed to fetch the product" role="alert">
-          {query.error?.message ?? "No product with that id."}
-        </Alert>
+        {failed ? (
+          <QueryError title="Failed to fetch the product" message={query.error?.message} onRetry={() => void query.refetch()} />
+        ) : (
+          <Alert color="red" title="Product not found" role="alert">
+            No product with that id.
+          </Alert>
+        )}
         <Anchor component={Link} to="/products">
           Back to products
         </Anchor>

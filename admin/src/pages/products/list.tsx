@@ -1,9 +1,9 @@
-import { Alert, Anchor, Card, Group, Image, Stack, Switch, Table, Text, Title } from "@mantine/core";
+import { Anchor, Card, Group, Image, Stack, Switch, Table, Text, Title } from "@mantine/core";
 import { useList, useUpdate } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { Link } from "react-router";
 import type { Product } from "../../catalog";
-import { Loading } from "../../components/loading";
+import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { dollarsToCents } from "../../money";
 
@@ -32,12 +32,8 @@ function ProductList() {
           A sold-out product stays on the shop with its Add to cart button disabled. Price changes apply to carts at once; placed orders keep their prices.
         </Text>
       </div>
-      {query.isLoading ? <Loading /> : null}
-      {query.isError ? (
-        <Alert color="red" title="Failed to fetch products" role="alert">
-          {query.error.message}
-        </Alert>
-      ) : null}
+      {query.isLoading ? <LoadingRows label="Loading products…" /> : null}
+      {query.isError ? <QueryError title="Failed to fetch products" message={query.error.message} onRetry={() => void query.refetch()} /> : null}
       {result.data.length > 0 ? (
         <>
           {/* On a phone each product is a card; from a tablet up, a table row. */}
@@ -62,7 +58,10 @@ function ProductList() {
                   <Table.Th w={104}>Picture</Table.Th>
                   <Table.Th>Product</Table.Th>
                   <Table.Th>Price</Table.Th>
-                  <Table.Th>In stock</Table.Th>
+                  {/* As wide as the switch and its label, centred over them. */}
+                  <Table.Th w={120} ta="center">
+                    In stock
+                  </Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
