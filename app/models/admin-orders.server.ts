@@ -4,6 +4,7 @@ import { orderStatusEmail } from "~/services/emails.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { mailboxDomain } from "~/lib/email";
 import { initial, maskEmail } from "~/lib/masking";
+import { centsToDollars } from "~/lib/money";
 import {
   ORDER_STATUSES,
   TAKEN_PAYMENT_STATUSES,
@@ -76,10 +77,10 @@ function maskOrder(order: OrderRow): MaskedOrder {
     status: order.status,
     payment_status: order.paymentStatus,
     created_at: order.createdAt.toISOString(),
-    total: order.totalCents / 100,
+    total: centsToDollars(order.totalCents),
     total_cents: order.totalCents,
     items: order.items.map((item) => ({
-      product: { id: item.productId, name: item.name, price: item.unitPriceCents / 100 },
+      product: { id: item.productId, name: item.name, price: centsToDollars(item.unitPriceCents) },
       quantity: item.quantity,
     })),
     customer_email: maskEmail(order.email),
@@ -248,8 +249,8 @@ export async function dashboardStats(now = new Date()) {
   ]);
   const today = days.at(-1)!;
   return {
-    today: { orders: today.orders, revenue: today.revenueCents / 100 },
+    today: { orders: today.orders, revenue: centsToDollars(today.revenueCents) },
     openOrders,
-    last30Days: days.map(({ day, orders, revenueCents }) => ({ date: day, orders, revenue: revenueCents / 100 })),
+    last30Days: days.map(({ day, orders, revenueCents }) => ({ date: day, orders, revenue: centsToDollars(revenueCents) })),
   };
 }

@@ -1,6 +1,7 @@
 import { db } from "~/utils/db.server";
 import { auditTrails, recordAudit, type AuditRecord } from "~/models/audit.server";
 import { changeCatalog } from "~/models/catalog.server";
+import { centsToDollars } from "~/lib/money";
 
 /**
  * The owner's side of the catalogue (issue 13): the products as the dashboard
@@ -36,7 +37,7 @@ export function productJson(product: AdminProduct, history: AuditRecord[]) {
     id: product.id,
     name: product.name,
     description: product.description,
-    price: product.priceCents / 100,
+    price: centsToDollars(product.priceCents),
     image: product.image,
     imageAlt: product.imageAlt,
     category: product.category,

@@ -2,6 +2,8 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { MAX_LINE_QUANTITY } from "~/lib/cart";
 import { shippingSchema } from "~/lib/checkout-form";
+import { EMAIL_MAX_LENGTH } from "~/lib/email";
+import { centsToDollars, dollarsToCents } from "~/lib/money";
 import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { placeOrder, type CheckoutRefusal } from "~/models/orders.server";
@@ -24,7 +26,7 @@ const bodySchema = z.object({
     .min(1, "must hold at least one item")
     .max(50),
   shipping: shippingSchema,
-  email: z.string().max(254).optional(),
+  email: z.string().max(EMAIL_MAX_LENGTH).optional(),
   discountCode: z.string().max(64).nullable().optional(),
   discountAmount: z.number().nonnegative().optional(),
 });
@@ -49,15 +51,15 @@ export function action({ request, context }: ActionFunctionArgs) {
       shipping: body.shipping,
       discountCode: body.discountCode ?? null,
       origin: publicOrigin(),
-      expectedDiscountCents: body.discountAmount === undefined ? undefined : Math.round(body.discountAmount * 100),
+      expectedDiscountCents: body.discountAmount === undefined ? undefined : dollarsToCents(body.discountAmount),
     });
     if (placed.ok) return json({ url: placed.url, orderId: placed.orderId });
     return apiError(statusFor[placed.refusal], placed.message.description, {
       title: placed.message.title,
       delivery: placed.delivery,
       ...(placed.price && {
-        discountAmount: placed.price.discountCents / 100,
-        total: placed.price.totalCents / 100,
+        discountAmount: centsToDollars(placed.price.discountCents),
+        total: centsToDollars(placed.price.totalCents),
       }),
     });
   });

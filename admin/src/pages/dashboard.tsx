@@ -2,9 +2,8 @@ import "@mantine/charts/styles.css";
 import { BarChart } from "@mantine/charts";
 import { Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useCustom } from "@refinedev/core";
-import { formatCents } from "@shop/money";
+import { dollarsToCents, formatCents } from "@shop/money";
 import { Loading, QueryError } from "../components/loading";
-import { dollarsToCents } from "../money";
 
 type Dashboard = {
   today: { orders: number; revenue: number };

@@ -1,11 +1,10 @@
 import { Alert, Anchor, Card, Group, Image, Stack, Switch, Table, Text, Title } from "@mantine/core";
 import { useList, useUpdate } from "@refinedev/core";
-import { formatCents } from "@shop/money";
+import { dollarsToCents, formatCents } from "@shop/money";
 import { Link } from "react-router";
 import type { Product } from "../../catalog";
 import { Loading } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
-import { dollarsToCents } from "../../money";
 
 /** The catalogue: each product's picture, name, price and a stock switch, and a link to edit it. */
 export default function ProductListPage() {
