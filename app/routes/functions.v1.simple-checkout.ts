@@ -2,10 +2,12 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { MAX_LINE_QUANTITY } from "~/lib/cart";
 import { shippingSchema } from "~/lib/checkout-form";
+import { DELIVERY_PROBLEMS } from "~/lib/delivery-zones";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { centsToDollars, dollarsToCents } from "~/lib/money";
 import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
 import { publicOrigin } from "~/utils/origin.server";
+import type { DeliveryCheck } from "~/models/delivery.server";
 import { placeOrder, type CheckoutRefusal } from "~/models/orders.server";
 import { enforceRateLimit } from "~/utils/rate-limit.server";
 
@@ -42,6 +44,17 @@ const statusFor: Record<CheckoutRefusal, number> = {
   "payment-provider": 502,
 };
 
+/** The delivery check as spec §3 answers it: the minimum in dollars, an `error` when the address could not be checked. */
+function deliveryJson(delivery: DeliveryCheck) {
+  if (delivery.ok) {
+    return { isWithinRange: true, distance: delivery.miles, deliveryZone: delivery.zone, minimumOrder: centsToDollars(delivery.minimumCents) };
+  }
+  if (delivery.reason === "outside-area") {
+    return { isWithinRange: false, distance: delivery.miles, deliveryZone: "no-delivery", minimumOrder: 0 };
+  }
+  return { isWithinRange: false, distance: null, deliveryZone: "no-delivery", minimumOrder: 0, error: DELIVERY_PROBLEMS[delivery.reason] };
+}
+
 export function action({ request, context }: ActionFunctionArgs) {
   return handleFunction("simple-checkout", request, async () => {
     await enforceRateLimit("checkout", context.clientAddress);
@@ -56,7 +69,7 @@ export function action({ request, context }: ActionFunctionArgs) {
     if (placed.ok) return json({ url: placed.url, orderId: placed.orderId });
     return apiError(statusFor[placed.refusal], placed.message.description, {
       title: placed.message.title,
-      delivery: placed.delivery,
+      delivery: placed.delivery && deliveryJson(placed.delivery),
       ...(placed.price && {
         discountAmount: centsToDollars(placed.price.discountCents),
         total: centsToDollars(placed.price.totalCents),

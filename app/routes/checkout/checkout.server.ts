@@ -1,6 +1,6 @@
 import { getZodConstraint } from "@conform-to/zod";
 import { type z } from "zod";
-import { checkDelivery, zoneMinimumCents, type DeliveryCheck } from "~/models/delivery.server";
+import { checkDelivery, type DeliveryCheck } from "~/models/delivery.server";
 import { shortOrderId } from "~/lib/orders";
 import { env } from "~/utils/env.server";
 import { formText } from "~/utils/forms.server";
@@ -231,13 +231,13 @@ async function checkAddress(state: Working, key: string, finish: (outcome?: Chec
 
   const delivery = await checkDelivery(state.values);
   state.delivery = { ...delivery, addressKey: key };
-  if (!delivery.isWithinRange) {
-    state.message = delivery.error ? messages.deliveryError : messages.outsideArea;
+  if (!delivery.ok) {
+    state.message = delivery.reason === "outside-area" ? messages.outsideArea : messages.deliveryError;
     return finish();
   }
   state.message = {
     title: "Delivery Available!",
-    description: `Great news: you're ${delivery.distance?.toFixed(1)} miles from our kitchen, in our ${delivery.deliveryZone} delivery zone.`,
+    description: `Great news: you're ${delivery.miles.toFixed(1)} miles from our kitchen, in our ${delivery.zone} delivery zone.`,
   };
   const result = await finish();
   const { zoneMinimumCents: minimum, zoneRemainingCents } = result.state.summary;
@@ -250,7 +250,7 @@ async function summarize(
   cartItems: CartItem[],
   { discount, delivery }: { discount: AppliedDiscount | null; delivery: CheckedDelivery | null },
 ): Promise<CheckoutSummary> {
-  const zoneMinimum = delivery?.isWithinRange ? zoneMinimumCents(delivery) : null;
+  const zoneMinimum = delivery?.ok ? delivery.minimumCents : null;
   const { price, problem, soldOut } = await priceOrder(cartItems, discount, zoneMinimum);
   return {
     lines: price.lines.map(({ product, quantity, lineTotalCents }) => ({
