@@ -1,6 +1,7 @@
 import { Anchor, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable } from "@refinedev/core";
+import { brand } from "@shop/brand";
 import type { InquiryRow } from "@shop/owner-lists";
 import { ExportButton } from "../../components/export-button";
 import { Pager } from "../../components/pager";
@@ -29,7 +30,7 @@ function InquiryList() {
         <div>
           <Title order={2}>Partnership inquiries</Title>
           <Text c="dimmed" size="sm">
-            {tableQuery.isSuccess ? `${result.total} ${result.total === 1 ? "inquiry" : "inquiries"}` : "Cafés, gyms and shops that asked to stock Chill PB."}
+            {tableQuery.isSuccess ? `${result.total} ${result.total === 1 ? "inquiry" : "inquiries"}` : `Cafés, gyms and shops that asked to stock ${brand.name}.`}
           </Text>
         </div>
         <ExportButton name="export-inquiries" body={{ q: q || undefined }} />
