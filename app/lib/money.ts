@@ -14,6 +14,13 @@ export function formatWholeDollars(cents: number): string {
   return Number.isInteger(cents / 100) ? `$${cents / 100}` : formatCents(cents);
 }
 
+/** What a range costs: one figure while its products agree, else the lowest, "from" it; null for no products. */
+export function rangePrice(priceCents: readonly number[]): { cents: number; from: boolean } | null {
+  if (priceCents.length === 0) return null;
+  const cents = Math.min(...priceCents);
+  return { cents, from: priceCents.some((price) => price !== cents) };
+}
+
 /** Cents as the dollars a function answers with: 1250 → 12.5. */
 export function centsToDollars(cents: number): number {
   return cents / 100;
