@@ -2,7 +2,7 @@ import { Anchor, Card, Group, Select, Stack, Table, Text, TextInput, Title } fro
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable, type CrudFilter } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import { ORDER_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
+import { ORDER_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
 import { Link } from "react-router";
 import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
@@ -70,8 +70,8 @@ export function OrderList() {
           <Select
             label="Payment"
             data={[
-              { value: "", label: "Paid" },
-              { value: "refunded", label: "Refunded" },
+              { value: "", label: PAYMENT_STATUS_LABELS.paid },
+              { value: "refunded", label: PAYMENT_STATUS_LABELS.refunded },
             ]}
             value={valueOf(filters, "payment")}
             onChange={(value) => setFilter("payment", value ?? "")}
