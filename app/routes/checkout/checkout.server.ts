@@ -5,13 +5,8 @@ import { shortOrderId } from "~/lib/orders";
 import { env } from "~/utils/env.server";
 import { formText } from "~/utils/forms.server";
 import { freeShippingHint, type CartItem } from "~/lib/cart";
-import {
-  addressFields,
-  describeShippingErrors,
-  shippingSchema,
-  type FieldErrors,
-  type ShippingField,
-} from "~/lib/checkout-form";
+import { addressFields, shippingSchema, type FieldErrors, type ShippingField } from "~/lib/checkout-form";
+import { describeFormErrors } from "~/lib/forms";
 import { canonicalMailbox, emailSchema, normalizeEmail } from "~/lib/email";
 import { formatCents } from "~/lib/money";
 import { messages, zoneMinimumMessage, type Message } from "~/lib/messages";
@@ -146,7 +141,7 @@ export async function handleCheckout(
     case "place-order": {
       const shipping = shippingSchema.safeParse(values);
       if (!shipping.success) {
-        const { fieldErrors, message } = describeShippingErrors(shipping.error);
+        const { fieldErrors, message } = describeFormErrors(shipping.error);
         state.fieldErrors = fieldErrors;
         state.message = message;
         return finish("invalid");
