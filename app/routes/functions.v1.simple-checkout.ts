@@ -3,6 +3,7 @@ import { z } from "zod";
 import { MAX_LINE_QUANTITY } from "~/lib/cart";
 import { shippingSchema } from "~/lib/checkout-form";
 import { DELIVERY_PROBLEMS } from "~/lib/delivery-zones";
+import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { centsToDollars, dollarsToCents } from "~/lib/money";
 import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
@@ -29,7 +30,7 @@ const bodySchema = z.object({
     .max(50),
   shipping: shippingSchema,
   email: z.string().max(EMAIL_MAX_LENGTH).optional(),
-  discountCode: z.string().max(64).nullable().optional(),
+  discountCode: z.string().max(DISCOUNT_CODE_MAX_LENGTH).nullable().optional(),
   discountAmount: z.number().nonnegative().optional(),
 });
 

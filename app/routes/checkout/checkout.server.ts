@@ -6,6 +6,7 @@ import { env } from "~/utils/env.server";
 import { formText } from "~/utils/forms.server";
 import { freeShippingHint, type CartItem } from "~/lib/cart";
 import { addressFields, shippingSchema, type FieldErrors, type ShippingField } from "~/lib/checkout-form";
+import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
 import { describeFormErrors } from "~/lib/forms";
 import { canonicalMailbox, emailSchema, normalizeEmail } from "~/lib/email";
 import { formatCents } from "~/lib/money";
@@ -105,7 +106,7 @@ export async function handleCheckout(
   // The applied code, re-checked for the current email and cart: one that
   // stopped applying is removed, and the customer is told why.
   let removed: Message | null = null;
-  const appliedCode = formText(formData, "appliedCode", 64);
+  const appliedCode = formText(formData, "appliedCode", DISCOUNT_CODE_MAX_LENGTH);
   if (appliedCode && intent !== "remove-discount") {
     const checked = await checkDiscountCode(appliedCode, mailbox);
     if (checked.ok) state.discount = checked.discount;

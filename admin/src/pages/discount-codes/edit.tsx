@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Card, Checkbox, Group, Stack, Text, TextInput, T
 import { useCreate, useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
+import { DISCOUNT_CODE_MAX_LENGTH } from "@shop/discount-code";
 import type { DiscountCode, DiscountCodeTerms } from "../../catalog";
 import { Loading } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
@@ -111,6 +112,7 @@ function CodeForm({ existing }: { existing?: DiscountCode }) {
             error={errors.code}
             disabled={Boolean(existing)}
             required
+            maxLength={DISCOUNT_CODE_MAX_LENGTH}
             ff="monospace"
           />
           <TextInput
