@@ -65,7 +65,8 @@ export async function listOperators(): Promise<OperatorRow[]> {
 
 type SaveResult =
   | { ok: true; created: boolean; message: string; operator: OperatorRow }
-  | { ok: false; reason: "password-required" | "last-owner"; message: string };
+  | { ok: false; reason: "password-required"; field: "password"; message: string }
+  | { ok: false; reason: "last-owner"; message: string };
 
 export async function saveOperator(actor: Admin, input: z.infer<typeof saveOperatorSchema>): Promise<SaveResult> {
   // Hashing is slow on purpose: done before the transaction holds the write lock.
@@ -74,7 +75,7 @@ export async function saveOperator(actor: Admin, input: z.infer<typeof saveOpera
     await lockOperators(tx);
     const existing = await tx.adminUser.findUnique({ where: { email: input.email } });
     if (!existing && !passwordHash) {
-      return { ok: false, reason: "password-required", message: "password: is required for a new operator" } as const;
+      return { ok: false, reason: "password-required", field: "password", message: "is required for a new operator" } as const;
     }
     if (existing?.role === "owner" && input.role !== "owner" && (await tx.adminUser.count({ where: { role: "owner" } })) <= 1) {
       return { ok: false, reason: "last-owner", message: "The shop needs at least one owner." } as const;

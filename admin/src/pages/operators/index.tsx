@@ -10,18 +10,12 @@ import { orderDate } from "../../components/status";
 const roleLabels: Record<OperatorRole, string> = { owner: "Owner", staff: "Staff" };
 const roleOptions = OPERATOR_ROLES.map((value) => ({ value, label: roleLabels[value] }));
 
-type Fields = "email" | "role" | "password";
-
-/** "password: needs at least 12 characters" → that field's message; anything else is the form's. */
-function splitError(message: string): { field?: Fields; text: string } {
-  const match = /^(email|role|password): (.*)$/.exec(message);
-  return match ? { field: match[1] as Fields, text: match[2]! } : { text: message };
-}
-
 function AddOperator() {
   const [role, setRole] = useState<OperatorRole>("staff");
-  const [error, setError] = useState<{ field?: Fields; text: string } | null>(null);
+  const [error, setError] = useState<HttpError | null>(null);
   const { mutate: create, mutation } = useCreate<OperatorRow & { message: string }, HttpError>();
+  // Each field's message from the server shows beside that field; any other refusal in the alert.
+  const fieldErrors = (error?.errors ?? {}) as Record<string, string | undefined>;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -37,7 +31,7 @@ function AddOperator() {
       },
       {
         onSuccess: () => form.reset(),
-        onError: (failure) => setError(splitError(failure.message)),
+        onError: (failure) => setError(failure),
       },
     );
   };
@@ -48,24 +42,32 @@ function AddOperator() {
         Add an operator
       </Title>
       <Group align="start" wrap="wrap">
-        <TextInput name="email" type="email" label="Email" autoComplete="off" required error={error?.field === "email" ? error.text : undefined} w={260} />
-        <Select label="Role" data={roleOptions} value={role} onChange={(value) => setRole((value as OperatorRole | null) ?? "staff")} allowDeselect={false} w={140} />
+        <TextInput name="email" type="email" label="Email" autoComplete="off" required error={fieldErrors.email} w={260} />
+        <Select
+          label="Role"
+          data={roleOptions}
+          value={role}
+          onChange={(value) => setRole((value as OperatorRole | null) ?? "staff")}
+          allowDeselect={false}
+          error={fieldErrors.role}
+          w={140}
+        />
         <PasswordInput
           name="password"
           label="Password"
           description="At least 12 characters"
           autoComplete="new-password"
           required
-          error={error?.field === "password" ? error.text : undefined}
+          error={fieldErrors.password}
           w={260}
         />
         <Button type="submit" mt={25} loading={mutation.isPending}>
           Add
         </Button>
       </Group>
-      {error && !error.field ? (
+      {error && Object.keys(fieldErrors).length === 0 ? (
         <Alert color="red" mt="sm" role="alert">
-          {error.text}
+          {error.message}
         </Alert>
       ) : null}
     </Card>
