@@ -30,4 +30,9 @@ export type Shipping = z.infer<typeof shippingSchema>;
 export type ShippingField = keyof z.input<typeof shippingSchema>;
 export type FieldErrors = Partial<Record<ShippingField | "code", string>>;
 
-export const addressFields = ["address", "city", "state", "zipCode"] as const;
+/** The form's fields, in its order. */
+export const shippingFields = Object.keys(shippingSchema.shape) as ShippingField[];
+
+/** What the delivery check needs of the form. */
+export const addressSchema = shippingSchema.pick({ address: true, city: true, state: true, zipCode: true });
+export const addressFields = Object.keys(addressSchema.shape) as (keyof typeof addressSchema.shape)[];
