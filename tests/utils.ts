@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, SerializeFrom } from "@remix-run/node";
 import Stripe from "stripe";
 import { expect } from "vitest";
 import { stripeMock, type MockSession } from "../mocks/stripe";
-import { upsertAdmin } from "~/utils/auth.server";
+import { upsertAdmin } from "~/models/operators.server";
 import type { OperatorRole } from "~/lib/operators";
 import { loader as rootLoader } from "~/root";
 import { action as loginAction } from "~/routes/auth.login";
