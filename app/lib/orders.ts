@@ -53,6 +53,9 @@ export function isOrderStatus(value: unknown): value is OrderStatus {
   return (ORDER_STATUSES as readonly unknown[]).includes(value);
 }
 
+/** Orders per page of the operator's list, unless the admin asks for another size. */
+export const ORDERS_PAGE_SIZE = 20;
+
 /** What a customer and an operator call an order: the first eight characters of its id. */
 export const shortOrderId = (id: string) => id.slice(0, 8);
 

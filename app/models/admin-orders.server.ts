@@ -6,6 +6,7 @@ import { mailboxDomain } from "~/lib/email";
 import { initial, maskEmail } from "~/lib/masking";
 import { centsToDollars } from "~/lib/money";
 import {
+  ORDERS_PAGE_SIZE,
   ORDER_STATUSES,
   TAKEN_PAYMENT_STATUSES,
   shortOrderId,
@@ -27,7 +28,7 @@ import { trackingUrl, type Carrier } from "~/lib/tracking";
 export const ordersQuerySchema = z
   .object({
     page: z.number().int().min(1).max(10_000).default(1),
-    pageSize: z.number().int().min(1).max(100).default(20),
+    pageSize: z.number().int().min(1).max(100).default(ORDERS_PAGE_SIZE),
     status: z.enum(ORDER_STATUSES).nullable().optional(),
     q: z.string().trim().max(100).optional(),
     sort: z.enum(["date_desc", "date_asc", "total_desc", "total_asc"]).default("date_desc"),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Prisma } from "~/generated/prisma/client";
 import { db, isPostgresUrl } from "~/utils/db.server";
-import { SUBSCRIBER_STATUSES, type InquiryRow, type SubscriberRow } from "~/lib/owner-lists";
+import { OWNER_LIST_PAGE_SIZE, SUBSCRIBER_STATUSES, type InquiryRow, type SubscriberRow } from "~/lib/owner-lists";
 
 /**
  * The owner's lists (issue 13): newsletter subscribers (unsubscribed ones
@@ -12,7 +12,7 @@ import { SUBSCRIBER_STATUSES, type InquiryRow, type SubscriberRow } from "~/lib/
 
 const pageFields = {
   page: z.number().int().min(1).max(10_000).default(1),
-  pageSize: z.number().int().min(1).max(100).default(25),
+  pageSize: z.number().int().min(1).max(100).default(OWNER_LIST_PAGE_SIZE),
   q: z.string().trim().max(100).optional(),
 };
 

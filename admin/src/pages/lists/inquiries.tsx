@@ -2,7 +2,7 @@ import { Anchor, Card, Group, Stack, Text, TextInput, Title } from "@mantine/cor
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable } from "@refinedev/core";
 import { brand } from "@shop/brand";
-import type { InquiryRow } from "@shop/owner-lists";
+import { OWNER_LIST_PAGE_SIZE, type InquiryRow } from "@shop/owner-lists";
 import { ExportButton } from "../../components/export-button";
 import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
@@ -14,7 +14,7 @@ import { orderDate } from "../../components/status";
 function InquiryList() {
   const { tableQuery, result, filters, setFilters, currentPage, setCurrentPage, pageCount } = useTable<InquiryRow>({
     resource: "inquiries",
-    pagination: { pageSize: 25 },
+    pagination: { pageSize: OWNER_LIST_PAGE_SIZE },
     syncWithLocation: true,
     errorNotification: false,
   });

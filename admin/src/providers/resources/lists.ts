@@ -1,4 +1,4 @@
-import type { SubscriberRow, InquiryRow } from "@shop/owner-lists";
+import { OWNER_LIST_PAGE_SIZE, type InquiryRow, type SubscriberRow } from "@shop/owner-lists";
 import { callFunction } from "../../api";
 import { filterValue, type ResourceHandlers } from "./shared";
 
@@ -8,7 +8,7 @@ export const subscribers: ResourceHandlers = {
   async getList({ pagination, filters }) {
     const { subscribers, total } = await callFunction<{ subscribers: SubscriberRow[]; total: number }>("get-subscribers", {
       page: pagination?.currentPage ?? 1,
-      pageSize: pagination?.pageSize ?? 25,
+      pageSize: pagination?.pageSize ?? OWNER_LIST_PAGE_SIZE,
       q: filterValue(filters, "q"),
       status: filterValue(filters, "status") ?? "all",
     });
@@ -20,7 +20,7 @@ export const inquiries: ResourceHandlers = {
   async getList({ pagination, filters }) {
     const { inquiries, total } = await callFunction<{ inquiries: InquiryRow[]; total: number }>("get-inquiries", {
       page: pagination?.currentPage ?? 1,
-      pageSize: pagination?.pageSize ?? 25,
+      pageSize: pagination?.pageSize ?? OWNER_LIST_PAGE_SIZE,
       q: filterValue(filters, "q"),
     });
     return { data: inquiries, total };

@@ -1,5 +1,5 @@
 import type { CrudFilter } from "@refinedev/core";
-import type { MaskedOrder, MaskedOrderWithHistory, OrderStatus } from "@shop/orders";
+import { ORDERS_PAGE_SIZE, type MaskedOrder, type MaskedOrderWithHistory, type OrderStatus } from "@shop/orders";
 import { callFunction } from "../../api";
 import { filterValue, type ResourceHandlers } from "./shared";
 
@@ -17,7 +17,7 @@ export const orders: ResourceHandlers = {
     const sorter = sorters?.[0];
     const { orders, total } = await callFunction<{ orders: MaskedOrder[]; total: number }>("get-orders", {
       page: pagination?.currentPage ?? 1,
-      pageSize: pagination?.pageSize ?? 20,
+      pageSize: pagination?.pageSize ?? ORDERS_PAGE_SIZE,
       status: filterValue(filters as CrudFilter[] | undefined, "status") ?? null,
       payment: filterValue(filters, "payment") ?? "paid",
       q: filterValue(filters, "q"),
