@@ -51,7 +51,6 @@ function inquiriesWhere({ q }: { q?: string }): Prisma.PartnershipInquiryWhereIn
 const subscriberSelect = { id: true, email: true, createdAt: true, unsubscribedAt: true } satisfies Prisma.SubscriberSelect;
 const inquirySelect = { id: true, name: true, email: true, business: true, message: true, createdAt: true } satisfies Prisma.PartnershipInquirySelect;
 
-
 function subscriberRow(row: Prisma.SubscriberGetPayload<{ select: typeof subscriberSelect }>): SubscriberRow {
   return { id: row.id, email: row.email, subscribedAt: row.createdAt.toISOString(), unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null };
 }
@@ -63,22 +62,34 @@ function inquiryRow(row: Prisma.PartnershipInquiryGetPayload<{ select: typeof in
 /** Newest first; the id breaks ties so pages never repeat or skip a row. */
 const newestFirst = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
+/** One page of a list and how many rows match in all: `read` takes the page's skip and take. */
+async function pageOf<Row>(
+  { page, pageSize }: { page: number; pageSize: number },
+  read: (window: { skip: number; take: number }) => Promise<Row[]>,
+  count: () => Promise<number>,
+) {
+  const [rows, total] = await Promise.all([read({ skip: (page - 1) * pageSize, take: pageSize }), count()]);
+  return { rows, total, page, pageSize };
+}
+
 export async function listSubscribers(query: SubscribersQuery) {
   const where = subscribersWhere(query);
-  const [rows, total] = await Promise.all([
-    db.subscriber.findMany({ where, select: subscriberSelect, orderBy: newestFirst, skip: (query.page - 1) * query.pageSize, take: query.pageSize }),
-    db.subscriber.count({ where }),
-  ]);
-  return { subscribers: rows.map(subscriberRow), total, page: query.page, pageSize: query.pageSize };
+  const { rows, ...paging } = await pageOf(
+    query,
+    (window) => db.subscriber.findMany({ where, select: subscriberSelect, orderBy: newestFirst, ...window }),
+    () => db.subscriber.count({ where }),
+  );
+  return { subscribers: rows.map(subscriberRow), ...paging };
 }
 
 export async function listInquiries(query: InquiriesQuery) {
   const where = inquiriesWhere(query);
-  const [rows, total] = await Promise.all([
-    db.partnershipInquiry.findMany({ where, select: inquirySelect, orderBy: newestFirst, skip: (query.page - 1) * query.pageSize, take: query.pageSize }),
-    db.partnershipInquiry.count({ where }),
-  ]);
-  return { inquiries: rows.map(inquiryRow), total, page: query.page, pageSize: query.pageSize };
+  const { rows, ...paging } = await pageOf(
+    query,
+    (window) => db.partnershipInquiry.findMany({ where, select: inquirySelect, orderBy: newestFirst, ...window }),
+    () => db.partnershipInquiry.count({ where }),
+  );
+  return { inquiries: rows.map(inquiryRow), ...paging };
 }
 
 // --- CSV ------------------------------------------------------------------
