@@ -80,6 +80,15 @@ export type MaskedOrder = {
   refund: { amount_cents: number; reason: string | null; refunded_by: string | null; refunded_at: string } | null;
 };
 
+/** get-dashboard's answer: paid orders and their revenue (in dollars, as the spec's client reads money) today and per Los Angeles day. */
+export type DashboardStats = {
+  today: { orders: number; revenue: number };
+  /** Paid orders still pending or preparing. */
+  openOrders: number;
+  /** The last 30 days, oldest first, today last; `date` is YYYY-MM-DD. */
+  last30Days: { date: string; orders: number; revenue: number }[];
+};
+
 /** A status change in an order's history. */
 export type OrderStatusChangeView = { from: OrderStatus; to: OrderStatus; changed_by: string; changed_at: string };
 

@@ -10,6 +10,7 @@ import {
   ORDER_STATUSES,
   TAKEN_PAYMENT_STATUSES,
   shortOrderId,
+  type DashboardStats,
   type MaskedOrder,
   type MaskedOrderWithHistory,
   type OrderStatus,
@@ -243,7 +244,7 @@ export async function updateOrderStatus(
  * last 30 Los Angeles days: 30 rows of daily totals (kept as payments change,
  * app/models/daily-sales.server.ts) and one indexed count.
  */
-export async function dashboardStats(now = new Date()) {
+export async function dashboardStats(now = new Date()): Promise<DashboardStats> {
   const [days, openOrders] = await Promise.all([
     dailySales(losAngelesDaysEnding(now, 30)),
     db.order.count({ where: { paymentStatus: "paid", status: { in: ["pending", "preparing"] } } }),

@@ -1,6 +1,6 @@
 import { db, isUniqueViolation } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
-import type { DiscountCodeJson } from "~/lib/owner-records";
+import type { DiscountCodeJson, DiscountCodeTerms as DiscountCodeTermsJson } from "~/lib/owner-records";
 
 /**
  * The owner's discount codes (issue 13). A code's `usesHeld` counts the
@@ -10,15 +10,8 @@ import type { DiscountCodeJson } from "~/lib/owner-records";
  * payment page is still open).
  */
 
-export type DiscountCodeTerms = {
-  code: string;
-  percentOff: number;
-  description: string;
-  active: boolean;
-  firstOrderOnly: boolean;
-  usageLimit: number | null;
-  expiresAt: Date | null;
-};
+/** The terms as saveDiscountCode takes them: the expiry as a Date. */
+export type DiscountCodeTerms = Omit<DiscountCodeTermsJson, "expiresAt"> & { expiresAt: Date | null };
 
 export type DiscountCodeRow = DiscountCodeJson;
 

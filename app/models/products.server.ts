@@ -2,6 +2,7 @@ import { db } from "~/utils/db.server";
 import { auditTrails, recordAudit, type AuditRecord } from "~/models/audit.server";
 import { changeCatalog } from "~/models/catalog.server";
 import { centsToDollars } from "~/lib/money";
+import type { ProductJson } from "~/lib/owner-records";
 
 /**
  * The owner's side of the catalogue (issue 13): the products as the dashboard
@@ -32,7 +33,7 @@ function listProductsForAdmin() {
 }
 
 /** A product as the functions answer it: spec §3's fields with the price in dollars, and its latest changes. */
-export function productJson(product: AdminProduct, history: AuditRecord[]) {
+export function productJson(product: AdminProduct, history: AuditRecord[]): ProductJson {
   return {
     id: product.id,
     name: product.name,

@@ -3,7 +3,7 @@ import { useCreate, useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { DISCOUNT_CODE_MAX_LENGTH } from "@shop/discount-code";
-import type { DiscountCode, DiscountCodeTerms } from "../../catalog";
+import type { DiscountCodeJson, DiscountCodeTerms } from "@shop/owner-records";
 import { Loading } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
@@ -19,7 +19,7 @@ export default function DiscountCodeEditPage() {
 }
 
 function EditCode({ code }: { code: string }) {
-  const { result, query } = useOne<DiscountCode>({ resource: "discount-codes", id: code, dataProviderName: "catalog", errorNotification: false });
+  const { result, query } = useOne<DiscountCodeJson>({ resource: "discount-codes", id: code, dataProviderName: "catalog", errorNotification: false });
   if (query.isLoading) return <Loading />;
   if (query.isError || !result) {
     return (
@@ -38,7 +38,7 @@ function toLocalInput(iso: string | null) {
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-function CodeForm({ existing }: { existing?: DiscountCode }) {
+function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
   const navigate = useNavigate();
   const [code, setCode] = useState(existing?.code ?? "");
   const [percentOff, setPercentOff] = useState(existing ? String(existing.percentOff) : "10");
@@ -57,12 +57,12 @@ function CodeForm({ existing }: { existing?: DiscountCode }) {
     }),
     errorNotification: (error?: HttpError) => ({ key: "code-save", type: "error" as const, description: "Could not save the code", message: fieldErrorsNote(error) }),
   });
-  const { mutate: create, mutation: creation } = useCreate<DiscountCode & { message: string }, HttpError>({
+  const { mutate: create, mutation: creation } = useCreate<DiscountCodeJson & { message: string }, HttpError>({
     resource: "discount-codes",
     dataProviderName: "catalog",
     ...notify("created"),
   });
-  const { mutate: update, mutation: updating } = useUpdate<DiscountCode & { message: string }, HttpError>({
+  const { mutate: update, mutation: updating } = useUpdate<DiscountCodeJson & { message: string }, HttpError>({
     resource: "discount-codes",
     id: existing?.code ?? "",
     dataProviderName: "catalog",

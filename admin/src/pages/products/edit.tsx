@@ -3,7 +3,7 @@ import { useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router";
-import type { HistoryEntry, Product } from "../../catalog";
+import type { AuditRecord, ProductJson } from "@shop/owner-records";
 import { Loading } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
@@ -20,7 +20,7 @@ export default function ProductEditPage() {
 
 function ProductEdit() {
   const { id = "" } = useParams();
-  const { result: product, query } = useOne<Product>({ resource: "products", id, dataProviderName: "catalog", errorNotification: false });
+  const { result: product, query } = useOne<ProductJson>({ resource: "products", id, dataProviderName: "catalog", errorNotification: false });
 
   if (query.isLoading) return <Loading />;
   if (query.isError || !product) {
@@ -62,11 +62,11 @@ function ProductEdit() {
   );
 }
 
-function ProductForm({ product }: { product: Product }) {
+function ProductForm({ product }: { product: ProductJson }) {
   const [name, setName] = useState(product.name);
   const [description, setDescription] = useState(product.description);
   const [price, setPrice] = useState(product.price.toFixed(2));
-  const { mutate, mutation } = useUpdate<Product & { message: string }, HttpError>({
+  const { mutate, mutation } = useUpdate<ProductJson & { message: string }, HttpError>({
     resource: "products",
     id: product.id,
     dataProviderName: "catalog",
@@ -124,7 +124,7 @@ function show(field: string, value: unknown) {
   return String(value);
 }
 
-function ProductHistory({ history }: { history: HistoryEntry[] }) {
+function ProductHistory({ history }: { history: AuditRecord[] }) {
   return (
     <Card withBorder radius="lg">
       <Title order={3} size="h4" mb="md">

@@ -2,7 +2,7 @@ import { Alert, Anchor, Card, Group, Image, Stack, Switch, Table, Text, Title } 
 import { useList, useUpdate } from "@refinedev/core";
 import { dollarsToCents, formatCents } from "@shop/money";
 import { Link } from "react-router";
-import type { Product } from "../../catalog";
+import type { ProductJson } from "@shop/owner-records";
 import { Loading } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 
@@ -16,7 +16,7 @@ export default function ProductListPage() {
 }
 
 function ProductList() {
-  const { result, query } = useList<Product>({
+  const { result, query } = useList<ProductJson>({
     resource: "products",
     dataProviderName: "catalog",
     pagination: { mode: "off" },
@@ -88,7 +88,7 @@ function ProductList() {
   );
 }
 
-function ProductName({ product }: { product: Product }) {
+function ProductName({ product }: { product: ProductJson }) {
   return (
     <div>
       <Anchor component={Link} to={`/products/${product.id}`} fw={700}>
@@ -102,9 +102,9 @@ function ProductName({ product }: { product: Product }) {
 }
 
 /** The product's stock switch: the server's answer comes back as a toast, and the list is refetched. */
-function StockSwitch({ product }: { product: Product }) {
+function StockSwitch({ product }: { product: ProductJson }) {
   const notificationKey = `product-stock-${product.id}`;
-  const { mutate, mutation } = useUpdate<Product & { message: string }>({
+  const { mutate, mutation } = useUpdate<ProductJson & { message: string }>({
     resource: "products",
     id: product.id,
     dataProviderName: "catalog",
