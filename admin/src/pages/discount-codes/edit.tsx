@@ -7,6 +7,7 @@ import type { DiscountCodeJson, DiscountCodeTerms } from "@shop/owner-records";
 import { Loading } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
+import { answerToasts } from "../../toasts";
 
 /** Creates a code (/discount-codes/new) or edits one (/discount-codes/:code). */
 export default function DiscountCodeEditPage() {
@@ -48,15 +49,7 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
   const [usageLimit, setUsageLimit] = useState(existing?.usageLimit ? String(existing.usageLimit) : "");
   const [expiresAt, setExpiresAt] = useState(toLocalInput(existing?.expiresAt ?? null));
 
-  const notify = (verb: string) => ({
-    successNotification: (response?: { data: { message?: string } }) => ({
-      key: "code-save",
-      type: "success" as const,
-      description: `Code ${verb}`,
-      message: response?.data.message ?? "",
-    }),
-    errorNotification: (error?: HttpError) => ({ key: "code-save", type: "error" as const, description: "Could not save the code", message: fieldErrorsNote(error) }),
-  });
+  const notify = (verb: string) => answerToasts("code-save", { success: `Code ${verb}`, error: "Could not save the code" }, fieldErrorsNote);
   const { mutate: create, mutation: creation } = useCreate<DiscountCodeJson & { message: string }, HttpError>({
     resource: "discount-codes",
     dataProviderName: "catalog",

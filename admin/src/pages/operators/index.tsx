@@ -6,6 +6,7 @@ import { useState, type FormEvent } from "react";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
+import { answerToasts } from "../../toasts";
 
 const roleLabels: Record<OperatorRole, string> = { owner: "Owner", staff: "Staff" };
 const roleOptions = OPERATOR_ROLES.map((value) => ({ value, label: roleLabels[value] }));
@@ -26,8 +27,8 @@ function AddOperator() {
       {
         resource: "operators",
         values: { email: String(data.get("email") ?? ""), role, password: String(data.get("password") ?? "") },
-        successNotification: (result) => ({ type: "success", message: result?.data.message ?? "Saved" }),
-        errorNotification: false,
+        // The form shows a refusal itself, beside the fields it names.
+        ...answerToasts("operator-add", { success: "Operator added", error: false }),
       },
       {
         onSuccess: () => form.reset(),
@@ -79,7 +80,6 @@ function OperatorList() {
   const { data: identity } = useGetIdentity<{ email: string }>();
   const { mutate: update } = useUpdate<OperatorRow & { message: string }, HttpError>();
   const { mutate: remove } = useDelete<{ message: string }, HttpError>();
-  const notify = { successNotification: (result?: { data: { message?: string } }) => ({ type: "success" as const, message: result?.data.message ?? "Saved" }) };
 
   return (
     <Stack gap="lg">
@@ -121,7 +121,7 @@ function OperatorList() {
                         w={120}
                         onChange={(value) =>
                           value && value !== operator.role
-                            ? update({ resource: "operators", id: operator.email, values: { role: value }, ...notify })
+                            ? update({ resource: "operators", id: operator.email, values: { role: value }, ...answerToasts(`operator-${operator.email}`, { success: "Role changed" }) })
                             : undefined
                         }
                       />
@@ -137,7 +137,7 @@ function OperatorList() {
                           aria-label={`Remove, ${operator.email}`}
                           onClick={() => {
                             if (window.confirm(`Remove ${operator.email}? They will be signed out and can no longer sign in.`)) {
-                              remove({ resource: "operators", id: operator.email, ...notify });
+                              remove({ resource: "operators", id: operator.email, ...answerToasts(`operator-${operator.email}`, { success: "Operator removed" }) });
                             }
                           }}
                         >

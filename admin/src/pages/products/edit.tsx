@@ -8,6 +8,7 @@ import { Loading } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
+import { answerToasts } from "../../toasts";
 
 /** One product: edit its name, description and price; below, who changed what and when. */
 export default function ProductEditPage() {
@@ -70,9 +71,8 @@ function ProductForm({ product }: { product: ProductJson }) {
     resource: "products",
     id: product.id,
     dataProviderName: "catalog",
-    successNotification: (response) => ({ key: "product-save", type: "success", description: "Product saved", message: response?.data.message ?? "" }),
     // Field errors show beside their fields; the toast says the rest.
-    errorNotification: (error) => ({ key: "product-save", type: "error", description: "Could not save the product", message: fieldErrorsNote(error) }),
+    ...answerToasts("product-save", { success: "Product saved", error: "Could not save the product" }, fieldErrorsNote),
   });
   const errors = (mutation.error?.errors ?? {}) as Record<string, string | undefined>;
 

@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import type { ProductJson } from "@shop/owner-records";
 import { Loading } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
+import { answerToasts } from "../../toasts";
 
 /** The catalogue: each product's picture, name, price and a stock switch, and a link to edit it. */
 export default function ProductListPage() {
@@ -103,23 +104,11 @@ function ProductName({ product }: { product: ProductJson }) {
 
 /** The product's stock switch: the server's answer comes back as a toast, and the list is refetched. */
 function StockSwitch({ product }: { product: ProductJson }) {
-  const notificationKey = `product-stock-${product.id}`;
   const { mutate, mutation } = useUpdate<ProductJson & { message: string }>({
     resource: "products",
     id: product.id,
     dataProviderName: "catalog",
-    successNotification: (response) => ({
-      key: notificationKey,
-      type: "success",
-      description: "Stock updated",
-      message: response?.data.message ?? "",
-    }),
-    errorNotification: (error) => ({
-      key: notificationKey,
-      type: "error",
-      description: "Failed to update stock",
-      message: error?.message ?? "",
-    }),
+    ...answerToasts(`product-stock-${product.id}`, { success: "Stock updated", error: "Failed to update stock" }),
   });
   return (
     <Stack gap={2} align="center">
