@@ -1,6 +1,6 @@
 import { db } from "~/utils/db.server";
 import { auditTrails, recordAudit, type AuditRecord } from "~/models/audit.server";
-import { changeCatalog } from "~/models/catalog.server";
+import { changeCatalog, productFields } from "~/models/catalog.server";
 import { centsToDollars } from "~/lib/money";
 import type { ProductJson } from "~/lib/owner-records";
 
@@ -13,18 +13,7 @@ import type { ProductJson } from "~/lib/owner-records";
 /** What the owner may change on a product. Prices are integer cents here, dollars only at the API's edge. */
 export type ProductChanges = { inStock?: boolean; priceCents?: number; name?: string; description?: string };
 
-const adminSelect = {
-  id: true,
-  name: true,
-  description: true,
-  priceCents: true,
-  category: true,
-  flavor: true,
-  image: true,
-  imageAlt: true,
-  inStock: true,
-  updatedAt: true,
-} as const;
+const adminSelect = { ...productFields, updatedAt: true } as const;
 
 export type AdminProduct = Awaited<ReturnType<typeof listProductsForAdmin>>[number];
 
