@@ -315,11 +315,15 @@ export async function verifyPayment(sessionId: string): Promise<Verification> {
   return { verified: order?.paymentStatus === "paid", orderId };
 }
 
-export function findPaidOrder(orderId: string) {
-  return db.order.findFirst({
+/** A paid order as its confirmation page shows it, each line with its total. */
+export async function findPaidOrder(orderId: string) {
+  const order = await db.order.findFirst({
     where: { id: orderId, paymentStatus: "paid" },
     select: { id: true, email: true, totalCents: true, createdAt: true, items: { select: { name: true, quantity: true, unitPriceCents: true } } },
   });
+  if (!order) return null;
+  const items = order.items.map(({ name, quantity, unitPriceCents }) => ({ name, quantity, lineCents: unitPriceCents * quantity }));
+  return { ...order, items };
 }
 
 /** What a browser needs about the order it is paying for in another tab. */
