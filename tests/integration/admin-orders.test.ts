@@ -17,6 +17,7 @@ import {
   placeOrder,
   readJson,
   SHOP_ORIGIN,
+  shopRequest,
   signedInAdmin,
   type ErrorJson,
   type FunctionName,
@@ -385,12 +386,11 @@ describe("bad requests", () => {
       ["get-orders", getOrders],
       ["get-dashboard", getDashboard],
     ] as const) {
-      const request = new Request(`${SHOP_ORIGIN}/functions/v1/${name}`, { method: "POST", headers: { Cookie: admin.cookie } });
-      const response = await callRoute(handler, request);
+      const response = await callRoute(handler, shopRequest(`/functions/v1/${name}`, { method: "POST", cookie: admin.cookie }));
       expect(response.status, name).toBe(200);
     }
     const firstPage = await readJson<{ orders: unknown[] }>(
-      await callRoute(getOrders, new Request(`${SHOP_ORIGIN}/functions/v1/get-orders`, { method: "POST", headers: { Cookie: admin.cookie } })),
+      await callRoute(getOrders, shopRequest("/functions/v1/get-orders", { method: "POST", cookie: admin.cookie })),
     );
     expect(firstPage.orders.length).toBeGreaterThan(0);
   });
