@@ -59,6 +59,9 @@ export type Nutrition = BarNutrition | CartonNutrition;
 export const barNutrition: BarNutrition = { per: "bar", barGrams: 100, proteinGrams: 10, fatGrams: 8, refinedSugarGrams: 0, caloriesBelow: 200 };
 export const cartonNutrition: CartonNutrition = { per: "carton", bitesPerCarton: 10, proteinGramsPerBite: 2, proteinGramsPerCarton: 20 };
 
+/** What the shop calls each range, in its filters, cards and links. */
+export const rangeNames: Record<"bars" | "bites", string> = { bars: `${barNutrition.barGrams}g Bars`, bites: "Mini Bites" };
+
 export type ProductIngredient = { ingredient: Ingredient; /** What the catalogue says about it for this product. */ detail?: string };
 
 export type ProductFacts = {

@@ -11,14 +11,14 @@ import { listProducts, parseCategory, type Category, type Product } from "~/mode
 import { publicOrigin } from "~/utils/origin.server";
 import type { RootLoader } from "~/root";
 import { formatWholeDollars, rangePrice } from "~/lib/money";
-import { barNutrition, cartonNutrition } from "~/lib/product-facts";
+import { barNutrition, cartonNutrition, rangeNames } from "~/lib/product-facts";
 import { productStructuredData, publicPageMeta } from "~/lib/seo";
 import { JsonLd } from "~/components/json-ld";
 
 const filters: { category: Category | null; label: string }[] = [
   { category: null, label: "All Products" },
-  { category: "bars", label: "100g Bars" },
-  { category: "bites", label: "Mini Bites" },
+  { category: "bars", label: rangeNames.bars },
+  { category: "bites", label: rangeNames.bites },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -19,7 +19,7 @@ import { ProductImage } from "~/components/product-image";
 import { AllergenLine } from "~/components/product/allergen-line";
 import { NutritionLabel } from "~/components/product/nutrition-label";
 import { formatCents, rangePrice } from "~/lib/money";
-import { barNutrition, cartonNutrition, ingredientInfo, nutritionHighlights, organicIngredients } from "~/lib/product-facts";
+import { barNutrition, cartonNutrition, ingredientInfo, nutritionHighlights, organicIngredients, rangeNames } from "~/lib/product-facts";
 import { productPath } from "~/lib/url";
 
 export function PromoBanner() {
@@ -101,8 +101,8 @@ export function Hero({ bar, bites }: { bar?: CartProduct; bites?: CartProduct })
 }
 
 const ranges = [
-  { category: "bars", title: `${barNutrition.barGrams}g Bars`, facts: nutritionHighlights(barNutrition) },
-  { category: "bites", title: "Mini Bites", facts: nutritionHighlights(cartonNutrition) },
+  { category: "bars", title: rangeNames.bars, facts: nutritionHighlights(barNutrition) },
+  { category: "bites", title: rangeNames.bites, facts: nutritionHighlights(cartonNutrition) },
 ] as const;
 
 export function ProductsSection({ products }: { products: CartProduct[] }) {
