@@ -62,33 +62,26 @@ function inquiryRow(row: Prisma.PartnershipInquiryGetPayload<{ select: typeof in
 /** Newest first; the id breaks ties so pages never repeat or skip a row. */
 const newestFirst = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
-/** One page of a list and how many rows match in all: `read` takes the page's skip and take. */
-async function pageOf<Row>(
-  { page, pageSize }: { page: number; pageSize: number },
-  read: (window: { skip: number; take: number }) => Promise<Row[]>,
-  count: () => Promise<number>,
-) {
+/** The rows of one page: what Prisma's findMany takes besides the filter. */
+type PageWindow = { skip: number; take: number };
+
+/** One page of a list and how many rows match in all. */
+async function pageOf<Row>({ page, pageSize }: { page: number; pageSize: number }, read: (window: PageWindow) => Promise<Row[]>, count: () => Promise<number>) {
   const [rows, total] = await Promise.all([read({ skip: (page - 1) * pageSize, take: pageSize }), count()]);
   return { rows, total, page, pageSize };
 }
 
 export async function listSubscribers(query: SubscribersQuery) {
   const where = subscribersWhere(query);
-  const { rows, ...paging } = await pageOf(
-    query,
-    (window) => db.subscriber.findMany({ where, select: subscriberSelect, orderBy: newestFirst, ...window }),
-    () => db.subscriber.count({ where }),
-  );
+  const read = (window: PageWindow) => db.subscriber.findMany({ where, select: subscriberSelect, orderBy: newestFirst, ...window });
+  const { rows, ...paging } = await pageOf(query, read, () => db.subscriber.count({ where }));
   return { subscribers: rows.map(subscriberRow), ...paging };
 }
 
 export async function listInquiries(query: InquiriesQuery) {
   const where = inquiriesWhere(query);
-  const { rows, ...paging } = await pageOf(
-    query,
-    (window) => db.partnershipInquiry.findMany({ where, select: inquirySelect, orderBy: newestFirst, ...window }),
-    () => db.partnershipInquiry.count({ where }),
-  );
+  const read = (window: PageWindow) => db.partnershipInquiry.findMany({ where, select: inquirySelect, orderBy: newestFirst, ...window });
+  const { rows, ...paging } = await pageOf(query, read, () => db.partnershipInquiry.count({ where }));
   return { inquiries: rows.map(inquiryRow), ...paging };
 }
 
