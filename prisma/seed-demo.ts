@@ -5,7 +5,7 @@
  * can try a refund on any of them.
  * Idempotent: the orders are only added once; the admin's password is reset.
  */
-import { upsertAdmin } from "../app/utils/auth.server";
+import { upsertAdmin } from "../app/models/operators.server";
 import { createPrismaClient } from "../app/utils/db.server";
 import { discountCentsFor, shippingFor } from "../app/lib/cart";
 import { canonicalMailbox, mailboxDomain } from "../app/lib/email";

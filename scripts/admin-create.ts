@@ -4,7 +4,8 @@
  * Owners manage everything; staff see orders (masked) and move their status.
  */
 import { parseArgs } from "node:util";
-import { MIN_PASSWORD_LENGTH, upsertAdmin } from "../app/utils/auth.server";
+import { upsertAdmin } from "../app/models/operators.server";
+import { MIN_PASSWORD_LENGTH } from "../app/models/passwords.server";
 import { db } from "../app/utils/db.server";
 import { isOperatorRole, OPERATOR_ROLES } from "../app/lib/operators";
 

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, SerializeFrom } from "@remix-run/node";
 import Stripe from "stripe";
 import { expect } from "vitest";
 import { stripeMock, type MockSession } from "../mocks/stripe";
-import { upsertAdmin } from "~/utils/auth.server";
+import { upsertAdmin } from "~/models/operators.server";
 import type { OperatorRole } from "~/lib/operators";
 import { loader as rootLoader } from "~/root";
 import { action as loginAction } from "~/routes/auth.login";
@@ -59,8 +59,8 @@ export type ShopRequestInit = {
   headers?: Record<string, string>;
 };
 
-/** A request to `path` on the shop's public origin. */
-function shopRequest(path: string, init: ShopRequestInit = {}) {
+/** A request to `path` on the shop's public origin (a GET for a page or a POST with no body; see formRequest and jsonRequest for bodies). */
+export function shopRequest(path: string, init: ShopRequestInit = {}) {
   const headers = new Headers();
   if (init.contentType !== undefined) headers.set("Content-Type", init.contentType);
   if (init.accept !== undefined) headers.set("Accept", init.accept);
@@ -86,8 +86,8 @@ export function jsonRequest(path: string, body: unknown, init: Omit<ShopRequestI
   return shopRequest(path, { ...init, contentType, body: typeof body === "string" ? body : JSON.stringify(body) });
 }
 
-/** A route module's `action` or `loader`; both take the same arguments. */
-type RouteHandler = (args: ActionFunctionArgs) => Response | Promise<Response>;
+/** A route module's `action` or `loader`; both take the same arguments. Most answer a Response; a streaming page's loader answers `defer(…)`. */
+type RouteHandler<Result = Response> = (args: ActionFunctionArgs) => Result | Promise<Result>;
 
 export type CallInit = {
   /** The caller's address; by default a new one per call, so rate limits stay out of the way. */
@@ -100,7 +100,7 @@ export type CallInit = {
  * Calls a route's action or loader with `request`. A thrown Response is the
  * answer, as Remix itself treats it (redirects and 4xx guards are thrown).
  */
-export async function callRoute(handler: RouteHandler, request: Request, init: CallInit = {}) {
+export async function callRoute<Result = Response>(handler: RouteHandler<Result>, request: Request, init: CallInit = {}): Promise<Result | Response> {
   try {
     return await handler({ request, params: init.params ?? {}, context: { clientAddress: init.clientAddress ?? `test-${randomUUID()}` } });
   } catch (error) {

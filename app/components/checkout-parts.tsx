@@ -2,9 +2,10 @@ import { brand } from "~/lib/brand";
 import { FreeShippingHint } from "~/components/free-shipping-hint";
 import { CheckIcon, MailIcon, PinIcon, TruckIcon } from "~/components/icons";
 import { AllergenLine } from "~/components/product/allergen-line";
-import type { CheckoutSummary } from "~/routes/checkout/checkout.server";
-import { DELIVERY_RADIUS_MILES } from "~/lib/delivery-zones";
-import { formatCents } from "~/lib/money";
+import type { CheckedDelivery } from "~/routes/checkout/checkout.server";
+import type { CheckoutSummary } from "~/routes/checkout/summary.server";
+import { DELIVERY_PROBLEMS, DELIVERY_RADIUS_MILES } from "~/lib/delivery-zones";
+import { formatCents, formatWholeDollars } from "~/lib/money";
 import type { Message } from "~/lib/messages";
 
 export function MessageBanner({ message }: { message: Message | null }) {
@@ -20,24 +21,16 @@ export function MessageBanner({ message }: { message: Message | null }) {
   );
 }
 
-export type DeliveryView = {
-  isWithinRange: boolean;
-  distance: number | null;
-  deliveryZone: string;
-  minimumOrder: number;
-  error?: string;
-};
-
-export function DeliveryResult({ delivery, address }: { delivery: DeliveryView; address: string }) {
-  if (delivery.isWithinRange) {
+export function DeliveryResult({ delivery, address }: { delivery: CheckedDelivery; address: string }) {
+  if (delivery.ok) {
     return (
       <div className="delivery-result delivery-result--ok" data-testid="delivery-result" tabIndex={-1}>
         <CheckIcon />
         <div>
           <p className="delivery-result__title">We deliver to you!</p>
           <p>
-            {delivery.distance?.toFixed(1)} miles away · <span className="capitalize">{delivery.deliveryZone}</span> zone
-            {delivery.minimumOrder > 0 ? ` · minimum order $${delivery.minimumOrder}` : ""}
+            {delivery.miles.toFixed(1)} miles away · <span className="capitalize">{delivery.zone}</span> zone
+            {delivery.minimumCents > 0 ? ` · minimum order ${formatWholeDollars(delivery.minimumCents)}` : ""}
           </p>
         </div>
       </div>
@@ -53,8 +46,9 @@ export function DeliveryResult({ delivery, address }: { delivery: DeliveryView; 
         <PinIcon /> Outside Delivery Area
       </p>
       <p>
-        {delivery.error ? `${delivery.error}. ` : ""}
-        {delivery.distance !== null ? `You're ${delivery.distance.toFixed(1)} miles away, outside our ${DELIVERY_RADIUS_MILES}-mile area. ` : ""}
+        {delivery.reason === "outside-area"
+          ? `You're ${delivery.miles.toFixed(1)} miles away, outside our ${DELIVERY_RADIUS_MILES}-mile area. `
+          : `${DELIVERY_PROBLEMS[delivery.reason]}. `}
         Contact us and we&apos;ll try to arrange a delivery.
       </p>
       <ul>

@@ -1,17 +1,8 @@
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
-import { firstFieldErrors } from "~/lib/forms";
-import { messages, type Message } from "~/lib/messages";
+import { singleLine } from "~/lib/forms";
 
-/** One line of text: control characters (CR, LF, NUL …) have no place in a name or an address. */
-const required = (max: number) =>
-  z
-    .string({ required_error: "Required" })
-    .trim()
-    .min(1, "Required")
-    .max(max, `At most ${max} characters`)
-    // eslint-disable-next-line no-control-regex
-    .regex(/^[^\u0000-\u001f\u007f]*$/, "Use a single line without special characters");
+const required = (max: number) => singleLine(max).min(1, "Required");
 
 /** The shipping/customer form of spec §3, shared by the checkout page and simple-checkout. */
 export const shippingSchema = z.object({
@@ -39,15 +30,9 @@ export type Shipping = z.infer<typeof shippingSchema>;
 export type ShippingField = keyof z.input<typeof shippingSchema>;
 export type FieldErrors = Partial<Record<ShippingField | "code", string>>;
 
-export const addressFields = ["address", "city", "state", "zipCode"] as const;
+/** The form's fields, in its order. */
+export const shippingFields = Object.keys(shippingSchema.shape) as ShippingField[];
 
-/** The field errors of a failed parse, and the one message the spec shows for them. */
-export function describeShippingErrors(error: z.ZodError<z.input<typeof shippingSchema>>): { fieldErrors: FieldErrors; message: Message } {
-  const fieldErrors: FieldErrors = firstFieldErrors(error);
-  const message = Object.values(fieldErrors).includes("Required")
-    ? messages.missingInformation
-    : fieldErrors.email
-      ? messages.invalidEmail
-      : messages.checkDetails;
-  return { fieldErrors, message };
-}
+/** What the delivery check needs of the form. */
+export const addressSchema = shippingSchema.pick({ address: true, city: true, state: true, zipCode: true });
+export const addressFields = Object.keys(addressSchema.shape) as (keyof typeof addressSchema.shape)[];

@@ -14,7 +14,7 @@ const DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const TOP_LEVEL = /^(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
 
 export const EMAIL_MAX_LENGTH = 254;
-export const INVALID_EMAIL = "Enter a valid email address";
+const INVALID_EMAIL = "Enter a valid email address";
 
 /** True for one plain address such as `maya.rivera+bars@example.com` (a trailing dot on the domain is allowed). */
 export function isEmailAddress(value: string): boolean {

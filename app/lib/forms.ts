@@ -1,4 +1,5 @@
-import type { z } from "zod";
+import { z } from "zod";
+import { messages, type Message } from "~/lib/messages";
 
 /**
  * What every form shares between the browser and the server. Browser-safe:
@@ -8,6 +9,20 @@ import type { z } from "zod";
 /** A hidden field people never see: a bot that fills it in gets a polite nothing (`isBot`). */
 export const HONEYPOT_FIELD = "website";
 
+export const SINGLE_LINE = "Use a single line without special characters";
+
+/** One line of text: control characters (CR, LF, NUL …) have no place in a name or an address. */
+export function singleLine(max: number) {
+  return (
+    z
+      .string()
+      .trim()
+      .max(max, `At most ${max} characters`)
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f]*$/, SINGLE_LINE)
+  );
+}
+
 /** The first message of each field that failed to parse, in the order the fields failed. */
 export function firstFieldErrors<Input>(error: z.ZodError<Input>) {
   const firsts: Partial<Record<Extract<keyof Input, string>, string>> = {};
@@ -16,4 +31,21 @@ export function firstFieldErrors<Input>(error: z.ZodError<Input>) {
     if (messages?.[0]) firsts[field as Extract<keyof Input, string>] = messages[0];
   }
   return firsts;
+}
+
+/**
+ * The field errors of a failed parse, and the one message the spec shows for
+ * them: Missing Information while a required field is empty, then Invalid
+ * Email, then the message `special` gives for a field error, else Check Your
+ * Details.
+ */
+export function describeFormErrors<Input>(error: z.ZodError<Input>, special: Record<string, Message> = {}) {
+  const fieldErrors = firstFieldErrors(error);
+  const problems: string[] = Object.values(fieldErrors);
+  const message: Message = problems.includes("Required")
+    ? messages.missingInformation
+    : "email" in fieldErrors
+      ? messages.invalidEmail
+      : (problems.map((problem) => special[problem]).find(Boolean) ?? messages.checkDetails);
+  return { fieldErrors, message };
 }

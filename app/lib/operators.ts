@@ -8,6 +8,9 @@
 export const OPERATOR_ROLES = ["owner", "staff"] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
+/** A signed-in operator, as the server's guards hand it to a function. */
+export type Admin = { id: string; email: string; role: OperatorRole };
+
 export function isOperatorRole(value: unknown): value is OperatorRole {
   return typeof value === "string" && (OPERATOR_ROLES as readonly string[]).includes(value);
 }

@@ -38,9 +38,23 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   delivered: "Delivered",
 };
 
+/**
+ * What the customer is told at each status: the headline and lead of their
+ * order page, and the heading and text of the status email (none for pending).
+ */
+export const ORDER_STATUS_COPY: Record<OrderStatus, { title: string; lead: string }> = {
+  pending: { title: "We've got your order", lead: "Thanks! Our kitchen will start on your treats shortly; they ship within 24 hours." },
+  preparing: { title: "We're making your treats", lead: "Our kitchen is preparing your order. It will be packed frozen and on its way within 24 hours." },
+  shipped: { title: "Your treats are on their way", lead: "Packed frozen in insulated packaging. Make some room in the freezer: delivery takes 2-3 business days." },
+  delivered: { title: "Delivered: enjoy!", lead: "Your treats have arrived. Keep them frozen and enjoy them straight from the freezer." },
+};
+
 export function isOrderStatus(value: unknown): value is OrderStatus {
   return (ORDER_STATUSES as readonly unknown[]).includes(value);
 }
+
+/** Orders per page of the operator's list, unless the admin asks for another size. */
+export const ORDERS_PAGE_SIZE = 20;
 
 /** What a customer and an operator call an order: the first eight characters of its id. */
 export const shortOrderId = (id: string) => id.slice(0, 8);
@@ -64,6 +78,15 @@ export type MaskedOrder = {
   tracking: { carrier: string | null; number: string | null; url: string | null } | null;
   /** The full refund, once there is one. */
   refund: { amount_cents: number; reason: string | null; refunded_by: string | null; refunded_at: string } | null;
+};
+
+/** get-dashboard's answer: paid orders and their revenue (in dollars, as the spec's client reads money) today and per Los Angeles day. */
+export type DashboardStats = {
+  today: { orders: number; revenue: number };
+  /** Paid orders still pending or preparing. */
+  openOrders: number;
+  /** The last 30 days, oldest first, today last; `date` is YYYY-MM-DD. */
+  last30Days: { date: string; orders: number; revenue: number }[];
 };
 
 /** A status change in an order's history. */

@@ -4,5 +4,8 @@ export type SubscriberRow = { id: string; email: string; subscribedAt: string; u
 
 export type InquiryRow = { id: string; name: string; email: string; business: string | null; message: string; receivedAt: string };
 
+/** Rows per page of the owner's lists, unless the admin asks for another size. */
+export const OWNER_LIST_PAGE_SIZE = 25;
+
 export const SUBSCRIBER_STATUSES = ["all", "subscribed", "unsubscribed"] as const;
 export type SubscriberStatusFilter = (typeof SUBSCRIBER_STATUSES)[number];

@@ -1,22 +1,13 @@
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
+import { SINGLE_LINE, describeFormErrors, singleLine } from "~/lib/forms";
+import type { Message } from "~/lib/messages";
 
 /**
  * The partnership inquiry (spec §2), shared by the landing page's dialog, its
  * action and send-partnership-inquiry. Browser-safe, so the dialog's inputs
  * take their constraints from it too.
  */
-
-export const SINGLE_LINE = "Use a single line without special characters";
-
-const singleLine = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `At most ${max} characters`)
-    // Control characters (line breaks included) have no place in a name.
-    // eslint-disable-next-line no-control-regex
-    .regex(/^[^\u0000-\u001f\u007f]*$/, SINGLE_LINE);
 
 export const partnershipSchema = z.object({
   // Chained rather than piped into a second string: the dialog reads the field's
@@ -28,3 +19,22 @@ export const partnershipSchema = z.object({
 });
 
 export type PartnershipFields = keyof z.input<typeof partnershipSchema>;
+
+export const partnershipMessages = {
+  sent: { title: "Message Sent!", description: "Thank you for your interest! We'll be in touch soon." },
+  failed: {
+    title: "Error Sending Message",
+    description: "There was an issue sending your message. Please try again.",
+    destructive: true,
+  },
+  invalidText: {
+    title: "Check Your Details",
+    description: "Please keep your name and business name on a single line.",
+    destructive: true,
+  },
+} satisfies Record<string, Message>;
+
+/** The spec's message for an inquiry that did not parse, and the field errors. */
+export function describePartnershipErrors(error: z.ZodError<z.input<typeof partnershipSchema>>) {
+  return describeFormErrors(error, { [SINGLE_LINE]: partnershipMessages.invalidText });
+}

@@ -59,6 +59,9 @@ export type Nutrition = BarNutrition | CartonNutrition;
 export const barNutrition: BarNutrition = { per: "bar", barGrams: 100, proteinGrams: 10, fatGrams: 8, refinedSugarGrams: 0, caloriesBelow: 200 };
 export const cartonNutrition: CartonNutrition = { per: "carton", bitesPerCarton: 10, proteinGramsPerBite: 2, proteinGramsPerCarton: 20 };
 
+/** What the shop calls each range, in its filters, cards and links. */
+export const rangeNames: Record<"bars" | "bites", string> = { bars: `${barNutrition.barGrams}g Bars`, bites: "Mini Bites" };
+
 export type ProductIngredient = { ingredient: Ingredient; /** What the catalogue says about it for this product. */ detail?: string };
 
 export type ProductFacts = {
@@ -121,11 +124,16 @@ export function allergenStatement(facts: ProductFacts) {
   return facts.allergens.length > 0 ? `Contains: ${facts.allergens.join(", ")}` : "No major allergens";
 }
 
+/** What one item of a range is: "100g bar", "carton of 10 bites". */
+export function servingOf(nutrition: Nutrition) {
+  return nutrition.per === "bar" ? `${nutrition.barGrams}g bar` : `carton of ${nutrition.bitesPerCarton} bites`;
+}
+
 /** A nutrition panel's heading and rows, as the landing page and the product page show them. */
 export function nutritionPanel(nutrition: Nutrition): { serving: string; rows: { label: string; value: string }[] } {
   if (nutrition.per === "bar") {
     return {
-      serving: `Per ${nutrition.barGrams}g bar`,
+      serving: `Per ${servingOf(nutrition)}`,
       rows: [
         { label: "Protein", value: `${nutrition.proteinGrams}g` },
         { label: "Fat", value: `${nutrition.fatGrams}g` },
@@ -135,7 +143,7 @@ export function nutritionPanel(nutrition: Nutrition): { serving: string; rows: {
     };
   }
   return {
-    serving: `Per carton of ${nutrition.bitesPerCarton} bites`,
+    serving: `Per ${servingOf(nutrition)}`,
     rows: [
       { label: "Protein per bite", value: `${nutrition.proteinGramsPerBite}g` },
       { label: "Protein per carton", value: `${nutrition.proteinGramsPerCarton}g` },

@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "@remix-run/react";
 import { brand } from "~/lib/brand";
+import { centsToDollars } from "~/lib/money";
 import { productPath } from "~/lib/url";
 
 /** The share image every public page uses (drawn by scripts/draw-product-art.mjs). */
@@ -59,7 +60,7 @@ export function productStructuredData(product: ListedProduct, origin: string) {
     url: `${origin}${productPath(product.id)}`,
     offers: {
       "@type": "Offer",
-      price: (product.priceCents / 100).toFixed(2),
+      price: centsToDollars(product.priceCents).toFixed(2),
       priceCurrency: "USD",
       availability: product.inStock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
       url: `${origin}${productPath(product.id)}`,

@@ -9,7 +9,7 @@
 export const CARRIERS = ["USPS", "UPS", "FedEx", "DHL", "Local courier"] as const;
 export type Carrier = (typeof CARRIERS)[number];
 
-export function isCarrier(value: unknown): value is Carrier {
+function isCarrier(value: unknown): value is Carrier {
   return (CARRIERS as readonly unknown[]).includes(value);
 }
 
@@ -29,8 +29,8 @@ export function trackingUrl(carrier: string | null, number: string | null): stri
   return page ? page(encodeURIComponent(number)) : null;
 }
 
-export const TRACKING_NUMBER_MIN = 6;
-export const TRACKING_NUMBER_MAX = 40;
+const TRACKING_NUMBER_MIN = 6;
+const TRACKING_NUMBER_MAX = 40;
 
 export type TrackingInput = { carrier?: string | null; trackingNumber?: string | null };
 

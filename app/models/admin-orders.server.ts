@@ -4,10 +4,13 @@ import { orderStatusEmail } from "~/services/emails.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { mailboxDomain } from "~/lib/email";
 import { initial, maskEmail } from "~/lib/masking";
+import { centsToDollars } from "~/lib/money";
 import {
+  ORDERS_PAGE_SIZE,
   ORDER_STATUSES,
   TAKEN_PAYMENT_STATUSES,
   shortOrderId,
+  type DashboardStats,
   type MaskedOrder,
   type MaskedOrderWithHistory,
   type OrderStatus,
@@ -28,7 +31,7 @@ import { trackingUrl, type Carrier } from "~/lib/tracking";
 export const ordersQuerySchema = z
   .object({
     page: z.number().int().min(1).max(10_000).default(1),
-    pageSize: z.number().int().min(1).max(100).default(20),
+    pageSize: z.number().int().min(1).max(100).default(ORDERS_PAGE_SIZE),
     status: z.enum(ORDER_STATUSES).nullable().optional(),
     q: z.string().trim().max(100).optional(),
     sort: z.enum(["date_desc", "date_asc", "total_desc", "total_asc"]).default("date_desc"),
@@ -78,10 +81,10 @@ function maskOrder(order: OrderRow): MaskedOrder {
     status: order.status,
     payment_status: order.paymentStatus,
     created_at: order.createdAt.toISOString(),
-    total: order.totalCents / 100,
+    total: centsToDollars(order.totalCents),
     total_cents: order.totalCents,
     items: order.items.map((item) => ({
-      product: { id: item.productId, name: item.name, price: item.unitPriceCents / 100 },
+      product: { id: item.productId, name: item.name, price: centsToDollars(item.unitPriceCents) },
       quantity: item.quantity,
     })),
     customer_email: maskEmail(order.email),
@@ -275,15 +278,15 @@ export async function updateOrderStatus(
  * last 30 Los Angeles days: 30 rows of daily totals (kept as payments change,
  * app/models/daily-sales.server.ts) and one indexed count.
  */
-export async function dashboardStats(now = new Date()) {
+export async function dashboardStats(now = new Date()): Promise<DashboardStats> {
   const [days, openOrders] = await Promise.all([
     dailySales(losAngelesDaysEnding(now, 30)),
     db.order.count({ where: { paymentStatus: "paid", status: { in: ["pending", "preparing"] } } }),
   ]);
   const today = days.at(-1)!;
   return {
-    today: { orders: today.orders, revenue: today.revenueCents / 100 },
+    today: { orders: today.orders, revenue: centsToDollars(today.revenueCents) },
     openOrders,
-    last30Days: days.map(({ day, orders, revenueCents }) => ({ date: day, orders, revenue: revenueCents / 100 })),
+    last30Days: days.map(({ day, orders, revenueCents }) => ({ date: day, orders, revenue: centsToDollars(revenueCents) })),
   };
 }

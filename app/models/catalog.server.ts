@@ -8,7 +8,8 @@ export function parseCategory(value: string | null): Category | null {
   return value === "bars" || value === "bites" ? value : null;
 }
 
-const productSelect = {
+/** A product's own fields, as the shop and the owner's dashboard both read them. */
+export const productFields = {
   id: true,
   name: true,
   description: true,
@@ -17,10 +18,11 @@ const productSelect = {
   flavor: true,
   image: true,
   imageAlt: true,
-  imageWidth: true,
-  imageHeight: true,
   inStock: true,
 } as const;
+
+/** The storefront also lays its pictures out before they load. */
+const productSelect = { ...productFields, imageWidth: true, imageHeight: true } as const;
 
 async function readProducts(client: PrismaClient = db) {
   const products = await client.product.findMany({ select: productSelect, orderBy: { position: "asc" } });

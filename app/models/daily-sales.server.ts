@@ -20,7 +20,7 @@ const losAngelesDate = new Intl.DateTimeFormat("en-US", {
 });
 
 /** The Los Angeles calendar day of an instant, as YYYY-MM-DD. */
-export function losAngelesDay(instant: Date): string {
+function losAngelesDay(instant: Date): string {
   const parts: Record<string, string> = {};
   for (const { type, value } of losAngelesDate.formatToParts(instant)) parts[type] = value;
   return `${parts.year}-${parts.month}-${parts.day}`;

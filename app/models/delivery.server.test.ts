@@ -16,10 +16,10 @@ describe("delivery zones by distance", () => {
   });
 
   it("decides on the exact distance but shows it rounded to 0.1 mile", () => {
-    expect(deliveryForDistance(10.05)).toEqual({ isWithinRange: true, distance: 10.1, deliveryZone: "extended", minimumOrder: 50 });
-    expect(deliveryForDistance(10.04)).toMatchObject({ distance: 10, deliveryZone: "extended" });
-    expect(deliveryForDistance(25.01)).toEqual({ isWithinRange: false, distance: 25, deliveryZone: "no-delivery", minimumOrder: 0 });
-    expect(deliveryForDistance(22.46)).toMatchObject({ isWithinRange: true, distance: 22.5, minimumOrder: 100 });
+    expect(deliveryForDistance(10.05)).toEqual({ ok: true, miles: 10.1, zone: "extended", minimumCents: 5000 });
+    expect(deliveryForDistance(10.04)).toMatchObject({ miles: 10, zone: "extended" });
+    expect(deliveryForDistance(25.01)).toEqual({ ok: false, reason: "outside-area", miles: 25 });
+    expect(deliveryForDistance(22.46)).toMatchObject({ ok: true, miles: 22.5, minimumCents: 10000 });
   });
 });
 

@@ -1,8 +1,19 @@
-import { DELIVERY_ZONES, type DeliveryZone } from "~/lib/delivery-zones";
+import { DELIVERY_ZONES, type DeliveryProblem, type DeliveryZone } from "~/lib/delivery-zones";
 import { env } from "~/utils/env.server";
 import { geocodeAddress, type Position, type StreetAddress } from "~/services/geocoder.server";
 
 const EARTH_RADIUS_MILES = 3959;
+
+/**
+ * Where an address stands. `miles` is the distance as shown, rounded to 0.1
+ * mile; the zone was decided on the exact distance.
+ */
+export type DeliveryCheck =
+  | { ok: true; zone: Exclude<DeliveryZone, "no-delivery">; miles: number; minimumCents: number }
+  | { ok: false; reason: "outside-area"; miles: number }
+  | { ok: false; reason: DeliveryProblem };
+
+export type DeliveryInRange = Extract<DeliveryCheck, { ok: true }>;
 
 export function zoneForDistance(miles: number): { zone: DeliveryZone; minimumCents: number } {
   const found = DELIVERY_ZONES.find((zone) => miles <= zone.maxMiles);
@@ -23,41 +34,19 @@ export function kitchenPosition(): Position {
   return { lat: lat ?? 0, lon: lon ?? 0 };
 }
 
-/** The delivery check result of spec §3; minimumOrder is in dollars as the spec's clients read it. */
-export type DeliveryCheck = {
-  isWithinRange: boolean;
-  distance: number | null;
-  deliveryZone: DeliveryZone;
-  minimumOrder: number;
-  error?: string;
-};
-
-export function deliveryForDistance(miles: number): DeliveryCheck {
-  const { zone, minimumCents } = zoneForDistance(miles);
-  return {
-    isWithinRange: zone !== "no-delivery",
-    // The zone is decided on the exact distance; only the display is rounded.
-    distance: Math.round(miles * 10) / 10,
-    deliveryZone: zone,
-    minimumOrder: minimumCents / 100,
-  };
+export function deliveryForDistance(exactMiles: number): DeliveryCheck {
+  const { zone, minimumCents } = zoneForDistance(exactMiles);
+  const miles = Math.round(exactMiles * 10) / 10;
+  return zone === "no-delivery" ? { ok: false, reason: "outside-area", miles } : { ok: true, zone, miles, minimumCents };
 }
 
 export async function checkDelivery(street: StreetAddress): Promise<DeliveryCheck> {
   try {
     const located = await geocodeAddress(street);
-    if (!located) return outOfRange("Could not determine location");
+    if (!located) return { ok: false, reason: "not-located" };
     return deliveryForDistance(distanceMiles(kitchenPosition(), located.position));
   } catch (error) {
     console.error("Delivery check failed", error);
-    return outOfRange("Error checking delivery distance");
+    return { ok: false, reason: "check-failed" };
   }
-}
-
-function outOfRange(error: string): DeliveryCheck {
-  return { isWithinRange: false, distance: null, deliveryZone: "no-delivery", minimumOrder: 0, error };
-}
-
-export function zoneMinimumCents(check: DeliveryCheck) {
-  return Math.round(check.minimumOrder * 100);
 }

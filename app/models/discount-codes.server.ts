@@ -1,6 +1,6 @@
 import { db, isUniqueViolation } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
-import type { DiscountCodeJson } from "~/lib/owner-records";
+import type { DiscountCodeJson, DiscountCodeTerms as DiscountCodeTermsJson } from "~/lib/owner-records";
 import { TAKEN_PAYMENT_STATUSES, type PaymentStatus } from "~/lib/orders";
 
 /**
@@ -11,15 +11,13 @@ import { TAKEN_PAYMENT_STATUSES, type PaymentStatus } from "~/lib/orders";
  * orders) and reserved (unpaid orders whose payment page is still open).
  */
 
-export type DiscountCodeTerms = {
-  code: string;
-  percentOff: number;
-  description: string;
-  active: boolean;
-  firstOrderOnly: boolean;
-  /** null: no limit; left out (undefined): an existing code keeps its limit, a new one has none. */
+/**
+ * The terms as saveDiscountCode takes them: the expiry as a Date. A limit or
+ * expiry left out (undefined) keeps an existing code's, and a new code has
+ * none; null clears it.
+ */
+export type DiscountCodeTerms = Omit<DiscountCodeTermsJson, "usageLimit" | "expiresAt"> & {
   usageLimit?: number | null;
-  /** null: never expires; left out: as for usageLimit. */
   expiresAt?: Date | null;
 };
 

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { recordAudit } from "~/models/audit.server";
 import { EMAIL_MAX_LENGTH, isEmailAddress, normalizeEmail } from "~/lib/email";
 import type { OperatorRow } from "~/lib/operator-accounts";
-import { OPERATOR_ROLES } from "~/lib/operators";
-import { hashPassword, MIN_PASSWORD_LENGTH, type Admin } from "~/utils/auth.server";
+import { OPERATOR_ROLES, type Admin, type OperatorRole } from "~/lib/operators";
+import { hashPassword, MIN_PASSWORD_LENGTH } from "~/models/passwords.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { db, isPostgresUrl } from "~/utils/db.server";
 
@@ -48,6 +48,21 @@ export const saveOperatorSchema = z
 
 export const removeOperatorSchema = z.object({ email }).strict();
 
+/**
+ * Creates an operator or resets their password and role; a reset also ends
+ * their sessions (so a role taken away takes effect at once). For the
+ * command line, the demo seed and tests; the owner's page goes through
+ * saveOperator.
+ */
+export async function upsertAdmin(rawEmail: string, password: string, role: OperatorRole) {
+  const email = normalizeEmail(rawEmail);
+  if (!isEmailAddress(email)) throw new Error(`"${rawEmail}" is not an email address`);
+  if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`The password needs at least ${MIN_PASSWORD_LENGTH} characters`);
+  const passwordHash = await hashPassword(password);
+  const user = await db.adminUser.upsert({ where: { email }, create: { email, passwordHash, role }, update: { passwordHash, role } });
+  await db.adminSession.updateMany({ where: { userId: user.id, revokedAt: null, createdAt: { lt: new Date() } }, data: { revokedAt: new Date() } });
+  return user;
+}
 
 export async function listOperators(): Promise<OperatorRow[]> {
   const users = await db.adminUser.findMany({
@@ -65,7 +80,8 @@ export async function listOperators(): Promise<OperatorRow[]> {
 
 type SaveResult =
   | { ok: true; created: boolean; message: string; operator: OperatorRow }
-  | { ok: false; reason: "password-required" | "last-owner"; message: string };
+  | { ok: false; reason: "password-required"; field: "password"; message: string }
+  | { ok: false; reason: "last-owner"; message: string };
 
 export async function saveOperator(actor: Admin, input: z.infer<typeof saveOperatorSchema>): Promise<SaveResult> {
   // Hashing is slow on purpose: done before the transaction holds the write lock.
@@ -74,7 +90,7 @@ export async function saveOperator(actor: Admin, input: z.infer<typeof saveOpera
     await lockOperators(tx);
     const existing = await tx.adminUser.findUnique({ where: { email: input.email } });
     if (!existing && !passwordHash) {
-      return { ok: false, reason: "password-required", message: "password: is required for a new operator" } as const;
+      return { ok: false, reason: "password-required", field: "password", message: "is required for a new operator" } as const;
     }
     if (existing?.role === "owner" && input.role !== "owner" && (await tx.adminUser.count({ where: { role: "owner" } })) <= 1) {
       return { ok: false, reason: "last-owner", message: "The shop needs at least one owner." } as const;

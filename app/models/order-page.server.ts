@@ -1,6 +1,6 @@
 import { db } from "~/utils/db.server";
 import { findProducts } from "~/models/catalog.server";
-import { ORDER_STATUSES, ORDER_STATUS_LABELS, TAKEN_PAYMENT_STATUSES, shortOrderId, type OrderStatus } from "~/lib/orders";
+import { ORDER_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, TAKEN_PAYMENT_STATUSES, shortOrderId, type OrderStatus } from "~/lib/orders";
 import { trackingUrl } from "~/lib/tracking";
 
 /**
@@ -56,7 +56,7 @@ export async function findCustomerOrder(orderId: string) {
   // A refunded order goes no further: the steps it reached, then the refund.
   const shown: OrderStep[] =
     order.paymentStatus === "refunded"
-      ? [...steps.filter((step) => step.done), { key: "refunded", label: "Refunded", at: order.refundedAt?.toISOString() ?? null, done: true }]
+      ? [...steps.filter((step) => step.done), { key: "refunded", label: PAYMENT_STATUS_LABELS.refunded, at: order.refundedAt?.toISOString() ?? null, done: true }]
       : steps;
 
   const pictures = new Map((await findProducts(order.items.map((item) => item.productId))).map((product) => [product.id, product]));

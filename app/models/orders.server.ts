@@ -1,5 +1,5 @@
 import { db, isUniqueViolation } from "~/utils/db.server";
-import { checkDelivery, zoneMinimumCents, type DeliveryCheck } from "~/models/delivery.server";
+import { checkDelivery, type DeliveryCheck, type DeliveryInRange } from "~/models/delivery.server";
 import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.server";
 import type { Shipping } from "~/lib/checkout-form";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
@@ -87,11 +87,10 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
   if (!price.meetsMinimum) return refuse("minimum", minimumOrderMessage(price.remainingCents), { price });
 
   const delivery = await checkDelivery(input.shipping);
-  if (!delivery.isWithinRange) {
-    return refuse("outside-area", delivery.error ? messages.deliveryError : messages.outsideArea, { delivery, price });
+  if (!delivery.ok) {
+    return refuse("outside-area", delivery.reason === "outside-area" ? messages.outsideArea : messages.deliveryError, { delivery, price });
   }
-  const zoneMinimum = zoneMinimumCents(delivery);
-  if (price.subtotalCents < zoneMinimum) return refuse("zone-minimum", zoneMinimumMessage(zoneMinimum), { delivery, price });
+  if (price.subtotalCents < delivery.minimumCents) return refuse("zone-minimum", zoneMinimumMessage(delivery.minimumCents), { delivery, price });
   const changed =
     (input.expectedTotalCents !== undefined && input.expectedTotalCents !== price.totalCents) ||
     (input.expectedDiscountCents !== undefined && input.expectedDiscountCents !== price.discountCents);
@@ -139,7 +138,7 @@ type Customer = Shipping & { mailbox: string };
  * tabs or instances cannot both hold it. An unpaid earlier attempt of the
  * same customer is closed (its payment page expired first) and replaced.
  */
-async function reserveAndCreate(customer: Customer, price: OrderPrice, discount: AppliedDiscount | null, delivery: DeliveryCheck) {
+async function reserveAndCreate(customer: Customer, price: OrderPrice, discount: AppliedDiscount | null, delivery: DeliveryInRange) {
   const claim = discount?.firstOrderOnly ? `${discount.code}:${customer.mailbox}` : null;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -176,8 +175,8 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
             firstOrderClaim: claim,
             shippingCents: price.shippingCents,
             totalCents: price.totalCents,
-            deliveryZone: delivery.deliveryZone,
-            distanceTenths: Math.round((delivery.distance ?? 0) * 10),
+            deliveryZone: delivery.zone,
+            distanceTenths: Math.round(delivery.miles * 10),
             items: {
               create: price.lines.map((line) => ({
                 productId: line.product.id,
@@ -317,11 +316,15 @@ export async function verifyPayment(sessionId: string): Promise<Verification> {
   return { verified: order?.paymentStatus === "paid", orderId };
 }
 
-export function findPaidOrder(orderId: string) {
-  return db.order.findFirst({
+/** A paid order as its confirmation page shows it, each line with its total. */
+export async function findPaidOrder(orderId: string) {
+  const order = await db.order.findFirst({
     where: { id: orderId, paymentStatus: "paid" },
     select: { id: true, email: true, totalCents: true, createdAt: true, items: { select: { name: true, quantity: true, unitPriceCents: true } } },
   });
+  if (!order) return null;
+  const items = order.items.map(({ name, quantity, unitPriceCents }) => ({ name, quantity, lineCents: unitPriceCents * quantity }));
+  return { ...order, items };
 }
 
 /** What a browser needs about the order it is paying for in another tab. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Prisma } from "~/generated/prisma/client";
 import { db, isPostgresUrl } from "~/utils/db.server";
-import { SUBSCRIBER_STATUSES, type InquiryRow, type SubscriberRow } from "~/lib/owner-lists";
+import { OWNER_LIST_PAGE_SIZE, SUBSCRIBER_STATUSES, type InquiryRow, type SubscriberRow } from "~/lib/owner-lists";
 
 /**
  * The owner's lists (issue 13): newsletter subscribers (unsubscribed ones
@@ -12,7 +12,7 @@ import { SUBSCRIBER_STATUSES, type InquiryRow, type SubscriberRow } from "~/lib/
 
 const pageFields = {
   page: z.number().int().min(1).max(10_000).default(1),
-  pageSize: z.number().int().min(1).max(100).default(25),
+  pageSize: z.number().int().min(1).max(100).default(OWNER_LIST_PAGE_SIZE),
   q: z.string().trim().max(100).optional(),
 };
 
@@ -51,7 +51,6 @@ function inquiriesWhere({ q }: { q?: string }): Prisma.PartnershipInquiryWhereIn
 const subscriberSelect = { id: true, email: true, createdAt: true, unsubscribedAt: true } satisfies Prisma.SubscriberSelect;
 const inquirySelect = { id: true, name: true, email: true, business: true, message: true, createdAt: true } satisfies Prisma.PartnershipInquirySelect;
 
-
 function subscriberRow(row: Prisma.SubscriberGetPayload<{ select: typeof subscriberSelect }>): SubscriberRow {
   return { id: row.id, email: row.email, subscribedAt: row.createdAt.toISOString(), unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null };
 }
@@ -63,22 +62,27 @@ function inquiryRow(row: Prisma.PartnershipInquiryGetPayload<{ select: typeof in
 /** Newest first; the id breaks ties so pages never repeat or skip a row. */
 const newestFirst = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
+/** The rows of one page: what Prisma's findMany takes besides the filter. */
+type PageWindow = { skip: number; take: number };
+
+/** One page of a list and how many rows match in all. */
+async function pageOf<Row>({ page, pageSize }: { page: number; pageSize: number }, read: (window: PageWindow) => Promise<Row[]>, count: () => Promise<number>) {
+  const [rows, total] = await Promise.all([read({ skip: (page - 1) * pageSize, take: pageSize }), count()]);
+  return { rows, total, page, pageSize };
+}
+
 export async function listSubscribers(query: SubscribersQuery) {
   const where = subscribersWhere(query);
-  const [rows, total] = await Promise.all([
-    db.subscriber.findMany({ where, select: subscriberSelect, orderBy: newestFirst, skip: (query.page - 1) * query.pageSize, take: query.pageSize }),
-    db.subscriber.count({ where }),
-  ]);
-  return { subscribers: rows.map(subscriberRow), total, page: query.page, pageSize: query.pageSize };
+  const read = (window: PageWindow) => db.subscriber.findMany({ where, select: subscriberSelect, orderBy: newestFirst, ...window });
+  const { rows, ...paging } = await pageOf(query, read, () => db.subscriber.count({ where }));
+  return { subscribers: rows.map(subscriberRow), ...paging };
 }
 
 export async function listInquiries(query: InquiriesQuery) {
   const where = inquiriesWhere(query);
-  const [rows, total] = await Promise.all([
-    db.partnershipInquiry.findMany({ where, select: inquirySelect, orderBy: newestFirst, skip: (query.page - 1) * query.pageSize, take: query.pageSize }),
-    db.partnershipInquiry.count({ where }),
-  ]);
-  return { inquiries: rows.map(inquiryRow), total, page: query.page, pageSize: query.pageSize };
+  const read = (window: PageWindow) => db.partnershipInquiry.findMany({ where, select: inquirySelect, orderBy: newestFirst, ...window });
+  const { rows, ...paging } = await pageOf(query, read, () => db.partnershipInquiry.count({ where }));
+  return { inquiries: rows.map(inquiryRow), ...paging };
 }
 
 // --- CSV ------------------------------------------------------------------

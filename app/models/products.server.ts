@@ -1,6 +1,8 @@
 import { db } from "~/utils/db.server";
 import { auditTrails, recordAudit, type AuditRecord } from "~/models/audit.server";
-import { changeCatalog } from "~/models/catalog.server";
+import { changeCatalog, productFields } from "~/models/catalog.server";
+import { centsToDollars } from "~/lib/money";
+import type { ProductJson } from "~/lib/owner-records";
 
 /**
  * The owner's side of the catalogue (issue 13): the products as the dashboard
@@ -11,18 +13,7 @@ import { changeCatalog } from "~/models/catalog.server";
 /** What the owner may change on a product. Prices are integer cents here, dollars only at the API's edge. */
 export type ProductChanges = { inStock?: boolean; priceCents?: number; name?: string; description?: string };
 
-const adminSelect = {
-  id: true,
-  name: true,
-  description: true,
-  priceCents: true,
-  category: true,
-  flavor: true,
-  image: true,
-  imageAlt: true,
-  inStock: true,
-  updatedAt: true,
-} as const;
+const adminSelect = { ...productFields, updatedAt: true } as const;
 
 export type AdminProduct = Awaited<ReturnType<typeof listProductsForAdmin>>[number];
 
@@ -31,12 +22,12 @@ function listProductsForAdmin() {
 }
 
 /** A product as the functions answer it: spec §3's fields with the price in dollars, and its latest changes. */
-export function productJson(product: AdminProduct, history: AuditRecord[]) {
+export function productJson(product: AdminProduct, history: AuditRecord[]): ProductJson {
   return {
     id: product.id,
     name: product.name,
     description: product.description,
-    price: product.priceCents / 100,
+    price: centsToDollars(product.priceCents),
     image: product.image,
     imageAlt: product.imageAlt,
     category: product.category,

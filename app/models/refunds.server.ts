@@ -72,7 +72,7 @@ export type RefundRecord = {
  * owner's own refund got here first), only the owner's reason and name are
  * added to it: no second email.
  */
-export async function markOrderRefunded(record: RefundRecord): Promise<{ changed: boolean }> {
+async function markOrderRefunded(record: RefundRecord): Promise<{ changed: boolean }> {
   return db.$transaction(async (tx) => {
     const before = await tx.order.findUnique({ where: { id: record.orderId }, include: { items: true } });
     if (!before) return { changed: false };

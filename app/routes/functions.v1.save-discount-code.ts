@@ -1,9 +1,12 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { DISCOUNT_CODE_MAX_LENGTH, DISCOUNT_CODE_MIN_LENGTH, DISCOUNT_CODE_PATTERN } from "~/lib/discount-code";
 import { saveDiscountCode } from "~/models/discount-codes.server";
 import { normalizeCode } from "~/models/pricing.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { apiError, handleFunction, readJsonForm } from "~/utils/api.server";
+
+const CODE_LENGTH = `Code must be ${DISCOUNT_CODE_MIN_LENGTH} to ${DISCOUNT_CODE_MAX_LENGTH} characters`;
 
 const flag = (label: string) =>
   z.boolean({ required_error: `${label} is required`, invalid_type_error: `${label} must be true or false` });
@@ -15,9 +18,9 @@ const bodySchema = z.object({
     .pipe(
       z
         .string()
-        .min(3, "Code must be 3 to 32 characters")
-        .max(32, "Code must be 3 to 32 characters")
-        .regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/, "Code may hold only letters, digits and single dashes between them"),
+        .min(DISCOUNT_CODE_MIN_LENGTH, CODE_LENGTH)
+        .max(DISCOUNT_CODE_MAX_LENGTH, CODE_LENGTH)
+        .regex(DISCOUNT_CODE_PATTERN, "Code may hold only letters, digits and single dashes between them"),
     ),
   percentOff: z
     .number({ required_error: "Percent off is required", invalid_type_error: "Percent off must be a number" })

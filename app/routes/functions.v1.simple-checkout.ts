@@ -2,8 +2,13 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { MAX_LINE_QUANTITY } from "~/lib/cart";
 import { shippingSchema } from "~/lib/checkout-form";
+import { DELIVERY_PROBLEMS } from "~/lib/delivery-zones";
+import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
+import { EMAIL_MAX_LENGTH } from "~/lib/email";
+import { centsToDollars, dollarsToCents } from "~/lib/money";
 import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
 import { publicOrigin } from "~/utils/origin.server";
+import type { DeliveryCheck } from "~/models/delivery.server";
 import { placeOrder, type CheckoutRefusal } from "~/models/orders.server";
 import { enforceRateLimit } from "~/utils/rate-limit.server";
 
@@ -24,8 +29,8 @@ const bodySchema = z.object({
     .min(1, "must hold at least one item")
     .max(50),
   shipping: shippingSchema,
-  email: z.string().max(254).optional(),
-  discountCode: z.string().max(64).nullable().optional(),
+  email: z.string().max(EMAIL_MAX_LENGTH).optional(),
+  discountCode: z.string().max(DISCOUNT_CODE_MAX_LENGTH).nullable().optional(),
   discountAmount: z.number().nonnegative().optional(),
 });
 
@@ -40,6 +45,17 @@ const statusFor: Record<CheckoutRefusal, number> = {
   "payment-provider": 502,
 };
 
+/** The delivery check as spec §3 answers it: the minimum in dollars, an `error` when the address could not be checked. */
+function deliveryJson(delivery: DeliveryCheck) {
+  if (delivery.ok) {
+    return { isWithinRange: true, distance: delivery.miles, deliveryZone: delivery.zone, minimumOrder: centsToDollars(delivery.minimumCents) };
+  }
+  if (delivery.reason === "outside-area") {
+    return { isWithinRange: false, distance: delivery.miles, deliveryZone: "no-delivery", minimumOrder: 0 };
+  }
+  return { isWithinRange: false, distance: null, deliveryZone: "no-delivery", minimumOrder: 0, error: DELIVERY_PROBLEMS[delivery.reason] };
+}
+
 export function action({ request, context }: ActionFunctionArgs) {
   return handleFunction("simple-checkout", request, async () => {
     await enforceRateLimit("checkout", context.clientAddress);
@@ -49,15 +65,15 @@ export function action({ request, context }: ActionFunctionArgs) {
       shipping: body.shipping,
       discountCode: body.discountCode ?? null,
       origin: publicOrigin(),
-      expectedDiscountCents: body.discountAmount === undefined ? undefined : Math.round(body.discountAmount * 100),
+      expectedDiscountCents: body.discountAmount === undefined ? undefined : dollarsToCents(body.discountAmount),
     });
     if (placed.ok) return json({ url: placed.url, orderId: placed.orderId });
     return apiError(statusFor[placed.refusal], placed.message.description, {
       title: placed.message.title,
-      delivery: placed.delivery,
+      delivery: placed.delivery && deliveryJson(placed.delivery),
       ...(placed.price && {
-        discountAmount: placed.price.discountCents / 100,
-        total: placed.price.totalCents / 100,
+        discountAmount: centsToDollars(placed.price.discountCents),
+        total: centsToDollars(placed.price.totalCents),
       }),
     });
   });

@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { centsToDollars, dollarsToCents, formatCents } from "~/lib/money";
 import { auditTrail } from "~/models/audit.server";
 import { MAX_PRICE_CENTS, MIN_PRICE_CENTS, productJson, updateProduct } from "~/models/products.server";
 import { requireAdmin } from "~/utils/auth.server";
@@ -18,10 +19,11 @@ const bodySchema = z
     inStock: z.boolean({ invalid_type_error: "must be true or false" }).optional(),
     price: z
       .number({ invalid_type_error: "Price must be a number of dollars" })
-      .refine((dollars) => Number.isFinite(dollars) && Math.abs(dollars * 100 - Math.round(dollars * 100)) < 1e-6, "Price can have at most 2 decimals")
+      // A price with at most 2 decimals comes back unchanged from a round trip through cents.
+      .refine((dollars) => Number.isFinite(dollars) && Math.abs(centsToDollars(dollarsToCents(dollars)) - dollars) < 1e-8, "Price can have at most 2 decimals")
       .refine(
-        (dollars) => dollars * 100 >= MIN_PRICE_CENTS - 1e-6 && dollars * 100 <= MAX_PRICE_CENTS + 1e-6,
-        `Price must be between $${(MIN_PRICE_CENTS / 100).toFixed(2)} and $${(MAX_PRICE_CENTS / 100).toFixed(2)}`,
+        (dollars) => dollarsToCents(dollars) >= MIN_PRICE_CENTS && dollarsToCents(dollars) <= MAX_PRICE_CENTS,
+        `Price must be between ${formatCents(MIN_PRICE_CENTS)} and ${formatCents(MAX_PRICE_CENTS)}`,
       )
       .optional(),
     name: text("Name", 80).optional(),
@@ -41,7 +43,7 @@ export function action({ request }: ActionFunctionArgs) {
     const body = await readJsonForm(request, bodySchema);
     const update = await updateProduct(admin.email, body.productId, {
       inStock: body.inStock,
-      priceCents: body.price === undefined ? undefined : Math.round(body.price * 100),
+      priceCents: body.price === undefined ? undefined : dollarsToCents(body.price),
       name: body.name,
       description: body.description,
     });

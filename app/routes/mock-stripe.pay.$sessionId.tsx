@@ -31,7 +31,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const session = await findSession(params.sessionId);
   return json({
     email: session.customer_email,
-    lines: session.line_items,
+    lines: session.line_items.map((line) => ({ ...line, amountCents: line.unit_amount * line.quantity })),
     discount: session.total_details.amount_discount,
     shipping: session.total_details.amount_shipping,
     total: session.amount_total,
@@ -93,7 +93,7 @@ export default function MockPaymentPage() {
               <span>
                 {line.quantity} × {line.name}
               </span>
-              <span>{formatCents(line.unit_amount * line.quantity)}</span>
+              <span>{formatCents(line.amountCents)}</span>
             </li>
           ))}
           {data.discount ? (

@@ -140,7 +140,7 @@ function Outcome({ outcome }: { outcome: Outcome }) {
             <span>
               {item.quantity} × {item.name}
             </span>
-            <span>{formatCents(item.unitPriceCents * item.quantity)}</span>
+            <span>{formatCents(item.lineCents)}</span>
           </li>
         ))}
       </ul>

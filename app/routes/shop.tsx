@@ -7,23 +7,39 @@ import { DeliveryTiles } from "~/components/delivery-tiles";
 import { ProductCard } from "~/components/shop/product-card";
 import { ShopHeader } from "~/components/shop/shop-header";
 import { SiteFooter } from "~/components/site-footer";
-import { listProducts, parseCategory, type Category } from "~/models/catalog.server";
+import { listProducts, parseCategory, type Category, type Product } from "~/models/catalog.server";
 import { publicOrigin } from "~/utils/origin.server";
 import type { RootLoader } from "~/root";
+import { formatWholeDollars, rangePrice } from "~/lib/money";
+import { barNutrition, cartonNutrition, rangeNames } from "~/lib/product-facts";
 import { productStructuredData, publicPageMeta } from "~/lib/seo";
 import { JsonLd } from "~/components/json-ld";
 
 const filters: { category: Category | null; label: string }[] = [
   { category: null, label: "All Products" },
-  { category: "bars", label: "100g Bars" },
-  { category: "bites", label: "Mini Bites" },
+  { category: "bars", label: rangeNames.bars },
+  { category: "bites", label: rangeNames.bites },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const category = parseCategory(url.searchParams.get("category"));
-  const products = await listProducts(category);
-  return json({ products, category, origin: publicOrigin() });
+  const [products, catalogue] = await Promise.all([listProducts(category), listProducts()]);
+  return json({ products, category, origin: publicOrigin(), description: shopDescription(catalogue) });
+}
+
+/** The page's description, with each range's price as the owner has set it. */
+function shopDescription(catalogue: Product[]) {
+  const price = (category: Category) => {
+    const range = rangePrice(catalogue.filter((product) => product.category === category).map((product) => product.priceCents));
+    return range ? `${range.from ? "from " : ""}${formatWholeDollars(range.cents)}` : null;
+  };
+  const bars = price("bars");
+  const bites = price("bites");
+  return (
+    `Order organic, high-protein frozen peanut-butter yogurt bars${bars ? ` (${bars})` : ""} and chocolate-dipped mini bites ` +
+    `(${bites ? `${bites} ` : ""}a carton of ${cartonNutrition.bitesPerCarton}), delivered frozen across West LA and the South Bay.`
+  );
 }
 
 /** The catalogue does not change when the cart does, nor when the drawer opens. */
@@ -36,8 +52,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, current
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   publicPageMeta({
     title: `Shop Frozen PB Yogurt Bars & Mini Bites | ${brand.name}`,
-    description:
-      "Order organic, high-protein frozen peanut-butter yogurt bars ($6) and chocolate-dipped mini bites ($10 a carton of ten), delivered frozen across West LA and the South Bay.",
+    description: data?.description ?? brand.tagline,
     origin: data?.origin ?? "",
     path: "/shop",
   });
@@ -60,7 +75,7 @@ export default function Shop() {
             <p className="eyebrow">Frozen fresh in Los Angeles</p>
             <h1>Shop bars &amp; bites</h1>
             <p className="lead">
-              Organic Greek yogurt, real peanut butter and fruit, frozen into snacks with 10g of protein per bar.
+              Organic Greek yogurt, real peanut butter and fruit, frozen into snacks with {barNutrition.proteinGrams}g of protein per bar.
             </p>
           </div>
         </section>

@@ -1,5 +1,5 @@
 import { brand } from "~/lib/brand";
-import { shortOrderId, type OrderStatus } from "~/lib/orders";
+import { ORDER_STATUS_COPY, shortOrderId, type OrderStatus } from "~/lib/orders";
 import { env } from "~/utils/env.server";
 import { formatCents } from "~/lib/money";
 import { trackingUrl } from "~/lib/tracking";
@@ -188,22 +188,11 @@ ${inquiry.message}`;
   return { kind: "partnership-inquiry", to: env.TEAM_EMAIL, subject: `Partnership inquiry ${shortOrderId(inquiry.id)}`, text, html };
 }
 
-const statusCopy: Record<Exclude<OrderStatus, "pending">, { subject: string; headline: string; body: string }> = {
-  preparing: {
-    subject: "is being prepared",
-    headline: "We're making your order",
-    body: "Our kitchen is preparing your treats right now. They'll be packed frozen and on their way within 24 hours.",
-  },
-  shipped: {
-    subject: "is on its way",
-    headline: "Your order is on its way",
-    body: "Your treats have left our kitchen in insulated frozen packaging. Put some room in the freezer: delivery takes 2-3 business days.",
-  },
-  delivered: {
-    subject: "has been delivered",
-    headline: "Your order has arrived",
-    body: "Your treats have been delivered. Pop them straight into the freezer and enjoy them frozen. We'd love to hear what you think!",
-  },
+/** The end of each status email's subject: "Your Chill PB order 1a2b3c4d is on its way". */
+const statusSubjects: Record<Exclude<OrderStatus, "pending">, string> = {
+  preparing: "is being prepared",
+  shipped: "is on its way",
+  delivered: "has been delivered",
 };
 
 /** The carrier and number of a shipped order, with the carrier's tracking link when it has one. */
@@ -221,52 +210,52 @@ function trackingLines(order: OrderForEmail) {
   return { text, html };
 }
 
-/** The customer's email for a fulfilment status change (preparing, shipped, delivered). */
-export function orderStatusEmail(order: OrderForEmail, status: Exclude<OrderStatus, "pending">): EmailContent {
-  const copy = statusCopy[status];
+/**
+ * A customer's email about their order: what happened, anything to add (the
+ * tracking), the order's items and the link to its page.
+ */
+function orderUpdateBody(order: OrderForEmail, update: { heading: string; body: string; pageLabel: string; extra?: { text: string; html: string } | null }) {
   const id = shortOrderId(order.id);
-  const tracking = status === "shipped" ? trackingLines(order) : null;
   const text = `Hi ${order.firstName},
 
-${copy.body}
-${tracking ? `\n${tracking.text}\n` : ""}
+${update.body}
+${update.extra ? `\n${update.extra.text}\n` : ""}
 Order ${id}
 ${itemsText(order)}
 
-Follow your order: ${orderPageUrl(order.id)}
+${update.pageLabel}: ${orderPageUrl(order.id)}
 
 Questions? Write to ${brand.contactEmail}.
 
 Stay chill,
 The ${brand.name} team`;
   const html = layout(
-    copy.headline,
-    `<p>Hi ${escapeHtml(order.firstName)}, ${escapeHtml(copy.body)}</p>${tracking?.html ?? ""}<p style="font-weight:700">Order ${id}</p>${itemsTable(order)}${orderPageButton(order.id)}`,
+    update.heading,
+    `<p>Hi ${escapeHtml(order.firstName)}, ${escapeHtml(update.body)}</p>${update.extra?.html ?? ""}<p style="font-weight:700">Order ${id}</p>${itemsTable(order)}${orderPageButton(order.id)}`,
   );
-  return { kind: `order-${status}`, to: order.email, subject: `Your ${brand.name} order ${id} ${copy.subject}`, text, html, orderId: order.id };
+  return { text, html };
+}
+
+/** The customer's email for a fulfilment status change (preparing, shipped, delivered), in the words of their order page. */
+export function orderStatusEmail(order: OrderForEmail, status: Exclude<OrderStatus, "pending">): EmailContent {
+  const copy = ORDER_STATUS_COPY[status];
+  const { text, html } = orderUpdateBody(order, {
+    heading: copy.title,
+    body: copy.lead,
+    pageLabel: "Follow your order",
+    extra: status === "shipped" ? trackingLines(order) : null,
+  });
+  const subject = `Your ${brand.name} order ${shortOrderId(order.id)} ${statusSubjects[status]}`;
+  return { kind: `order-${status}`, to: order.email, subject, text, html, orderId: order.id };
 }
 
 /** The customer's email for a full refund. The operator's reason stays in the order's record. */
 export function orderRefundEmail(order: OrderForEmail, refundedCents: number): EmailContent {
   const id = shortOrderId(order.id);
-  const amount = formatCents(refundedCents);
-  const body = `We've refunded ${amount} for order ${id} to the card you paid with. Banks usually show it within 5-10 business days.`;
-  const text = `Hi ${order.firstName},
-
-${body}
-
-Order ${id}
-${itemsText(order)}
-
-Your order page: ${orderPageUrl(order.id)}
-
-Questions? Write to ${brand.contactEmail}.
-
-Stay chill,
-The ${brand.name} team`;
-  const html = layout(
-    "Your refund is on its way",
-    `<p>Hi ${escapeHtml(order.firstName)}, ${escapeHtml(body)}</p><p style="font-weight:700">Order ${id}</p>${itemsTable(order)}${orderPageButton(order.id)}`,
-  );
+  const { text, html } = orderUpdateBody(order, {
+    heading: "Your refund is on its way",
+    body: `We've refunded ${formatCents(refundedCents)} for order ${id} to the card you paid with. Banks usually show it within 5-10 business days.`,
+    pageLabel: "Your order page",
+  });
   return { kind: "order-refunded", to: order.email, subject: `Your ${brand.name} order ${id} has been refunded`, text, html, orderId: order.id };
 }

@@ -35,13 +35,15 @@ export async function geocodeAddress(street: StreetAddress): Promise<Geocoded | 
 
   if (!knownMissing && (await waitForTurn())) {
     const answer = await askGeocoder(query);
-    if (answer !== "failed") {
+    if (answer.status !== "failed") {
+      // A "not found" is cached too (as no position), for a day.
+      const position = answer.status === "found" ? answer.position : { lat: null, lon: null };
       await db.geocodeResult.upsert({
         where: { query: cacheKey },
-        create: { query: cacheKey, lat: answer?.lat ?? null, lon: answer?.lon ?? null },
-        update: { lat: answer?.lat ?? null, lon: answer?.lon ?? null, createdAt: new Date() },
+        create: { query: cacheKey, ...position },
+        update: { ...position, createdAt: new Date() },
       });
-      if (answer) return { position: answer, source: "geocoder" };
+      if (answer.status === "found") return { position: answer.position, source: "geocoder" };
     }
   }
 
@@ -49,8 +51,10 @@ export async function geocodeAddress(street: StreetAddress): Promise<Geocoded | 
   return centroid ? { position: centroid, source: "zip" } : null;
 }
 
-/** null: the service answered and found nothing; "failed": it could not be asked. */
-async function askGeocoder(query: string): Promise<Position | null | "failed"> {
+/** not-found: the service answered and found nothing; failed: it could not be asked, or answered nonsense. */
+type GeocoderAnswer = { status: "found"; position: Position } | { status: "not-found" } | { status: "failed" };
+
+async function askGeocoder(query: string): Promise<GeocoderAnswer> {
   const url = new URL(env.GEOCODER_URL);
   url.searchParams.set("format", "json");
   url.searchParams.set("q", query);
@@ -62,17 +66,18 @@ async function askGeocoder(query: string): Promise<Position | null | "failed"> {
     });
     if (!response.ok) {
       console.warn(`Geocoder answered ${response.status}; using the ZIP fallback`);
-      return "failed";
+      return { status: "failed" };
     }
     const parsed = replySchema.safeParse(await response.json());
     if (!parsed.success) {
       console.warn("Geocoder sent an unexpected reply; using the ZIP fallback");
-      return "failed";
+      return { status: "failed" };
     }
-    return parsed.data[0] ?? null;
+    const position = parsed.data[0];
+    return position ? { status: "found", position } : { status: "not-found" };
   } catch (error) {
     console.warn(`Geocoder unreachable (${error instanceof Error ? error.name : "error"}); using the ZIP fallback`);
-    return "failed";
+    return { status: "failed" };
   }
 }
 

@@ -24,7 +24,7 @@ export const MAX_ATTEMPTS = 14;
  * each send and every third of a lease while the send is in flight, so a
  * send never outlives the lease on its row.
  */
-export const LEASE_MS = 2 * SMTP_TIMEOUTS.socketMs;
+const LEASE_MS = 2 * SMTP_TIMEOUTS.socketMs;
 /** Rows claimed at a time: few, so a claimed row's turn comes soon. */
 const CLAIM_LIMIT = 5;
 const BASE_BACKOFF_MS = 30_000;

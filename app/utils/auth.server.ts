@@ -1,11 +1,12 @@
-import { createHash, createHmac, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { createCookie, json } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { db } from "~/utils/db.server";
 import { secureCookies, sessionSecret } from "~/utils/env.server";
 import { EMAIL_MAX_LENGTH, isEmailAddress, normalizeEmail } from "~/lib/email";
-import { hasPermission, OWNER_ONLY_MESSAGE, type OperatorRole, type Permission } from "~/lib/operators";
+import { hasPermission, OWNER_ONLY_MESSAGE, type Admin, type Permission } from "~/lib/operators";
+import { hashPassword, verifyPassword } from "~/models/passwords.server";
 import {
   clearBackoff,
   releaseBackoffAttempt,
@@ -14,18 +15,16 @@ import {
 } from "~/utils/rate-limit.server";
 
 /**
- * Operator sign-in (DESIGN.md §7): scrypt password hashes, sessions in the
- * database (the cookie holds a random token; the database only its SHA-256),
- * idle and absolute expiry, sign-out that ends the session on the server,
- * and throttling of failed sign-ins per account-and-address pair and per
+ * Operator sign-in (DESIGN.md §7): passwords checked against their scrypt
+ * hashes (models/passwords.server.ts), sessions in the database (the cookie
+ * holds a random token; the database only its SHA-256), idle and absolute
+ * expiry, sign-out that ends the session on the server, and throttling of failed sign-ins per account-and-address pair and per
  * address, with growing delays rather than a lock.
  */
 
 export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 60 * 1000;
-
-export type Admin = { id: string; email: string; role: OperatorRole };
 
 const adminCookie = createCookie("chillpb_admin", {
   httpOnly: true,
@@ -36,38 +35,10 @@ const adminCookie = createCookie("chillpb_admin", {
   maxAge: SESSION_MAX_MS / 1000,
 });
 
-// --- Passwords ------------------------------------------------------------
-
-const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 64 };
-
-function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions) {
-  return new Promise<Buffer>((resolve, reject) =>
-    scryptCallback(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))),
-  );
-}
-
-export async function hashPassword(password: string) {
-  const salt = randomBytes(16);
-  const key = await scrypt(password, salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64")}$${key.toString("base64")}`;
-}
-
-export async function verifyPassword(password: string, stored: string) {
-  const [scheme, n, r, p, salt, hash] = stored.split("$");
-  if (scheme !== "scrypt" || !salt || !hash) return false;
-  const expected = Buffer.from(hash, "base64");
-  const key = await scrypt(password, Buffer.from(salt, "base64"), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return timingSafeEqual(key, expected);
-}
+// --- Sign-in --------------------------------------------------------------
 
 /** Compared against when the account does not exist, so both cases take the same time. */
 const decoyHash = hashPassword(randomBytes(16).toString("hex"));
-
-// --- Sign-in --------------------------------------------------------------
 
 class SignInError extends Error {}
 
@@ -224,22 +195,4 @@ export async function signOut(request: Request) {
     await db.adminSession.updateMany({ where: { id: tokenHash(token), revokedAt: null }, data: { revokedAt: new Date() } });
   }
   return adminCookie.serialize("", { maxAge: 0 });
-}
-
-// --- Accounts -------------------------------------------------------------
-
-export const MIN_PASSWORD_LENGTH = 12;
-
-/**
- * Creates an operator or resets their password and role; a reset also ends
- * their sessions (so a role taken away takes effect at once).
- */
-export async function upsertAdmin(rawEmail: string, password: string, role: OperatorRole) {
-  const email = normalizeEmail(rawEmail);
-  if (!isEmailAddress(email)) throw new Error(`"${rawEmail}" is not an email address`);
-  if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`The password needs at least ${MIN_PASSWORD_LENGTH} characters`);
-  const passwordHash = await hashPassword(password);
-  const user = await db.adminUser.upsert({ where: { email }, create: { email, passwordHash, role }, update: { passwordHash, role } });
-  await db.adminSession.updateMany({ where: { userId: user.id, revokedAt: null, createdAt: { lt: new Date() } }, data: { revokedAt: new Date() } });
-  return user;
 }

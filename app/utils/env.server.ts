@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { brand } from "~/lib/brand";
 
 /**
  * The environment, parsed once at start. A value the shop cannot run without
@@ -26,7 +27,7 @@ const schema = z
     STRIPE_API_URL: z.string().url().optional(),
     STRIPE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     GEOCODER_URL: z.string().url().default("https://nominatim.openstreetmap.org/search"),
-    GEOCODER_USER_AGENT: z.string().min(1).default("ChillPB-Shop/1.0 (hello@chillpb.example)"),
+    GEOCODER_USER_AGENT: z.string().min(1).default(`${brand.name.replaceAll(" ", "")}-Shop/1.0 (${brand.contactEmail})`),
     GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
     /** The kitchen: "lat,lon". */
     DELIVERY_ORIGIN: z
@@ -35,10 +36,10 @@ const schema = z
       .default("34.0443,-118.4509"),
     TEST_CHECKOUT_EMAIL: z.string().email().optional(),
     SMTP_URL: z.string().url().optional(),
-    MAIL_FROM: z.string().min(3).default("Chill PB <hello@chillpb.example>"),
+    MAIL_FROM: z.string().min(3).default(`${brand.name} <${brand.contactEmail}>`),
     FULFILMENT_EMAIL: z.string().email().default("kitchen@chillpb.example"),
     /** Where partnership inquiries go. */
-    TEAM_EMAIL: z.string().email().default("hello@chillpb.example"),
+    TEAM_EMAIL: z.string().email().default(brand.contactEmail),
     /** How often the outbox worker looks for due emails; 0 turns the worker off in this process. */
     OUTBOX_POLL_MS: z.coerce.number().int().min(0).default(1_000),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(10),

@@ -5,7 +5,7 @@ import { wantsHtml } from "~/utils/http.server";
 import { assertSameOrigin } from "~/utils/same-origin.server";
 
 /** Our forms are small; anything bigger is refused before it is read. */
-export const MAX_FORM_BYTES = 16 * 1024;
+const MAX_FORM_BYTES = 16 * 1024;
 
 /**
  * Reads a form post safely: same origin only, at most MAX_FORM_BYTES, and

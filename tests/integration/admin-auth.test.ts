@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getAdmin, requireAdmin, SESSION_IDLE_MS, SESSION_MAX_MS, signIn, upsertAdmin, verifyPassword } from "~/utils/auth.server";
+import { upsertAdmin } from "~/models/operators.server";
+import { verifyPassword } from "~/models/passwords.server";
+import { getAdmin, requireAdmin, SESSION_IDLE_MS, SESSION_MAX_MS, signIn } from "~/utils/auth.server";
 import { sweepExpiredRateLimits } from "~/utils/rate-limit.server";
 import { db } from "~/utils/db.server";
 import { sessionSecret } from "~/utils/env.server";

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { dashboardStats } from "~/models/admin-orders.server";
-import type { MaskedOrder } from "~/lib/orders";
+import type { DashboardStats, MaskedOrder } from "~/lib/orders";
 import { db } from "~/utils/db.server";
 import { sessionSecret } from "~/utils/env.server";
 import { processOutbox } from "~/services/outbox.server";
@@ -17,6 +17,7 @@ import {
   placeOrder,
   readJson,
   SHOP_ORIGIN,
+  shopRequest,
   signedInAdmin,
   type ErrorJson,
   type FunctionName,
@@ -34,8 +35,8 @@ type OrdersJson = { orders: MaskedOrderJson[]; total: number };
 type HistoryJson = { from: string; to: string; changed_by: string; changed_at: string };
 type OrderJson = { order: MaskedOrderJson & { history: HistoryJson[] } };
 type MessageJson = { message: string };
-type DayJson = { date: string; orders: number; revenue: number };
-type DashboardJson = { today: { orders: number; revenue: number }; openOrders: number; last30Days: DayJson[] };
+type DashboardJson = DashboardStats;
+type DayJson = DashboardStats["last30Days"][number];
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -385,12 +386,11 @@ describe("bad requests", () => {
       ["get-orders", getOrders],
       ["get-dashboard", getDashboard],
     ] as const) {
-      const request = new Request(`${SHOP_ORIGIN}/functions/v1/${name}`, { method: "POST", headers: { Cookie: admin.cookie } });
-      const response = await callRoute(handler, request);
+      const response = await callRoute(handler, shopRequest(`/functions/v1/${name}`, { method: "POST", cookie: admin.cookie }));
       expect(response.status, name).toBe(200);
     }
     const firstPage = await readJson<{ orders: unknown[] }>(
-      await callRoute(getOrders, new Request(`${SHOP_ORIGIN}/functions/v1/get-orders`, { method: "POST", headers: { Cookie: admin.cookie } })),
+      await callRoute(getOrders, shopRequest("/functions/v1/get-orders", { method: "POST", cookie: admin.cookie })),
     );
     expect(firstPage.orders.length).toBeGreaterThan(0);
   });

@@ -348,6 +348,25 @@ describe("simple-checkout", () => {
       expect(await orderCount()).toBe(before);
     });
 
+    it("with the delivery check in spec terms: the zone's minimum in dollars, or why the address could not be checked", async () => {
+      const inRange = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { zipCode: "90266" }));
+      expect((await readJson<ErrorJson & { delivery?: unknown }>(inRange)).delivery).toEqual({
+        isWithinRange: true,
+        distance: expect.closeTo(11, 0),
+        deliveryZone: "extended",
+        minimumOrder: 50,
+      });
+      const nowhere = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { zipCode: "00000" }));
+      expect(nowhere.status).toBe(400);
+      expect((await readJson<ErrorJson & { delivery?: unknown }>(nowhere)).delivery).toEqual({
+        isWithinRange: false,
+        distance: null,
+        deliveryZone: "no-delivery",
+        minimumOrder: 0,
+        error: "Could not determine location",
+      });
+    });
+
     it("but accepts the extended zone once the cart reaches $50", async () => {
       const response = await callFunction("simple-checkout", checkoutBody([["bites-variety", 5]], { zipCode: "90266" }));
       expect(response.status).toBe(200);

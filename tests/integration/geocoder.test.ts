@@ -89,21 +89,15 @@ describe("geocoding (Nominatim usage policy)", () => {
 });
 
 describe("the delivery check", () => {
-  it("answers in spec terms for an address in range", async () => {
+  it("places an address in range in its zone, with the zone's minimum in cents", async () => {
     server.use(http.get(GEOCODER_URL, () => HttpResponse.json([{ lat: "33.8896", lon: "-118.3996" }])));
     const check = await checkDelivery(street({ city: "Manhattan Beach", zipCode: "90266" }));
-    expect(check).toEqual({ isWithinRange: true, distance: 11.1, deliveryZone: "extended", minimumOrder: 50 });
+    expect(check).toEqual({ ok: true, miles: 11.1, zone: "extended", minimumCents: 5000 });
   });
 
-  it("says 'Could not determine location' and out of range when nothing can place the address", async () => {
+  it("says not-located when nothing can place the address", async () => {
     server.use(http.get(GEOCODER_URL, () => HttpResponse.error()));
     const check = await checkDelivery(street({ zipCode: "00000" }));
-    expect(check).toEqual({
-      isWithinRange: false,
-      distance: null,
-      deliveryZone: "no-delivery",
-      minimumOrder: 0,
-      error: "Could not determine location",
-    });
+    expect(check).toEqual({ ok: false, reason: "not-located" });
   });
 });

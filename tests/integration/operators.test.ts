@@ -56,6 +56,18 @@ describe("save-operator", () => {
     expect((await readJson<ErrorJson>(response)).error).toMatch(message);
   });
 
+  it("names each refused field in fieldErrors, for the form to show beside it", async () => {
+    const short = await asOwner("save-operator", { email: "not-an-email", role: "staff", password: "short" });
+    expect(await readJson<ErrorJson & { fieldErrors?: Record<string, string> }>(short)).toMatchObject({
+      fieldErrors: { email: "must be an email address", password: "needs at least 12 characters" },
+    });
+    const missing = await asOwner("save-operator", { email: newEmail(), role: "staff" });
+    expect(await readJson<ErrorJson & { fieldErrors?: Record<string, string> }>(missing)).toEqual({
+      error: "password: is required for a new operator",
+      fieldErrors: { password: "is required for a new operator" },
+    });
+  });
+
   it("adds a staff account that can sign in, and records who added it, without the password", async () => {
     const email = newEmail("Added");
     const response = await asOwner("save-operator", { email: `  ${email.toUpperCase()} `, role: "staff", password: PASSWORD });

@@ -169,7 +169,9 @@ describe("refund-order: a full refund, once", () => {
     expect(response.status).toBe(200);
     const body = await readJson<RefundJson>(response);
     expect(body.alreadyRefunded).toBe(false);
-    expect(body.message).toBe(`Order ${orderId.slice(0, 8)} is refunded: $${(totalCents / 100).toFixed(2)} goes back to the customer's card.`);
+    // Three cartons of bites at $10 and $10 shipping.
+    expect(totalCents).toBe(4000);
+    expect(body.message).toBe(`Order ${orderId.slice(0, 8)} is refunded: $40.00 goes back to the customer's card.`);
 
     expect(refundCalls()).toEqual([
       expect.objectContaining({ body: expect.objectContaining({ payment_intent: paymentIntentId }), idempotencyKey: `refund-${orderId}` }),
@@ -200,7 +202,7 @@ describe("refund-order: a full refund, once", () => {
     const emails = await refundEmails(orderId);
     expect(emails).toHaveLength(1);
     expect(emails[0]).toMatchObject({ to: email, subject: expect.stringContaining("has been refunded") });
-    expect(emails[0]!.text).toContain(`We've refunded $${(totalCents / 100).toFixed(2)} for order ${orderId.slice(0, 8)}`);
+    expect(emails[0]!.text).toContain(`We've refunded $40.00 for order ${orderId.slice(0, 8)}`);
     expect(emails[0]!.text).toMatch(new RegExp(`http://shop\\.test/orders/${orderId}\\?token=[\\w-]{43}`));
     // The operator's reason is the shop's record, not the customer's email.
     expect(emails[0]!.text).not.toContain("Melted");

@@ -8,7 +8,7 @@ import { server } from "../setup/msw";
 import type { PrismaClient } from "~/generated/prisma/client";
 import { closeCheckoutSession } from "~/services/stripe.server";
 import { db } from "~/utils/db.server";
-import { callFunction, deliverStripeEvent, formRequest, placeOrder, readJson, SHOP_ORIGIN, type VerifyJson } from "../utils";
+import { callFunction, callRoute, deliverStripeEvent, formRequest, placeOrder, readJson, shopRequest, SHOP_ORIGIN, type VerifyJson } from "../utils";
 
 /**
  * The demo's Stripe stand-in keeps its Checkout Sessions in the database, so
@@ -109,12 +109,12 @@ describe("a Checkout Session outlives the instance that created it", () => {
     expect(stripeMock.requests.map((request) => request.path)).toEqual(["/v1/checkout/sessions"]);
 
     answerStripeFrom(other);
-    const context = { clientAddress: "203.0.113.7" };
-    const page = await other.payPage.loader({ request: new Request(paymentPage(sessionId)), params: { sessionId }, context });
+    const visit = { clientAddress: "203.0.113.7", params: { sessionId } };
+    const page = await callRoute(other.payPage.loader, shopRequest(paymentPage(sessionId)), visit);
     expect(await page.json()).toMatchObject({ total: 4000, open: true, lines: [{ quantity: 3, unit_amount: 1000 }] });
 
     const card = formRequest(paymentPage(sessionId), { card: "4242 4242 4242 4242" });
-    const paid = await other.payPage.action({ request: card, params: { sessionId }, context });
+    const paid = await callRoute(other.payPage.action, card, visit);
     expect(paid).toHaveRedirect(`${SHOP_ORIGIN}/order-success?session_id=${sessionId}`);
     expect(await stripeMock.session(sessionId)).toMatchObject({ status: "complete", payment_status: "paid" });
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("paid");

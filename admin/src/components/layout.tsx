@@ -14,10 +14,6 @@ export function AdminLayout({ children }: { children: ReactNode }) {
   const { data: identity } = useGetIdentity<{ email: string }>();
   const { mutate: logout, isPending } = useLogout();
   const [menuOpen, menu] = useDisclosure(false);
-  // A link per resource declared in App.tsx that has a list page. selectedKey is
-  // the current page's resource, so an order's page lights up 'Orders' as before.
-  const { menuItems, selectedKey } = useMenu();
-  const links = menuItems.filter((item) => item.route);
 
   return (
     <AppShell header={{ height: 64 }} padding={{ base: "md", sm: "lg" }}>
@@ -28,21 +24,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
               Order Management
             </Title>
             <Group gap={4} visibleFrom="md" wrap="nowrap" component="nav" aria-label="Admin" style={{ overflowX: "auto", minWidth: 0 }}>
-              {links.map((item) => (
-                // Only what the operator's role may open (the access control provider).
-                <CanAccess key={item.key} resource={item.name} action="list">
-                  <NavLink
-                    component={Link}
-                    to={item.route!}
-                    label={item.label}
-                    active={item.key === selectedKey}
-                    variant="filled"
-                    w="auto"
-                    c="white"
-                    style={{ whiteSpace: "nowrap", flexShrink: 0 }}
-                  />
-                </CanAccess>
-              ))}
+              <NavLinks inHeader />
             </Group>
           </Group>
           <Group gap="md" wrap="nowrap" visibleFrom="md" style={{ flexShrink: 0 }}>
@@ -81,18 +63,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
       >
         <Stack gap="md">
           <nav aria-label="Admin">
-            {links.map((item) => (
-              <CanAccess key={item.key} resource={item.name} action="list">
-                <NavLink
-                  component={Link}
-                  to={item.route!}
-                  label={item.label}
-                  active={item.key === selectedKey}
-                  variant="filled"
-                  onClick={menu.close}
-                />
-              </CanAccess>
-            ))}
+            <NavLinks onNavigate={menu.close} />
           </nav>
           <Divider />
           {identity ? (
@@ -111,5 +82,33 @@ export function AdminLayout({ children }: { children: ReactNode }) {
 
       <AppShell.Main bg="#fff8ef">{children}</AppShell.Main>
     </AppShell>
+  );
+}
+
+/**
+ * A link per resource declared in App.tsx that has a list page, for what the
+ * operator's role may open (the access control provider). selectedKey is the
+ * current page's resource, so an order's page lights up 'Orders'.
+ */
+function NavLinks({ inHeader = false, onNavigate }: { inHeader?: boolean; onNavigate?: () => void }) {
+  const { menuItems, selectedKey } = useMenu();
+  return (
+    <>
+      {menuItems
+        .filter((item) => item.route)
+        .map((item) => (
+          <CanAccess key={item.key} resource={item.name} action="list">
+            <NavLink
+              component={Link}
+              to={item.route!}
+              label={item.label}
+              active={item.key === selectedKey}
+              variant="filled"
+              onClick={onNavigate}
+              {...(inHeader && { w: "auto", c: "white", style: { whiteSpace: "nowrap", flexShrink: 0 } })}
+            />
+          </CanAccess>
+        ))}
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useEffect, useState, type FormEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router";
+import { brand } from "@shop/brand";
 import { loadOperatorApp } from "../operator-app-loader";
 import { authProvider } from "../providers/auth";
 
@@ -54,7 +55,7 @@ export function LoginPage() {
                 Order Management
               </Title>
               <Text c="dimmed" size="sm">
-                Sign in to manage Chill PB orders.
+                Sign in to manage {brand.name} orders.
               </Text>
             </div>
             {error ? (

@@ -18,7 +18,7 @@ const RESOURCE_PERMISSIONS: Record<string, Record<string, Permission>> = {
   operators: { "*": "operators.manage" },
 };
 
-export function permissionFor(resource: string | undefined, action: string): Permission {
+function permissionFor(resource: string | undefined, action: string): Permission {
   const actions = resource ? RESOURCE_PERMISSIONS[resource] : undefined;
   return actions?.[action] ?? actions?.["*"] ?? "operators.manage";
 }

@@ -1,5 +1,5 @@
 import type { BaseRecord, DataProvider } from "@refinedev/core";
-import type { DiscountCode, DiscountCodeTerms, Product, ProductChanges } from "../catalog";
+import type { DiscountCodeJson, DiscountCodeTerms, ProductJson } from "@shop/owner-records";
 import { callFunction } from "../api";
 
 /**
@@ -10,18 +10,21 @@ import { callFunction } from "../api";
 
 type Resource = "products" | "discount-codes";
 
-async function list(resource: string): Promise<(Product | DiscountCode)[]> {
-  if (resource === "products") return (await callFunction<{ products: Product[] }>("get-products")).products;
-  if (resource === "discount-codes") return (await callFunction<{ codes: DiscountCode[] }>("get-discount-codes")).codes;
+/** What update-product takes besides the product's id. */
+type ProductChanges = Partial<Pick<ProductJson, "name" | "description" | "price" | "inStock">>;
+
+async function list(resource: string): Promise<(ProductJson | DiscountCodeJson)[]> {
+  if (resource === "products") return (await callFunction<{ products: ProductJson[] }>("get-products")).products;
+  if (resource === "discount-codes") return (await callFunction<{ codes: DiscountCodeJson[] }>("get-discount-codes")).codes;
   throw new Error(`Unknown resource ${resource}`);
 }
 
-const idOf = (resource: Resource | string, record: Product | DiscountCode) =>
-  resource === "products" ? (record as Product).id : (record as DiscountCode).code;
+const idOf = (resource: Resource | string, record: ProductJson | DiscountCodeJson) =>
+  resource === "products" ? (record as ProductJson).id : (record as DiscountCodeJson).code;
 
 /** `create`: only make a new code; the server answers 409 on the code field for one that exists. */
 async function saveCode(terms: DiscountCodeTerms, { create = false } = {}) {
-  return callFunction<{ message: string; code: DiscountCode }>("save-discount-code", { ...terms, ...(create && { create }) });
+  return callFunction<{ message: string; code: DiscountCodeJson }>("save-discount-code", { ...terms, ...(create && { create }) });
 }
 
 export const catalogDataProvider: DataProvider = {
@@ -40,7 +43,7 @@ export const catalogDataProvider: DataProvider = {
 
   async update<TData extends BaseRecord>({ resource, id, variables }: Parameters<DataProvider["update"]>[0]) {
     if (resource === "products") {
-      const { message, product } = await callFunction<{ message: string; product: Product }>("update-product", {
+      const { message, product } = await callFunction<{ message: string; product: ProductJson }>("update-product", {
         productId: String(id),
         ...(variables as ProductChanges),
       });

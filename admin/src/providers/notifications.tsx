@@ -2,13 +2,6 @@ import { Button, Group, Text } from "@mantine/core";
 import { notifications, notificationsStore, type NotificationData } from "@mantine/notifications";
 import type { NotificationProvider, OpenNotificationParams } from "@refinedev/core";
 
-/**
- * Refine's `useLogin` opens a "login-error" toast on every failed sign-in and
- * has no option to turn it off. The sign-in form already shows that error as an
- * alert beside its fields, so the toast would announce it a second time.
- */
-const shownOnThePage = new Set(["login-error"]);
-
 function isShown(id: string) {
   const { notifications: visible, queue } = notificationsStore.getState();
   return [...visible, ...queue].some((notification) => notification.id === id);
@@ -60,7 +53,6 @@ function toMantine({ key, type, message, description, cancelMutation }: OpenNoti
  */
 export const notificationProvider: NotificationProvider = {
   open(params) {
-    if (params.key && shownOnThePage.has(params.key)) return;
     // The key is the toast's id: a repeated error updates its toast instead of stacking another.
     if (params.key && isShown(params.key)) notifications.update(toMantine(params));
     else notifications.show(toMantine(params));

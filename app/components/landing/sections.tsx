@@ -17,8 +17,9 @@ import { LandingMenu, landingSections } from "~/components/landing/landing-menu"
 import { Logo } from "~/components/logo";
 import { ProductImage } from "~/components/product-image";
 import { AllergenLine } from "~/components/product/allergen-line";
-import { formatCents } from "~/lib/money";
-import { barNutrition, ingredientInfo, nutritionPanel, organicIngredients } from "~/lib/product-facts";
+import { NutritionLabel } from "~/components/product/nutrition-label";
+import { formatCents, rangePrice } from "~/lib/money";
+import { barNutrition, cartonNutrition, ingredientInfo, nutritionHighlights, organicIngredients, rangeNames } from "~/lib/product-facts";
 import { productPath } from "~/lib/url";
 
 export function PromoBanner() {
@@ -67,8 +68,8 @@ export function Hero({ bar, bites }: { bar?: CartProduct; bites?: CartProduct })
             The frozen treat that <span className="accent">loves you back</span>
           </h1>
           <p className="lead">
-            Creamy organic Greek yogurt and real peanut butter, dipped in fair-trade chocolate. 10g of protein, no
-            refined sugar, and gone in seconds.
+            Creamy organic Greek yogurt and real peanut butter, dipped in fair-trade chocolate. {barNutrition.proteinGrams}g of
+            protein, no refined sugar, and gone in seconds.
           </p>
           <div className="hero__actions">
             <Link to="/shop" className="button button--primary button--large">
@@ -90,7 +91,7 @@ export function Hero({ bar, bites }: { bar?: CartProduct; bites?: CartProduct })
           {bar ? <ProductImage product={bar} className="hero__art-main" load="priority" /> : null}
           {bites ? <ProductImage product={bites} className="hero__art-side" load="eager" /> : null}
           <p className="hero__sticker" aria-hidden="true">
-            10g
+            {barNutrition.proteinGrams}g
             <span>protein</span>
           </p>
         </div>
@@ -99,29 +100,21 @@ export function Hero({ bar, bites }: { bar?: CartProduct; bites?: CartProduct })
   );
 }
 
+const ranges = [
+  { category: "bars", title: rangeNames.bars, facts: nutritionHighlights(barNutrition) },
+  { category: "bites", title: rangeNames.bites, facts: nutritionHighlights(cartonNutrition) },
+] as const;
+
 export function ProductsSection({ products }: { products: CartProduct[] }) {
-  const bars = products.filter((product) => product.category === "bars");
-  const bites = products.filter((product) => product.category === "bites");
   return (
     <section className="section" id="products" aria-labelledby="products-title">
       <div className="container">
         <p className="eyebrow">Our products</p>
         <h2 id="products-title">Bars &amp; bites for every kind of craving</h2>
         <div className="range">
-          <RangeCard
-            title="100g Bars"
-            prices={bars.map((product) => product.priceCents)}
-            facts={["Under 200 calories", "10g protein", "100g of creamy goodness"]}
-            products={bars}
-            category="bars"
-          />
-          <RangeCard
-            title="Mini Bites"
-            prices={bites.map((product) => product.priceCents)}
-            facts={["2g protein each", "10 bites per carton", "20g protein per carton"]}
-            products={bites}
-            category="bites"
-          />
+          {ranges.map((range) => (
+            <RangeCard key={range.category} {...range} products={products.filter((product) => product.category === range.category)} />
+          ))}
         </div>
       </div>
     </section>
@@ -130,26 +123,25 @@ export function ProductsSection({ products }: { products: CartProduct[] }) {
 
 function RangeCard({
   title,
-  prices,
   facts,
   products,
   category,
 }: {
   title: string;
-  /** Each product's price: one figure while they agree, "From" the lowest once the owner sets them apart. */
-  prices: number[];
-  facts: string[];
+  facts: readonly string[];
   products: CartProduct[];
   category: string;
 }) {
+  // One figure while the products agree, "From" the lowest once the owner sets them apart.
+  const price = rangePrice(products.map((product) => product.priceCents));
   return (
     <article className="range-card">
       <header>
         <h3>{title}</h3>
-        {prices.length > 0 ? (
+        {price ? (
           <p className="price">
-            {new Set(prices).size > 1 ? "From " : ""}
-            {formatCents(Math.min(...prices))}
+            {price.from ? "From " : ""}
+            {formatCents(price.cents)}
           </p>
         ) : null}
       </header>
@@ -179,7 +171,7 @@ function RangeCard({
 
 const benefits = [
   { title: "100% Organic", text: "Certified organic yogurt, peanuts, fruit and honey. Nothing artificial, ever.", icon: LeafIcon },
-  { title: "10g Protein", text: "Greek yogurt and peanut butter make every bar a snack that actually keeps you going.", icon: MuscleIcon },
+  { title: `${barNutrition.proteinGrams}g Protein`, text: "Greek yogurt and peanut butter make every bar a snack that actually keeps you going.", icon: MuscleIcon },
   { title: "Won't Melt", text: "Our recipe holds its shape longer, so little hands stay (mostly) clean.", icon: SnowflakeIcon },
   { title: "Kid-Approved", text: "Tested by a very honest panel of LA kids. The verdict: more, please.", icon: SmileIcon },
 ];
@@ -197,7 +189,6 @@ export function WhySection() {
 }
 
 // Spec §1's facts and ingredients, from the module the product pages read too.
-const barPanel = nutritionPanel(barNutrition);
 const ingredients = organicIngredients.map((ingredient) => ingredientInfo[ingredient].name);
 
 export function NutritionSection() {
@@ -216,21 +207,11 @@ export function NutritionSection() {
             ))}
           </ol>
         </div>
-        <div className="nutrition-label" aria-labelledby="facts-title">
-          <h3 id="facts-title">Nutrition Facts</h3>
-          <p className="nutrition-label__serving">{barPanel.serving}</p>
-          <dl>
-            {barPanel.rows.map((fact) => (
-              <div key={fact.label}>
-                <dt>{fact.label}</dt>
-                <dd>{fact.value}</dd>
-              </div>
-            ))}
-          </dl>
-          <p className="nutrition-label__note">
-            Mini bites: 2g protein each, 10 bites and 20g protein per carton.
-          </p>
-        </div>
+        <NutritionLabel
+          nutrition={barNutrition}
+          heading="h3"
+          note={`Mini bites: ${cartonNutrition.proteinGramsPerBite}g protein each, ${cartonNutrition.bitesPerCarton} bites and ${cartonNutrition.proteinGramsPerCarton}g protein per carton.`}
+        />
       </div>
     </section>
   );

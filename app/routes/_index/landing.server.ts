@@ -6,9 +6,9 @@ import { firstFieldErrors } from "~/lib/forms";
 import { messages, type Message } from "~/lib/messages";
 import { publicOrigin } from "~/utils/origin.server";
 import { newsletterSchema } from "~/lib/newsletter-form";
-import { partnershipSchema, type PartnershipFields } from "~/lib/partnership-form";
+import { describePartnershipErrors, partnershipMessages, partnershipSchema, type PartnershipFields } from "~/lib/partnership-form";
 import { newsletterMessages, subscribe } from "~/models/newsletter.server";
-import { describePartnershipErrors, partnershipMessages, submitInquiry } from "~/models/partnership.server";
+import { submitInquiry } from "~/models/partnership.server";
 import { hitRateLimit, tooManyRequests } from "~/utils/rate-limit.server";
 import { redirectWithToast } from "~/utils/toast.server";
 

@@ -18,6 +18,7 @@ import { handleLandingForm, landingFormConstraints } from "~/routes/_index/landi
 import { listProducts } from "~/models/catalog.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { publicPageMeta } from "~/lib/seo";
+import { barNutrition } from "~/lib/product-facts";
 
 export async function loader() {
   return json({ products: await listProducts(), origin: publicOrigin(), constraints: landingFormConstraints });
@@ -35,8 +36,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, current
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   publicPageMeta({
     title: `${brand.name} | Organic Frozen Peanut-Butter Yogurt Bars & Bites in Los Angeles`,
-    description:
-      "High-protein, organic frozen peanut-butter yogurt bars and chocolate-dipped mini bites. 10g protein, no refined sugar, delivered frozen across West LA and the South Bay.",
+    description: `High-protein, organic frozen peanut-butter yogurt bars and chocolate-dipped mini bites. ${barNutrition.proteinGrams}g protein, no refined sugar, delivered frozen across West LA and the South Bay.`,
     origin: data?.origin ?? "",
     path: "/",
   });

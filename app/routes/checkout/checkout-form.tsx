@@ -6,6 +6,7 @@ import { Field, FieldError, type FormConstraints } from "~/components/forms";
 import { LockIcon } from "~/components/icons";
 import type { FieldErrors, ShippingField } from "~/lib/checkout-form";
 import { DELIVERY_RADIUS_MILES } from "~/lib/delivery-zones";
+import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
 
 /**
  * The checkout's one form. Every button posts an intent to /checkout (a plain
@@ -122,7 +123,7 @@ export function CheckoutForm({ state, constraints }: { state: CheckoutState; con
               key={discount?.code ?? `typed-${values.code}`}
               disabled={Boolean(discount)}
               autoCapitalize="characters"
-              maxLength={64}
+              maxLength={DISCOUNT_CODE_MAX_LENGTH}
               onKeyDown={applyOnEnter}
               aria-invalid={fieldErrors.code ? true : undefined}
               aria-describedby={fieldErrors.code ? "code-error code-help" : "code-help"}

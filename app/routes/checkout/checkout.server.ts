@@ -1,60 +1,35 @@
 import { getZodConstraint } from "@conform-to/zod";
 import { type z } from "zod";
-import { checkDelivery, zoneMinimumCents, type DeliveryCheck } from "~/models/delivery.server";
+import { checkDelivery, type DeliveryCheck } from "~/models/delivery.server";
 import { shortOrderId } from "~/lib/orders";
 import { env } from "~/utils/env.server";
 import { formText } from "~/utils/forms.server";
-import { freeShippingHint, type CartItem } from "~/lib/cart";
-import {
-  addressFields,
-  describeShippingErrors,
-  shippingSchema,
-  type FieldErrors,
-  type ShippingField,
-} from "~/lib/checkout-form";
+import type { CartItem } from "~/lib/cart";
+import { addressFields, addressSchema, shippingFields, shippingSchema, type FieldErrors, type ShippingField } from "~/lib/checkout-form";
+import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
+import { describeFormErrors, firstFieldErrors } from "~/lib/forms";
 import { canonicalMailbox, emailSchema, normalizeEmail } from "~/lib/email";
 import { formatCents } from "~/lib/money";
 import { messages, zoneMinimumMessage, type Message } from "~/lib/messages";
 import { placeOrder, type PendingOrder } from "~/models/orders.server";
-import { checkDiscountCode, describeCartProblem, normalizeCode, priceOrder, type AppliedDiscount } from "~/models/pricing.server";
+import { checkDiscountCode, normalizeCode, type AppliedDiscount } from "~/models/pricing.server";
+import { summarize, type CheckoutSummary } from "~/routes/checkout/summary.server";
 
 /**
  * The checkout page's one form and its intents (DESIGN.md §4): apply and
  * remove a discount, check delivery, place the order, and refresh (the page
  * asks again after the email, address or code changed). Every answer carries
- * the order summary as the server priced it: the page renders that and never
- * computes money itself. The applied code and the checked address travel in
+ * the order summary as the server priced it (summary.server.ts): the page
+ * renders that and never computes money itself. The applied code and the checked address travel in
  * hidden fields and are re-checked on every post.
  */
 
 const checkoutIntents = ["apply-discount", "remove-discount", "check-delivery", "place-order", "refresh", "remove-sold-out"] as const;
 export type CheckoutIntent = (typeof checkoutIntents)[number];
 
-const shippingKeys: ShippingField[] = ["firstName", "lastName", "email", "phone", "address", "city", "state", "zipCode"];
-
 export type CheckoutValues = Record<ShippingField | "code", string>;
 
 export type CheckedDelivery = DeliveryCheck & { addressKey: string };
-
-/** Every figure of the order summary, as the server decided it. */
-export type CheckoutSummary = {
-  lines: { id: string; name: string; image: string; priceCents: number; quantity: number; lineTotalCents: number }[];
-  subtotalCents: number;
-  discountCode: string | null;
-  discountCents: number;
-  shippingCents: number;
-  totalCents: number;
-  minimumCents: number;
-  remainingCents: number;
-  zoneMinimumCents: number | null;
-  zoneRemainingCents: number;
-  /** Lines the customer must remove before ordering: their products are sold out. */
-  soldOut: { id: string; name: string; image: string; quantity: number }[];
-  /** "Add $X.XX for free shipping" while shipping is charged, else null. */
-  freeShippingHint: string | null;
-  /** What stops the cart as it is (a product sold out, too many of one), in words. */
-  cartProblem: string | null;
-};
 
 export type PlacedOrder = { orderId: string; shortId: string; totalCents: number; paymentUrl: string };
 
@@ -94,7 +69,7 @@ export async function handleCheckout(
   cartItems: CartItem[],
   origin: string,
 ): Promise<{ state: CheckoutState; outcome: CheckoutOutcome }> {
-  const values = Object.fromEntries([...shippingKeys, "code"].map((key) => [key, formText(formData, key)])) as CheckoutValues;
+  const values = Object.fromEntries([...shippingFields, "code"].map((key) => [key, formText(formData, key)])) as CheckoutValues;
   const email = emailSchema.safeParse(values.email);
   const mailbox = email.success ? canonicalMailbox(email.data) : null;
   const state: Working = {
@@ -110,7 +85,7 @@ export async function handleCheckout(
   // The applied code, re-checked for the current email and cart: one that
   // stopped applying is removed, and the customer is told why.
   let removed: Message | null = null;
-  const appliedCode = formText(formData, "appliedCode", 64);
+  const appliedCode = formText(formData, "appliedCode", DISCOUNT_CODE_MAX_LENGTH);
   if (appliedCode && intent !== "remove-discount") {
     const checked = await checkDiscountCode(appliedCode, mailbox);
     if (checked.ok) state.discount = checked.discount;
@@ -146,7 +121,7 @@ export async function handleCheckout(
     case "place-order": {
       const shipping = shippingSchema.safeParse(values);
       if (!shipping.success) {
-        const { fieldErrors, message } = describeShippingErrors(shipping.error);
+        const { fieldErrors, message } = describeFormErrors(shipping.error);
         state.fieldErrors = fieldErrors;
         state.message = message;
         return finish("invalid");
@@ -216,28 +191,22 @@ async function applyTypedCode(state: Working, email: z.SafeParseReturnType<strin
 
 /** Performs the delivery check; the zone minimum is judged on the summary `finish` prices anyway. */
 async function checkAddress(state: Working, key: string, finish: (outcome?: CheckoutOutcome) => Promise<{ state: CheckoutState; outcome: CheckoutOutcome }>) {
-  const missing = addressFields.filter((field) => !state.values[field].trim());
-  if (missing.length > 0) {
-    for (const field of missing) state.fieldErrors[field] = "Required";
-    state.message = messages.completeAddress;
-    return finish("invalid");
-  }
-  const zip = shippingSchema.shape.zipCode.safeParse(state.values.zipCode);
-  if (!zip.success) {
-    state.fieldErrors.zipCode = zip.error.issues[0]?.message;
+  const address = addressSchema.safeParse(state.values);
+  if (!address.success) {
+    Object.assign(state.fieldErrors, firstFieldErrors(address.error));
     state.message = messages.completeAddress;
     return finish("invalid");
   }
 
   const delivery = await checkDelivery(state.values);
   state.delivery = { ...delivery, addressKey: key };
-  if (!delivery.isWithinRange) {
-    state.message = delivery.error ? messages.deliveryError : messages.outsideArea;
+  if (!delivery.ok) {
+    state.message = delivery.reason === "outside-area" ? messages.outsideArea : messages.deliveryError;
     return finish();
   }
   state.message = {
     title: "Delivery Available!",
-    description: `Great news: you're ${delivery.distance?.toFixed(1)} miles from our kitchen, in our ${delivery.deliveryZone} delivery zone.`,
+    description: `Great news: you're ${delivery.miles.toFixed(1)} miles from our kitchen, in our ${delivery.zone} delivery zone.`,
   };
   const result = await finish();
   const { zoneMinimumCents: minimum, zoneRemainingCents } = result.state.summary;
@@ -245,41 +214,10 @@ async function checkAddress(state: Working, key: string, finish: (outcome?: Chec
   return result;
 }
 
-/** The order summary for this cart, code and delivery zone. */
-async function summarize(
-  cartItems: CartItem[],
-  { discount, delivery }: { discount: AppliedDiscount | null; delivery: CheckedDelivery | null },
-): Promise<CheckoutSummary> {
-  const zoneMinimum = delivery?.isWithinRange ? zoneMinimumCents(delivery) : null;
-  const { price, problem, soldOut } = await priceOrder(cartItems, discount, zoneMinimum);
-  return {
-    lines: price.lines.map(({ product, quantity, lineTotalCents }) => ({
-      id: product.id,
-      name: product.name,
-      image: product.image,
-      priceCents: product.priceCents,
-      quantity,
-      lineTotalCents,
-    })),
-    subtotalCents: price.subtotalCents,
-    discountCode: price.discount?.code ?? null,
-    discountCents: price.discountCents,
-    shippingCents: price.shippingCents,
-    totalCents: price.totalCents,
-    minimumCents: price.minimumCents,
-    remainingCents: price.remainingCents,
-    zoneMinimumCents: price.zoneMinimumCents,
-    zoneRemainingCents: price.zoneRemainingCents,
-    soldOut: soldOut.map(({ product, quantity }) => ({ id: product.id, name: product.name, image: product.image, quantity })),
-    freeShippingHint: freeShippingHint(price.subtotalCents),
-    cartProblem: problem ? describeCartProblem(problem) : null,
-  };
-}
-
 /** The checkout as it stood when the customer left it for the payment page: the form filled, the code and delivery re-checked. */
 export async function resumeCheckout(order: PendingOrder, cartItems: CartItem[], origin: string) {
   const formData = new FormData();
-  for (const key of shippingKeys) formData.set(key, order[key] ?? "");
+  for (const key of shippingFields) formData.set(key, order[key] ?? "");
   if (order.discountCode) formData.set("appliedCode", order.discountCode);
   formData.set("checkedAddress", addressKey(order));
   const { state } = await handleCheckout("refresh", formData, cartItems, origin);
@@ -288,7 +226,7 @@ export async function resumeCheckout(order: PendingOrder, cartItems: CartItem[],
 
 /** The opening state of the page: an empty form and the summary (which says at once what the $20 minimum still needs). */
 export async function openCheckout(cartItems: CartItem[]): Promise<CheckoutState> {
-  const values = Object.fromEntries([...shippingKeys, "code"].map((key) => [key, key === "state" ? "CA" : ""])) as CheckoutValues;
+  const values = Object.fromEntries([...shippingFields, "code"].map((key) => [key, key === "state" ? "CA" : ""])) as CheckoutValues;
   const summary = await summarize(cartItems, { discount: null, delivery: null });
   return {
     values,

@@ -1,18 +1,10 @@
 import { CheckIcon, TruckIcon } from "~/components/icons";
+import { ORDER_STATUS_COPY } from "~/lib/orders";
 import type { CustomerOrder, OrderStep } from "~/models/order-page.server";
 
-type Headline = { title: string; lead: string };
-
-const headlines: Record<CustomerOrder["status"], Headline> = {
-  pending: { title: "We've got your order", lead: "Thanks! Our kitchen will start on your treats shortly; they ship within 24 hours." },
-  preparing: { title: "We're making your treats", lead: "Our kitchen is preparing your order. It will be packed frozen and on its way within 24 hours." },
-  shipped: { title: "Your treats are on their way", lead: "Packed frozen in insulated packaging. Make some room in the freezer: delivery takes 2-3 business days." },
-  delivered: { title: "Delivered: enjoy!", lead: "Your treats have arrived. Keep them frozen and enjoy them straight from the freezer." },
-};
-
-export function headlineFor(order: Pick<CustomerOrder, "status" | "refund">): Headline {
+export function headlineFor(order: Pick<CustomerOrder, "status" | "refund">): { title: string; lead: string } {
   if (order.refund) return { title: "This order was refunded", lead: "Your money is on its way back to your card." };
-  return headlines[order.status];
+  return ORDER_STATUS_COPY[order.status];
 }
 
 const stepDate = (iso: string) =>

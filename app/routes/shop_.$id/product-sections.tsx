@@ -4,6 +4,7 @@ import { CartForm } from "~/components/cart/cart-form";
 import type { CartProduct } from "~/components/cart/cart-context";
 import { CartIcon, LeafIcon, SnowflakeIcon, TruckIcon } from "~/components/icons";
 import { ProductImage } from "~/components/product-image";
+import { NutritionLabel } from "~/components/product/nutrition-label";
 import { brand } from "~/lib/brand";
 import { FREE_SHIPPING_THRESHOLD_CENTS } from "~/lib/cart";
 import { formatCents, formatWholeDollars } from "~/lib/money";
@@ -13,9 +14,11 @@ import {
   allergenSources,
   allergenStatement,
   ingredientInfo,
+  barNutrition,
+  cartonNutrition,
   nutritionHighlights,
-  nutritionPanel,
   organicIngredients,
+  servingOf,
   type ProductFacts,
 } from "~/lib/product-facts";
 
@@ -23,7 +26,8 @@ type Facts = SerializeFrom<ProductFacts>;
 
 /** The top of a product page: the picture, what it is, what it costs, its allergens and Add to cart (or Sold out). */
 export function ProductHero({ product, facts, error }: { product: CartProduct; facts: Facts | null; error: string | null }) {
-  const unit = product.category === "bars" ? "per 100g bar" : "per carton of 10 bites";
+  const bars = product.category === "bars";
+  const unit = `per ${servingOf(bars ? barNutrition : cartonNutrition)}`;
   return (
     <section className={`product-hero product-hero--${flavorTone(product.flavor)}`} aria-labelledby="product-title">
       <div className="container product-hero__inner">
@@ -38,7 +42,7 @@ export function ProductHero({ product, facts, error }: { product: CartProduct; f
         </div>
 
         <div className="product-hero__info">
-          <p className="eyebrow">{product.category === "bars" ? "100g frozen yogurt bar" : "Chocolate-dipped mini bites"}</p>
+          <p className="eyebrow">{bars ? `${barNutrition.barGrams}g frozen yogurt bar` : "Chocolate-dipped mini bites"}</p>
           <h1 id="product-title">{product.name}</h1>
           <p className="product-hero__price">
             <span className="price">{formatCents(product.priceCents)}</span> <span className="product-hero__unit">{unit}</span>
@@ -114,7 +118,6 @@ function AllergenBox({ facts }: { facts: Facts | null }) {
 
 /** What is inside, the nutrition panel and the allergens in full. */
 export function ProductDetails({ facts }: { facts: Facts }) {
-  const panel = nutritionPanel(facts.nutrition);
   const count = facts.ingredients.length;
   return (
     <div className="product-details">
@@ -140,21 +143,11 @@ export function ProductDetails({ facts }: { facts: Facts }) {
         </section>
 
         <div className="product-details__side">
-          <section className="nutrition-label" aria-labelledby="facts-title">
-            <h2 id="facts-title">Nutrition Facts</h2>
-            <p className="nutrition-label__serving">{panel.serving}</p>
-            <dl>
-              {panel.rows.map((row) => (
-                <div key={row.label}>
-                  <dt>{row.label}</dt>
-                  <dd>{row.value}</dd>
-                </div>
-              ))}
-            </dl>
-            {facts.nutrition.per === "carton" ? (
-              <p className="nutrition-label__note">We state fat, refined sugar and calories for our 100g bars only.</p>
-            ) : null}
-          </section>
+          <NutritionLabel
+            nutrition={facts.nutrition}
+            heading="h2"
+            note={facts.nutrition.per === "carton" ? `We state fat, refined sugar and calories for our ${barNutrition.barGrams}g bars only.` : undefined}
+          />
 
           <section className="product-allergens" aria-labelledby="allergens-title">
             <h2 id="allergens-title">Allergens</h2>

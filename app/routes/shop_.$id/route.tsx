@@ -6,7 +6,7 @@ import { JsonLd } from "~/components/json-ld";
 import { ShopHeader } from "~/components/shop/shop-header";
 import { SiteFooter } from "~/components/site-footer";
 import { brand } from "~/lib/brand";
-import { factsFor } from "~/lib/product-facts";
+import { factsFor, rangeNames } from "~/lib/product-facts";
 import { productStructuredData, publicPageMeta } from "~/lib/seo";
 import { productPath } from "~/lib/url";
 import { findProduct } from "~/models/catalog.server";
@@ -67,7 +67,7 @@ export default function ProductPage() {
               <Link to="/shop">Shop</Link>
             </li>
             <li>
-              <Link to={`/shop?category=${product.category}`}>{product.category === "bars" ? "100g Bars" : "Mini Bites"}</Link>
+              <Link to={`/shop?category=${product.category}`}>{product.category === "bars" ? rangeNames.bars : rangeNames.bites}</Link>
             </li>
             <li aria-current="page">{product.name}</li>
           </ol>

@@ -2,10 +2,12 @@ import { Alert, Anchor, Button, Card, Checkbox, Group, Stack, Text, TextInput, T
 import { useCreate, useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
-import type { DiscountCode, DiscountCodeTerms } from "../../catalog";
+import { DISCOUNT_CODE_MAX_LENGTH } from "@shop/discount-code";
+import type { DiscountCodeJson, DiscountCodeTerms } from "@shop/owner-records";
 import { Loading, QueryError } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
+import { answerToasts } from "../../toasts";
 
 /** Creates a code (/discount-codes/new) or edits one (/discount-codes/:code). */
 export default function DiscountCodeEditPage() {
@@ -18,7 +20,7 @@ export default function DiscountCodeEditPage() {
 }
 
 function EditCode({ code }: { code: string }) {
-  const { result, query } = useOne<DiscountCode>({ resource: "discount-codes", id: code, dataProviderName: "catalog", errorNotification: false });
+  const { result, query } = useOne<DiscountCodeJson>({ resource: "discount-codes", id: code, dataProviderName: "catalog", errorNotification: false });
   if (query.isLoading) return <Loading label="Loading the code" />;
   if (query.isError && query.error.statusCode !== 404) {
     return <QueryError title="Failed to fetch the code" message={query.error.message} onRetry={() => void query.refetch()} />;
@@ -40,7 +42,7 @@ function toLocalInput(iso: string | null) {
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-function CodeForm({ existing }: { existing?: DiscountCode }) {
+function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
   const navigate = useNavigate();
   const [code, setCode] = useState(existing?.code ?? "");
   const [percentOff, setPercentOff] = useState(existing ? String(existing.percentOff) : "10");
@@ -50,21 +52,13 @@ function CodeForm({ existing }: { existing?: DiscountCode }) {
   const [usageLimit, setUsageLimit] = useState(existing?.usageLimit ? String(existing.usageLimit) : "");
   const [expiresAt, setExpiresAt] = useState(toLocalInput(existing?.expiresAt ?? null));
 
-  const notify = (verb: string) => ({
-    successNotification: (response?: { data: { message?: string } }) => ({
-      key: "code-save",
-      type: "success" as const,
-      description: `Code ${verb}`,
-      message: response?.data.message ?? "",
-    }),
-    errorNotification: (error?: HttpError) => ({ key: "code-save", type: "error" as const, description: "Could not save the code", message: fieldErrorsNote(error) }),
-  });
-  const { mutate: create, mutation: creation } = useCreate<DiscountCode & { message: string }, HttpError>({
+  const notify = (verb: string) => answerToasts("code-save", { success: `Code ${verb}`, error: "Could not save the code" }, fieldErrorsNote);
+  const { mutate: create, mutation: creation } = useCreate<DiscountCodeJson & { message: string }, HttpError>({
     resource: "discount-codes",
     dataProviderName: "catalog",
     ...notify("created"),
   });
-  const { mutate: update, mutation: updating } = useUpdate<DiscountCode & { message: string }, HttpError>({
+  const { mutate: update, mutation: updating } = useUpdate<DiscountCodeJson & { message: string }, HttpError>({
     resource: "discount-codes",
     id: existing?.code ?? "",
     dataProviderName: "catalog",
@@ -115,6 +109,7 @@ function CodeForm({ existing }: { existing?: DiscountCode }) {
             error={errors.code}
             disabled={Boolean(existing)}
             required
+            maxLength={DISCOUNT_CODE_MAX_LENGTH}
             // The code itself in monospace (as in the list), not its label and hint.
             styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
           />

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { useList } from "@refinedev/core";
 import { Link } from "react-router";
-import type { DiscountCode } from "../../catalog";
+import type { DiscountCodeJson } from "@shop/owner-records";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
@@ -16,7 +16,7 @@ export default function DiscountCodeListPage() {
 }
 
 function DiscountCodeList() {
-  const { result, query } = useList<DiscountCode>({
+  const { result, query } = useList<DiscountCodeJson>({
     resource: "discount-codes",
     dataProviderName: "catalog",
     pagination: { mode: "off" },
@@ -111,7 +111,7 @@ function DiscountCodeList() {
   );
 }
 
-function CodeLink({ code }: { code: DiscountCode }) {
+function CodeLink({ code }: { code: DiscountCodeJson }) {
   return (
     <Anchor component={Link} to={`/discount-codes/${encodeURIComponent(code.code)}`} ff="monospace" fw={700}>
       {code.code}
@@ -119,7 +119,7 @@ function CodeLink({ code }: { code: DiscountCode }) {
   );
 }
 
-function CodeStatus({ code }: { code: DiscountCode }) {
+function CodeStatus({ code }: { code: DiscountCodeJson }) {
   if (!code.active) return <Badge color="gray">Inactive</Badge>;
   if (code.expired) return <Badge color="red">Expired</Badge>;
   if (code.usageLimit !== null && code.uses + code.reserved >= code.usageLimit) return <Badge color="orange">Used up</Badge>;

@@ -1,7 +1,8 @@
 import { Anchor, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable } from "@refinedev/core";
-import type { InquiryRow } from "@shop/owner-lists";
+import { brand } from "@shop/brand";
+import { OWNER_LIST_PAGE_SIZE, type InquiryRow } from "@shop/owner-lists";
 import { ExportButton } from "../../components/export-button";
 import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
@@ -13,7 +14,7 @@ import { orderDate } from "../../components/status";
 function InquiryList() {
   const { tableQuery, result, filters, setFilters, currentPage, setCurrentPage, pageCount } = useTable<InquiryRow>({
     resource: "inquiries",
-    pagination: { pageSize: 25 },
+    pagination: { pageSize: OWNER_LIST_PAGE_SIZE },
     syncWithLocation: true,
     errorNotification: false,
   });
@@ -29,7 +30,7 @@ function InquiryList() {
         <div>
           <Title order={2}>Partnership inquiries</Title>
           <Text c="dimmed" size="sm">
-            {tableQuery.isSuccess ? `${result.total} ${result.total === 1 ? "inquiry" : "inquiries"}` : "Cafés, gyms and shops that asked to stock Chill PB."}
+            {tableQuery.isSuccess ? `${result.total} ${result.total === 1 ? "inquiry" : "inquiries"}` : `Cafés, gyms and shops that asked to stock ${brand.name}.`}
           </Text>
         </div>
         <ExportButton name="export-inquiries" body={{ q: q || undefined }} />

@@ -1,7 +1,7 @@
 import { Badge, Card, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable } from "@refinedev/core";
-import type { SubscriberRow } from "@shop/owner-lists";
+import { OWNER_LIST_PAGE_SIZE, type SubscriberRow } from "@shop/owner-lists";
 import { ExportButton } from "../../components/export-button";
 import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
@@ -18,7 +18,7 @@ const statusOptions = [
 function SubscriberList() {
   const { tableQuery, result, filters, setFilters, currentPage, setCurrentPage, pageCount } = useTable<SubscriberRow>({
     resource: "subscribers",
-    pagination: { pageSize: 25 },
+    pagination: { pageSize: OWNER_LIST_PAGE_SIZE },
     syncWithLocation: true,
     errorNotification: false,
   });

@@ -6,22 +6,17 @@ import { useState, type FormEvent } from "react";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
+import { answerToasts } from "../../toasts";
 
 const roleLabels: Record<OperatorRole, string> = { owner: "Owner", staff: "Staff" };
 const roleOptions = OPERATOR_ROLES.map((value) => ({ value, label: roleLabels[value] }));
 
-type Fields = "email" | "role" | "password";
-
-/** "password: needs at least 12 characters" → that field's message; anything else is the form's. */
-function splitError(message: string): { field?: Fields; text: string } {
-  const match = /^(email|role|password): (.*)$/.exec(message);
-  return match ? { field: match[1] as Fields, text: match[2]! } : { text: message };
-}
-
 function AddOperator() {
   const [role, setRole] = useState<OperatorRole>("staff");
-  const [error, setError] = useState<{ field?: Fields; text: string } | null>(null);
+  const [error, setError] = useState<HttpError | null>(null);
   const { mutate: create, mutation } = useCreate<OperatorRow & { message: string }, HttpError>();
+  // Each field's message from the server shows beside that field; any other refusal in the alert.
+  const fieldErrors = (error?.errors ?? {}) as Record<string, string | undefined>;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -32,12 +27,12 @@ function AddOperator() {
       {
         resource: "operators",
         values: { email: String(data.get("email") ?? ""), role, password: String(data.get("password") ?? "") },
-        successNotification: (result) => ({ type: "success", message: result?.data.message ?? "Saved" }),
-        errorNotification: false,
+        // The form shows a refusal itself, beside the fields it names.
+        ...answerToasts("operator-add", { success: "Operator added", error: false }),
       },
       {
         onSuccess: () => form.reset(),
-        onError: (failure) => setError(splitError(failure.message)),
+        onError: (failure) => setError(failure),
       },
     );
   };
@@ -48,24 +43,32 @@ function AddOperator() {
         Add an operator
       </Title>
       <Group align="start" wrap="wrap">
-        <TextInput name="email" type="email" label="Email" autoComplete="off" required error={error?.field === "email" ? error.text : undefined} w={260} />
-        <Select label="Role" data={roleOptions} value={role} onChange={(value) => setRole((value as OperatorRole | null) ?? "staff")} allowDeselect={false} w={140} />
+        <TextInput name="email" type="email" label="Email" autoComplete="off" required error={fieldErrors.email} w={260} />
+        <Select
+          label="Role"
+          data={roleOptions}
+          value={role}
+          onChange={(value) => setRole((value as OperatorRole | null) ?? "staff")}
+          allowDeselect={false}
+          error={fieldErrors.role}
+          w={140}
+        />
         <PasswordInput
           name="password"
           label="Password"
           description="At least 12 characters"
           autoComplete="new-password"
           required
-          error={error?.field === "password" ? error.text : undefined}
+          error={fieldErrors.password}
           w={260}
         />
         <Button type="submit" mt={25} loading={mutation.isPending}>
           Add
         </Button>
       </Group>
-      {error && !error.field ? (
+      {error && Object.keys(fieldErrors).length === 0 ? (
         <Alert color="red" mt="sm" role="alert">
-          {error.text}
+          {error.message}
         </Alert>
       ) : null}
     </Card>
@@ -84,7 +87,7 @@ function RoleSelect({ operator }: { operator: OperatorRow }) {
       w={120}
       onChange={(value) =>
         value && value !== operator.role
-          ? update({ resource: "operators", id: operator.email, values: { role: value }, successNotification: savedNotification })
+          ? update({ resource: "operators", id: operator.email, values: { role: value }, ...answerToasts(`operator-${operator.email}`, { success: "Role changed" }) })
           : undefined
       }
     />
@@ -103,7 +106,7 @@ function RemoveButton({ operator }: { operator: OperatorRow }) {
       aria-label={`Remove, ${operator.email}`}
       onClick={() => {
         if (window.confirm(`Remove ${operator.email}? They will be signed out and can no longer sign in.`)) {
-          remove({ resource: "operators", id: operator.email, successNotification: savedNotification });
+          remove({ resource: "operators", id: operator.email, ...answerToasts(`operator-${operator.email}`, { success: "Operator removed" }) });
         }
       }}
     >
@@ -111,8 +114,6 @@ function RemoveButton({ operator }: { operator: OperatorRow }) {
     </Button>
   );
 }
-
-const savedNotification = (result?: { data: { message?: string } }) => ({ type: "success" as const, message: result?.data.message ?? "Saved" });
 
 const lastSignedIn = (operator: OperatorRow) => (operator.lastSeenAt ? orderDate(operator.lastSeenAt) : "Never");
 

@@ -2,7 +2,7 @@ import { Anchor, Card, Group, Select, Stack, Table, Text, TextInput, Title } fro
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable, type CrudFilter } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import { ORDER_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
+import { ORDERS_PAGE_SIZE, ORDER_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
 import { Link } from "react-router";
 import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
@@ -27,7 +27,7 @@ export function OrderList() {
   const { tableQuery, result, filters, setFilters, sorters, setSorters, currentPage, setCurrentPage, pageCount } =
     useTable<MaskedOrder>({
       resource: "orders",
-      pagination: { pageSize: 20 },
+      pagination: { pageSize: ORDERS_PAGE_SIZE },
       sorters: { initial: [{ field: "created_at", order: "desc" }] },
       syncWithLocation: true,
       errorNotification: (error) => ({
@@ -70,8 +70,8 @@ export function OrderList() {
           <Select
             label="Payment"
             data={[
-              { value: "", label: "Paid" },
-              { value: "refunded", label: "Refunded" },
+              { value: "", label: PAYMENT_STATUS_LABELS.paid },
+              { value: "refunded", label: PAYMENT_STATUS_LABELS.refunded },
             ]}
             value={valueOf(filters, "payment")}
             onChange={(value) => setFilter("payment", value ?? "")}

@@ -3,6 +3,7 @@ import { CanAccess, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { PAYMENT_STATUS_LABELS, shortOrderId, type MaskedOrder, type PaymentStatus } from "@shop/orders";
 import { useState, type FormEvent } from "react";
+import { answerToasts } from "../../toasts";
 
 /** The same bound as the server's (refund-order): a reason the owner will recognise later, not an essay. */
 const REASON_MIN = 3;
@@ -76,14 +77,8 @@ export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payme
         url: "refund-order",
         method: "post",
         values: { orderId: order.id, reason: trimmed },
-        successNotification: (response) => ({
-          key: `refund-${order.id}`,
-          type: "success",
-          description: "Refunded",
-          message: response?.data.message ?? "",
-        }),
-        // The dialog shows the server's answer itself, next to the button to try again.
-        errorNotification: false,
+        // The dialog shows a failure itself, next to the button to try again.
+        ...answerToasts(`refund-${order.id}`, { success: "Refunded", error: false }),
       },
       {
         onSuccess: () => {

@@ -1,11 +1,10 @@
 import { Alert, Anchor, Card, Grid, Group, Stack, Table, Text, Timeline, Title } from "@mantine/core";
 import { useOne } from "@refinedev/core";
-import { formatCents } from "@shop/money";
+import { dollarsToCents, formatCents } from "@shop/money";
 import { shortOrderId, type MaskedOrderWithHistory, type TrackingView } from "@shop/orders";
 import { Link, useParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
-import { dollarsToCents } from "../../money";
 import { PaymentBadge, RefundButton, TrackingInfo } from "./payment";
 import { StatusSelect } from "./status-select";
 

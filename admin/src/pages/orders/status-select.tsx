@@ -3,6 +3,7 @@ import { useUpdate } from "@refinedev/core";
 import { ORDER_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type OrderStatus } from "@shop/orders";
 import { CARRIERS, checkTracking } from "@shop/tracking";
 import { useState, type FormEvent } from "react";
+import { answerToasts } from "../../toasts";
 
 const options = ORDER_STATUSES.map((value) => ({ value, label: ORDER_STATUS_LABELS[value] }));
 
@@ -28,22 +29,10 @@ export function StatusSelect({
   refunded?: boolean;
 }) {
   const [shipping, setShipping] = useState(false);
-  const notificationKey = `order-status-${orderId}`;
   const { mutate, mutation } = useUpdate<{ id: string; message: string }>({
     resource: "orders",
     id: orderId,
-    successNotification: (response) => ({
-      key: notificationKey,
-      type: "success",
-      description: "Status updated",
-      message: response?.data.message ?? "",
-    }),
-    errorNotification: (error) => ({
-      key: notificationKey,
-      type: "error",
-      description: "Failed to update order status",
-      message: error?.message ?? "",
-    }),
+    ...answerToasts(`order-status-${orderId}`, { success: "Status updated", error: "Failed to update order status" }),
   });
   const isPending = mutation.isPending;
 

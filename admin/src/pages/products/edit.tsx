@@ -3,11 +3,12 @@ import { useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router";
-import type { HistoryEntry, Product } from "../../catalog";
+import type { AuditRecord, ProductJson } from "@shop/owner-records";
 import { Loading, QueryError } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
+import { answerToasts } from "../../toasts";
 
 /** One product: edit its name, description and price; below, who changed what and when. */
 export default function ProductEditPage() {
@@ -20,7 +21,7 @@ export default function ProductEditPage() {
 
 function ProductEdit() {
   const { id = "" } = useParams();
-  const { result: product, query } = useOne<Product>({ resource: "products", id, dataProviderName: "catalog", errorNotification: false });
+  const { result: product, query } = useOne<ProductJson>({ resource: "products", id, dataProviderName: "catalog", errorNotification: false });
 
   if (query.isLoading) return <Loading label="Loading the product" />;
   const failed = query.isError && query.error.statusCode !== 404;
@@ -67,17 +68,16 @@ function ProductEdit() {
   );
 }
 
-function ProductForm({ product }: { product: Product }) {
+function ProductForm({ product }: { product: ProductJson }) {
   const [name, setName] = useState(product.name);
   const [description, setDescription] = useState(product.description);
   const [price, setPrice] = useState(product.price.toFixed(2));
-  const { mutate, mutation } = useUpdate<Product & { message: string }, HttpError>({
+  const { mutate, mutation } = useUpdate<ProductJson & { message: string }, HttpError>({
     resource: "products",
     id: product.id,
     dataProviderName: "catalog",
-    successNotification: (response) => ({ key: "product-save", type: "success", description: "Product saved", message: response?.data.message ?? "" }),
     // Field errors show beside their fields; the toast says the rest.
-    errorNotification: (error) => ({ key: "product-save", type: "error", description: "Could not save the product", message: fieldErrorsNote(error) }),
+    ...answerToasts("product-save", { success: "Product saved", error: "Could not save the product" }, fieldErrorsNote),
   });
   const errors = (mutation.error?.errors ?? {}) as Record<string, string | undefined>;
 
@@ -129,7 +129,7 @@ function show(field: string, value: unknown) {
   return String(value);
 }
 
-function ProductHistory({ history }: { history: HistoryEntry[] }) {
+function ProductHistory({ history }: { history: AuditRecord[] }) {
   return (
     <Card withBorder radius="lg">
       <Title order={3} size="h4" mb="md">

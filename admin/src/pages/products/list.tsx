@@ -1,11 +1,11 @@
 import { Anchor, Card, Group, Image, Stack, Switch, Table, Text, Title } from "@mantine/core";
 import { useList, useUpdate } from "@refinedev/core";
-import { formatCents } from "@shop/money";
+import { dollarsToCents, formatCents } from "@shop/money";
 import { Link } from "react-router";
-import type { Product } from "../../catalog";
+import type { ProductJson } from "@shop/owner-records";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
-import { dollarsToCents } from "../../money";
+import { answerToasts } from "../../toasts";
 
 /** The catalogue: each product's picture, name, price and a stock switch, and a link to edit it. */
 export default function ProductListPage() {
@@ -17,7 +17,7 @@ export default function ProductListPage() {
 }
 
 function ProductList() {
-  const { result, query } = useList<Product>({
+  const { result, query } = useList<ProductJson>({
     resource: "products",
     dataProviderName: "catalog",
     pagination: { mode: "off" },
@@ -88,7 +88,7 @@ function ProductList() {
   );
 }
 
-function ProductName({ product }: { product: Product }) {
+function ProductName({ product }: { product: ProductJson }) {
   return (
     <div>
       <Anchor component={Link} to={`/products/${product.id}`} fw={700}>
@@ -102,24 +102,12 @@ function ProductName({ product }: { product: Product }) {
 }
 
 /** The product's stock switch: the server's answer comes back as a toast, and the list is refetched. */
-function StockSwitch({ product }: { product: Product }) {
-  const notificationKey = `product-stock-${product.id}`;
-  const { mutate, mutation } = useUpdate<Product & { message: string }>({
+function StockSwitch({ product }: { product: ProductJson }) {
+  const { mutate, mutation } = useUpdate<ProductJson & { message: string }>({
     resource: "products",
     id: product.id,
     dataProviderName: "catalog",
-    successNotification: (response) => ({
-      key: notificationKey,
-      type: "success",
-      description: "Stock updated",
-      message: response?.data.message ?? "",
-    }),
-    errorNotification: (error) => ({
-      key: notificationKey,
-      type: "error",
-      description: "Failed to update stock",
-      message: error?.message ?? "",
-    }),
+    ...answerToasts(`product-stock-${product.id}`, { success: "Stock updated", error: "Failed to update stock" }),
   });
   return (
     <Stack gap={2} align="center">

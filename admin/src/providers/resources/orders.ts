@@ -1,7 +1,7 @@
 import type { CrudFilter } from "@refinedev/core";
-import type { MaskedOrder, MaskedOrderWithHistory, OrderStatus } from "@shop/orders";
+import { ORDERS_PAGE_SIZE, type MaskedOrder, type MaskedOrderWithHistory, type OrderStatus } from "@shop/orders";
 import { callFunction } from "../../api";
-import { filterValue, type ResourceHandlers } from "./shared";
+import { filterValue, pageParams, type ResourceHandlers } from "./shared";
 
 /** Orders: get-orders (a masked, paged list), get-order (one, with history), update-order-status. */
 
@@ -16,8 +16,7 @@ export const orders: ResourceHandlers = {
   async getList({ pagination, filters, sorters }) {
     const sorter = sorters?.[0];
     const { orders, total } = await callFunction<{ orders: MaskedOrder[]; total: number }>("get-orders", {
-      page: pagination?.currentPage ?? 1,
-      pageSize: pagination?.pageSize ?? 20,
+      ...pageParams(pagination, ORDERS_PAGE_SIZE),
       status: filterValue(filters as CrudFilter[] | undefined, "status") ?? null,
       payment: filterValue(filters, "payment") ?? "paid",
       q: filterValue(filters, "q"),

@@ -1,4 +1,4 @@
-import type { BaseRecord, CrudFilter, DataProvider } from "@refinedev/core";
+import type { BaseRecord, CrudFilter, DataProvider, Pagination } from "@refinedev/core";
 
 /** What one resource answers; a resource leaves out what it cannot do. */
 export type ResourceHandlers = {
@@ -8,6 +8,11 @@ export type ResourceHandlers = {
   create?: (params: Parameters<DataProvider["create"]>[0]) => Promise<{ data: BaseRecord }>;
   deleteOne?: (params: Parameters<DataProvider["deleteOne"]>[0]) => Promise<{ data: BaseRecord }>;
 };
+
+/** The page Refine asks for, as the paged functions take it. */
+export function pageParams(pagination: Pagination | undefined, defaultSize: number) {
+  return { page: pagination?.currentPage ?? 1, pageSize: pagination?.pageSize ?? defaultSize };
+}
 
 /** A filter's value when it is a non-empty string. */
 export function filterValue(filters: CrudFilter[] | undefined, field: string) {

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { centsToDollars, dollarsToCents, formatWholeDollars } from "~/lib/money";
+
+describe("cents and the dollars of the functions' JSON", () => {
+  it("turns cents into dollars", () => {
+    expect(centsToDollars(1250)).toBe(12.5);
+    expect(centsToDollars(1999)).toBe(19.99);
+    expect(centsToDollars(0)).toBe(0);
+  });
+
+  it("turns dollars into whole cents, nearest cent, half up", () => {
+    expect(dollarsToCents(19.99)).toBe(1999); // 1998.9999999999998 in floating point
+    expect(dollarsToCents(0.29)).toBe(29); // 28.999999999999996
+    expect(dollarsToCents(0.125)).toBe(13);
+    expect(dollarsToCents(50)).toBe(5000);
+  });
+});
+
+describe("formatWholeDollars", () => {
+  it("states a whole amount without cents and any other amount with them", () => {
+    expect(formatWholeDollars(5000)).toBe("$50");
+    expect(formatWholeDollars(10000)).toBe("$100");
+    expect(formatWholeDollars(2050)).toBe("$20.50");
+  });
+});
