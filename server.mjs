@@ -38,7 +38,15 @@ async function importBuild() {
   return import(url.href);
 }
 
-let build = await importBuild();
+let build;
+try {
+  build = await importBuild();
+} catch (error) {
+  // The app checks its settings as it loads (app/utils/env.server.ts): say which, without a stack trace.
+  if (!(error instanceof Error) || !error.message.startsWith("Invalid environment:")) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 
 if (development) {
   // `npm run dev`: re-import each new build and tell the Remix dev server it is live.
