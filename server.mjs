@@ -30,6 +30,12 @@ if (!process.env.NODE_ENV) {
 const BUILD_PATH = path.resolve("build/index.js");
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "0.0.0.0";
+/** How long SIGTERM waits for requests and an email in flight before the process exits anyway. */
+const SHUTDOWN_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 25_000);
+if (!Number.isInteger(SHUTDOWN_TIMEOUT_MS) || SHUTDOWN_TIMEOUT_MS <= 0) {
+  console.error(`Invalid environment:\n  - SHUTDOWN_TIMEOUT_MS: must be a positive number of milliseconds, not ${JSON.stringify(process.env.SHUTDOWN_TIMEOUT_MS)}`);
+  process.exit(1);
+}
 
 async function importBuild() {
   const url = pathToFileURL(BUILD_PATH);
@@ -99,6 +105,39 @@ const server = app.listen(port, host, () => {
   if (development) broadcastDevReady(build);
 });
 
+/**
+ * SIGTERM (a supervisor's stop, a rolling restart) or SIGINT: stop accepting
+ * connections, let the requests under way finish, stop the email worker after
+ * the send in flight, then exit 0. Whatever is still going on after
+ * SHUTDOWN_TIMEOUT_MS is cut off, and the process exits 1 (decision 028).
+ */
+async function shutdown(signal) {
+  console.log(`${signal}: finishing the requests and the email under way (at most ${SHUTDOWN_TIMEOUT_MS / 1000} s)…`);
+  const started = Date.now();
+  let requestsDone = false;
+  let emailDone = false;
+  const requests = new Promise((resolve) => server.close(resolve)).then(() => (requestsDone = true));
+  // Keep-alive connections go as soon as their request is answered.
+  server.closeIdleConnections();
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+  const email = build.entry.module.stopOutboxWorker(SHUTDOWN_TIMEOUT_MS).then((finished) => (emailDone = finished));
+  let timer;
+  await Promise.race([Promise.all([requests, email]), new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_TIMEOUT_MS)))]);
+  clearTimeout(timer);
+  clearInterval(idleSweep);
+  if (requestsDone && emailDone) {
+    console.log(`Stopped cleanly in ${Date.now() - started} ms.`);
+    process.exit(0);
+  }
+  const cutOff = [
+    !requestsDone && "the requests still open were cut off",
+    !emailDone && "the email being sent stays claimed until its lease runs out, then another instance sends it",
+  ].filter(Boolean);
+  console.error(`Stopped after ${SHUTDOWN_TIMEOUT_MS} ms with work still under way: ${cutOff.join("; ")}.`);
+  server.closeAllConnections();
+  process.exit(1);
+}
+
 for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => server.close(() => process.exit(0)));
+  process.once(signal, () => void shutdown(signal));
 }
