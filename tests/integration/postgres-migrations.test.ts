@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
+import { STARTUP_LOCK_KEY } from "../../scripts/migrate-postgres.mjs";
 import { createScratchDatabase, withClient } from "../../scripts/scratch-postgres.mjs";
 
 describe("the PostgreSQL schema", () => {
@@ -11,9 +12,9 @@ describe("the PostgreSQL schema", () => {
   });
 });
 
-function migrate(url: string) {
+function migrate(url: string, env: Record<string, string> = {}) {
   return new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ["scripts/migrate-postgres.mjs"], { env: { ...process.env, DATABASE_URL: url } });
+    const child = spawn(process.execPath, ["scripts/migrate-postgres.mjs"], { env: { ...process.env, DATABASE_URL: url, ...env } });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -39,4 +40,31 @@ describe.runIf(testDatabase.provider === "postgres")("PostgreSQL migrations at s
       await drop();
     }
   });
+
+  it("an instance that cannot get the start-up lock within MIGRATION_LOCK_TIMEOUT_MS stops and says how to find the holder", async () => {
+    if (testDatabase.provider !== "postgres") return;
+    const { url, drop } = await createScratchDatabase(testDatabase.adminUrl, "chillpb_lock");
+    try {
+      // Another instance, stuck while it holds the lock.
+      await withClient(url, async (stuck) => {
+        await stuck.query("SELECT pg_advisory_lock($1)", [STARTUP_LOCK_KEY]);
+        const started = Date.now();
+        const failure = await migrate(url, { MIGRATION_LOCK_TIMEOUT_MS: "1000" }).then(
+          (output) => new Error(`migrated while the lock was held: ${output}`),
+          (error: Error) => error,
+        );
+        expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+        expect(failure.message).toMatch(/^exit 1: Waited 1 s for the start-up lock \(advisory lock 727001\) and another session still holds it/);
+        expect(failure.message).toContain("FROM pg_locks WHERE locktype = 'advisory' AND objid = 727001");
+        // Nothing was applied meanwhile.
+        const tables = await stuck.query("SELECT count(*)::int AS count FROM information_schema.tables WHERE table_schema = 'public'");
+        expect(tables.rows).toEqual([{ count: 0 }]);
+      });
+      // Once the holder is gone, the next start migrates.
+      expect(await migrate(url, { MIGRATION_LOCK_TIMEOUT_MS: "1000" })).toMatch(/^Applied 001\.do\.init\.sql, /);
+    } finally {
+      await drop();
+    }
+  });
 });
+
