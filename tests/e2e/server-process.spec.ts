@@ -27,6 +27,13 @@ test.beforeAll(() => {
   execFileSync("node", ["scripts/prepare.mjs"], { env: { ...process.env, DATABASE_URL: `file:./${DB}`, SKIP_BUILD: "true", NODE_ENV: "production" }, stdio: "pipe" });
 });
 
+// A test that fails before its process exits must not leave it running (and holding the port).
+const launched = new Set<ChildProcess>();
+test.afterEach(() => {
+  for (const child of launched) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  launched.clear();
+});
+
 test.afterAll(async () => {
   await db.$disconnect();
   for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
@@ -36,6 +43,7 @@ type Instance = { child: ChildProcess; output: () => string; exited: Promise<num
 
 function launch(env: Record<string, string | undefined>): Instance {
   const child = spawn(process.execPath, ["server.mjs"], { env: { ...process.env, PORT: String(PORT), DATABASE_URL: `file:./${DB}`, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  launched.add(child);
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
