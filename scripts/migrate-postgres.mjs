@@ -48,7 +48,7 @@ export async function withStartupLock(url, work) {
       throw new StartupLockTimeoutError(
         `Waited ${timeoutMs / 1000} s for the start-up lock (advisory lock ${STARTUP_LOCK_KEY}) and another session still holds it: ` +
           "another instance is migrating or seeding, or is stuck doing so. Find it with " +
-          `SELECT pid, application_name, client_addr, backend_start, state, query FROM pg_stat_activity WHERE pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ${STARTUP_LOCK_KEY}); ` +
+          `SELECT pid, application_name, client_addr, backend_start, state, query FROM pg_stat_activity WHERE pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ${STARTUP_LOCK_KEY} AND granted); ` +
           "stop that instance, or set MIGRATION_LOCK_TIMEOUT_MS to wait longer (docs/operations.md, Upgrades).",
       );
     }

@@ -57,7 +57,7 @@ describe.runIf(testDatabase.provider === "postgres")("PostgreSQL migrations at s
         );
         expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
         expect(failure.message).toMatch(/^exit 1: Waited 1 s for the start-up lock \(advisory lock 727001\) and another session still holds it/);
-        expect(failure.message).toContain("FROM pg_locks WHERE locktype = 'advisory' AND objid = 727001");
+        expect(failure.message).toContain("FROM pg_locks WHERE locktype = 'advisory' AND objid = 727001 AND granted)");
         // Nothing was applied meanwhile.
         const tables = await stuck.query("SELECT count(*)::int AS count FROM information_schema.tables WHERE table_schema = 'public'");
         expect(tables.rows).toEqual([{ count: 0 }]);
