@@ -18,6 +18,7 @@ import {
 import { compressResponses } from "./server/compression.mjs";
 import { fingerprintedImages } from "./server/immutable-assets.mjs";
 import { pageCache } from "./server/page-cache.mjs";
+import { shutdown } from "./server/shutdown.mjs";
 
 const development = process.env.NODE_ENV === "development";
 // `npm start` on a fresh clone is the demo: mocks instead of Stripe, a printed
@@ -107,37 +108,28 @@ const server = app.listen(port, host, () => {
 
 /**
  * SIGTERM (a supervisor's stop, a rolling restart) or SIGINT: stop accepting
- * connections, let the requests under way finish, stop the email worker after
- * the send in flight, then exit 0. Whatever is still going on after
+ * connections, answer the requests already accepted, stop the email worker
+ * after the send in flight, then exit 0. Whatever is still going on after
  * SHUTDOWN_TIMEOUT_MS is cut off, and the process exits 1 (decision 028).
  */
-async function shutdown(signal) {
+async function stop(signal) {
   console.log(`${signal}: finishing the requests and the email under way (at most ${SHUTDOWN_TIMEOUT_MS / 1000} s)…`);
-  const started = Date.now();
-  let requestsDone = false;
-  let emailDone = false;
-  const requests = new Promise((resolve) => server.close(resolve)).then(() => (requestsDone = true));
-  // Keep-alive connections go as soon as their request is answered.
-  server.closeIdleConnections();
-  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
-  const email = build.entry.module.stopOutboxWorker(SHUTDOWN_TIMEOUT_MS).then((finished) => (emailDone = finished));
-  let timer;
-  await Promise.race([Promise.all([requests, email]), new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_TIMEOUT_MS)))]);
-  clearTimeout(timer);
-  clearInterval(idleSweep);
-  if (requestsDone && emailDone) {
-    console.log(`Stopped cleanly in ${Date.now() - started} ms.`);
+  const result = await shutdown(server, {
+    timeoutMs: SHUTDOWN_TIMEOUT_MS,
+    stopWork: (timeoutMs) => build.entry.module.stopOutboxWorker(timeoutMs),
+  });
+  if (result.clean) {
+    console.log(`Stopped cleanly in ${result.ms} ms.`);
     process.exit(0);
   }
   const cutOff = [
-    !requestsDone && "the requests still open were cut off",
-    !emailDone && "the email being sent stays claimed until its lease runs out, then another instance sends it",
+    !result.requestsDone && "the requests still open were cut off",
+    !result.workDone && "the email being sent stays claimed until its lease runs out, then another instance sends it",
   ].filter(Boolean);
   console.error(`Stopped after ${SHUTDOWN_TIMEOUT_MS} ms with work still under way: ${cutOff.join("; ")}.`);
-  server.closeAllConnections();
   process.exit(1);
 }
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => void shutdown(signal));
+  process.once(signal, () => void stop(signal));
 }
