@@ -110,7 +110,7 @@ const server = app.listen(port, host, () => {
  * SIGTERM (a supervisor's stop, a rolling restart) or SIGINT: stop accepting
  * connections, answer the requests already accepted, stop the email worker
  * after the send in flight, then exit 0. Whatever is still going on after
- * SHUTDOWN_TIMEOUT_MS is cut off, and the process exits 1 (decision 028).
+ * SHUTDOWN_TIMEOUT_MS is cut off, and the process exits 1 (decision 031).
  */
 async function stop(signal) {
   console.log(`${signal}: finishing the requests and the email under way (at most ${SHUTDOWN_TIMEOUT_MS / 1000} s)…`);

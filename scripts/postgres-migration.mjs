@@ -3,7 +3,7 @@
 // last version as prisma/postgres/migrations/NNN.do.<name>.sql, made by
 // `prisma migrate diff`. Its author may then append data backfills and
 // indexes Prisma cannot express, each under a "-- Hand-written:" comment and
-// reviewed; nothing else is edited (docs/decisions/026). The PostgreSQL
+// reviewed; nothing else is edited (docs/decisions/029). The PostgreSQL
 // tests compare the migrated database with the schema.
 //   npm run db:postgres:migration -- add_tracking_numbers
 import { execFileSync } from "node:child_process";

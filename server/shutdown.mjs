@@ -1,5 +1,5 @@
 // How the HTTP server stops for a clean exit (SIGTERM or SIGINT; decision
-// 028): it takes no new connections, answers every request it has already
+// 031): it takes no new connections, answers every request it has already
 // accepted, closes keep-alive connections once they are idle, and waits for
 // the app's background work, all within a time limit.
 import net from "node:net";

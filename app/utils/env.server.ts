@@ -69,7 +69,7 @@ const schema = z
         ctx.addIssue({ code: z.ZodIssueCode.custom, path: [name], message: `${name} is required in production` });
       }
     }
-    // Without it the mailer writes .eml files on this machine and no customer gets an email (decision 027).
+    // Without it the mailer writes .eml files on this machine and no customer gets an email (decision 030).
     if (!env.SMTP_URL) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,

@@ -72,7 +72,7 @@ describe.runIf(testDatabase.provider === "postgres")("PostgreSQL migrations at s
 
 /**
  * Indexes the migrations add beyond what prisma/postgres/schema.prisma can
- * say, each hand-written and marked in its migration (decision 026). Any
+ * say, each hand-written and marked in its migration (decision 029). Any
  * other difference between the migrated schema and the generated one fails.
  */
 const MIGRATION_ONLY_INDEXES = ["Order_id_pattern_idx"];
