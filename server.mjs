@@ -18,6 +18,7 @@ import {
 import { compressResponses } from "./server/compression.mjs";
 import { fingerprintedImages } from "./server/immutable-assets.mjs";
 import { pageCache } from "./server/page-cache.mjs";
+import { shutdown } from "./server/shutdown.mjs";
 
 const development = process.env.NODE_ENV === "development";
 // `npm start` on a fresh clone is the demo: mocks instead of Stripe, a printed
@@ -30,6 +31,12 @@ if (!process.env.NODE_ENV) {
 const BUILD_PATH = path.resolve("build/index.js");
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "0.0.0.0";
+/** How long SIGTERM waits for requests and an email in flight before the process exits anyway. */
+const SHUTDOWN_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 25_000);
+if (!Number.isInteger(SHUTDOWN_TIMEOUT_MS) || SHUTDOWN_TIMEOUT_MS <= 0) {
+  console.error(`Invalid environment:\n  - SHUTDOWN_TIMEOUT_MS: must be a positive number of milliseconds, not ${JSON.stringify(process.env.SHUTDOWN_TIMEOUT_MS)}`);
+  process.exit(1);
+}
 
 async function importBuild() {
   const url = pathToFileURL(BUILD_PATH);
@@ -38,7 +45,15 @@ async function importBuild() {
   return import(url.href);
 }
 
-let build = await importBuild();
+let build;
+try {
+  build = await importBuild();
+} catch (error) {
+  // The app checks its settings as it loads (app/utils/env.server.ts): say which, without a stack trace.
+  if (!(error instanceof Error) || !error.message.startsWith("Invalid environment:")) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 
 if (development) {
   // `npm run dev`: re-import each new build and tell the Remix dev server it is live.
@@ -91,6 +106,30 @@ const server = app.listen(port, host, () => {
   if (development) broadcastDevReady(build);
 });
 
+/**
+ * SIGTERM (a supervisor's stop, a rolling restart) or SIGINT: stop accepting
+ * connections, answer the requests already accepted, stop the email worker
+ * after the send in flight, then exit 0. Whatever is still going on after
+ * SHUTDOWN_TIMEOUT_MS is cut off, and the process exits 1 (decision 031).
+ */
+async function stop(signal) {
+  console.log(`${signal}: finishing the requests and the email under way (at most ${SHUTDOWN_TIMEOUT_MS / 1000} s)…`);
+  const result = await shutdown(server, {
+    timeoutMs: SHUTDOWN_TIMEOUT_MS,
+    stopWork: (timeoutMs) => build.entry.module.stopOutboxWorker(timeoutMs),
+  });
+  if (result.clean) {
+    console.log(`Stopped cleanly in ${result.ms} ms.`);
+    process.exit(0);
+  }
+  const cutOff = [
+    !result.requestsDone && "the requests still open were cut off",
+    !result.workDone && "the email being sent stays claimed until its lease runs out, then another instance sends it",
+  ].filter(Boolean);
+  console.error(`Stopped after ${SHUTDOWN_TIMEOUT_MS} ms with work still under way: ${cutOff.join("; ")}.`);
+  process.exit(1);
+}
+
 for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => server.close(() => process.exit(0)));
+  process.once(signal, () => void stop(signal));
 }

@@ -63,3 +63,6 @@ export default function handleRequest(
 
 /** For the HTTP server's page cache (server/page-cache.mjs): the catalogue version pages are made from. */
 export { catalogVersion } from "~/models/catalog.server";
+
+/** For the HTTP server's shutdown (server.mjs): stops the email worker once its send in flight is done. */
+export { stopOutboxWorker } from "~/services/outbox.server";

@@ -1,7 +1,10 @@
 // Adds the next PostgreSQL migration after prisma/schema.prisma changed:
 // regenerates prisma/postgres/schema.prisma and writes what changed since its
 // last version as prisma/postgres/migrations/NNN.do.<name>.sql, made by
-// `prisma migrate diff` (the SQL is Prisma's, never hand-written).
+// `prisma migrate diff`. Its author may then append data backfills and
+// indexes Prisma cannot express, each under a "-- Hand-written:" comment and
+// reviewed; nothing else is edited (docs/decisions/029). The PostgreSQL
+// tests compare the migrated database with the schema.
 //   npm run db:postgres:migration -- add_tracking_numbers
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

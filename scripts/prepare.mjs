@@ -44,12 +44,18 @@ function seed() {
 const databaseUrl = process.env.DATABASE_URL ?? "";
 if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
   // Instances starting together take turns: the first migrates and seeds, the rest find it done.
-  const { migratePostgres, withStartupLock } = await import("./migrate-postgres.mjs");
-  await withStartupLock(databaseUrl, async (client) => {
-    const applied = await migratePostgres(client);
-    if (applied.length > 0) console.log(`Applied ${applied.join(", ")}.`);
-    seed();
-  });
+  const { migratePostgres, withStartupLock, StartupLockTimeoutError } = await import("./migrate-postgres.mjs");
+  try {
+    await withStartupLock(databaseUrl, async (client) => {
+      const applied = await migratePostgres(client);
+      if (applied.length > 0) console.log(`Applied ${applied.join(", ")}.`);
+      seed();
+    });
+  } catch (error) {
+    if (!(error instanceof StartupLockTimeoutError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
 } else {
   run(bin("prisma"), ["migrate", "deploy"]);
   seed();

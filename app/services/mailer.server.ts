@@ -17,7 +17,11 @@ export type OutgoingEmail = {
   unsubscribeUrl: string | null;
 };
 
-export type Mailer = { send(email: OutgoingEmail): Promise<void> };
+export type Mailer = {
+  send(email: OutgoingEmail): Promise<void>;
+  /** Ends the transport's open connections (SMTP's pool), once nothing more will be sent. */
+  close?(): void;
+};
 
 const MAIL_DIRECTORY = path.resolve("var/mail");
 
@@ -64,6 +68,9 @@ export function createMailer(
     return {
       async send(email) {
         await transport.sendMail(envelope(email));
+      },
+      close() {
+        transport.close();
       },
     };
   }

@@ -144,18 +144,26 @@ export async function processOutbox({
   now = new Date(),
   limit = CLAIM_LIMIT,
   leaseMs = LEASE_MS,
+  stopping = () => false,
 }: {
   mailer: Mailer;
   workerId: string;
   now?: Date;
   limit?: number;
   leaseMs?: number;
+  /** True once the process is shutting down: the pass sends nothing more and gives its other claimed rows back. */
+  stopping?: () => boolean;
 }): Promise<OutboxRun> {
   const run = { sent: 0, failed: 0 };
   const startedAt = Date.now();
   // The pass's clock: `now`, moved on by the time the pass has taken so far.
   const leaseEnd = () => new Date(now.getTime() + (Date.now() - startedAt) + leaseMs);
-  for (const id of await claimDue(workerId, now, limit, leaseMs)) {
+  const claimed = await claimDue(workerId, now, limit, leaseMs);
+  for (const [index, id] of claimed.entries()) {
+    if (stopping()) {
+      await releaseClaims(claimed.slice(index), workerId);
+      break;
+    }
     // The claim may be old by now: renew it, and leave the row alone if another worker has it.
     if (!(await renewLease(id, workerId, leaseEnd()))) continue;
     const message = await db.outboxMessage.findUniqueOrThrow({ where: { id } });
@@ -196,24 +204,62 @@ export async function processOutbox({
   return run;
 }
 
-const globalForOutbox = globalThis as typeof globalThis & { __outboxWorker?: NodeJS.Timeout };
+/** Rows this worker claimed but will not send (it is stopping): due again at once, for any instance. */
+async function releaseClaims(ids: string[], workerId: string) {
+  await db.outboxMessage.updateMany({
+    where: { id: { in: ids }, claimedBy: workerId, status: "sending" },
+    data: { status: "pending", claimedBy: null, claimedUntil: null },
+  });
+}
+
+type OutboxWorker = { timer: NodeJS.Timeout; mailer: Mailer; pass: Promise<void> | null; stopping: boolean };
+
+const globalForOutbox = globalThis as typeof globalThis & { __outboxWorker?: OutboxWorker };
 
 /** Starts this process's worker (once). */
 export function startOutboxWorker() {
   if (env.OUTBOX_POLL_MS === 0 || env.NODE_ENV === "test" || globalForOutbox.__outboxWorker) return;
   const mailer = createMailer();
   const workerId = `${hostname()}-${process.pid}-${randomBytes(4).toString("hex")}`;
-  let running = false;
-  globalForOutbox.__outboxWorker = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      await processOutbox({ mailer, workerId });
-    } catch (error) {
-      console.error("Outbox worker pass failed", error);
-    } finally {
-      running = false;
-    }
-  }, env.OUTBOX_POLL_MS);
-  globalForOutbox.__outboxWorker.unref();
+  const worker: OutboxWorker = {
+    mailer,
+    pass: null,
+    stopping: false,
+    timer: setInterval(() => {
+      if (worker.pass || worker.stopping) return;
+      worker.pass = processOutbox({ mailer, workerId, stopping: () => worker.stopping })
+        .then(
+          () => undefined,
+          (error: unknown) => console.error("Outbox worker pass failed", error),
+        )
+        .finally(() => {
+          worker.pass = null;
+        });
+    }, env.OUTBOX_POLL_MS),
+  };
+  worker.timer.unref();
+  globalForOutbox.__outboxWorker = worker;
+}
+
+/**
+ * Stops this process's worker before the process exits (server.mjs, on
+ * SIGTERM): no pass starts any more, and a pass under way finishes the send
+ * in flight, records it, and gives its other claimed rows back. Answers true
+ * once that is done, or false after `timeoutMs` with the send still in flight
+ * (its row stays `sending` until its lease runs out; then another instance
+ * sends it, possibly a second time if this one's had reached the mail server).
+ */
+export async function stopOutboxWorker(timeoutMs: number): Promise<boolean> {
+  const worker = globalForOutbox.__outboxWorker;
+  if (!worker) return true;
+  worker.stopping = true;
+  clearInterval(worker.timer);
+  let timer: NodeJS.Timeout | undefined;
+  const finished = await Promise.race([
+    (worker.pass ?? Promise.resolve()).then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  if (finished) worker.mailer.close?.();
+  return finished;
 }

@@ -35,7 +35,12 @@ const schema = z
       .regex(/^-?\d+(\.\d+)?,\s*-?\d+(\.\d+)?$/, 'DELIVERY_ORIGIN must look like "34.0443,-118.4509"')
       .default("34.0443,-118.4509"),
     TEST_CHECKOUT_EMAIL: z.string().email().optional(),
-    SMTP_URL: z.string().url().optional(),
+    /** The mail server; required in production (without it the demo writes .eml files to var/mail/). */
+    SMTP_URL: z
+      .string()
+      .url()
+      .refine((url) => /^smtps?:\/\//.test(url), "SMTP_URL must start with smtp:// or smtps://")
+      .optional(),
     MAIL_FROM: z.string().min(3).default(`${brand.name} <${brand.contactEmail}>`),
     FULFILMENT_EMAIL: z.string().email().default("kitchen@chillpb.example"),
     /** Where partnership inquiries go. */
@@ -65,11 +70,20 @@ const schema = z
         ctx.addIssue({ code: z.ZodIssueCode.custom, path: [name], message: `${name} is required in production` });
       }
     }
+    // Without it the mailer writes .eml files on this machine and no customer gets an email (decision 030).
+    if (!env.SMTP_URL) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["SMTP_URL"],
+        message: "SMTP_URL is required in production: without a mail server every email would be written to var/mail/ on this machine and never sent",
+      });
+    }
   });
 
 export type Env = z.infer<typeof schema>;
 
-function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+/** Parses `source` (the process's environment unless given); throws an error naming every problem. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = schema.safeParse(source);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);

@@ -21,6 +21,8 @@ export function productionEnv({ port, databaseFile }) {
     SESSION_SECRET: "bench-session-secret-0123456789abcdef",
     STRIPE_SECRET_KEY: "sk_test_bench_never_called",
     STRIPE_WEBHOOK_SECRET: "whsec_bench_never_called",
+    // Required in production; nothing listens there, and the pages measured send no email.
+    SMTP_URL: "smtp://127.0.0.1:9",
     GEOCODER_URL: "http://127.0.0.1:9/search",
     SKIP_BUILD: "true",
   };

@@ -499,6 +499,32 @@ describe("several workers", () => {
   });
 });
 
+describe("a worker that is stopping (its process got SIGTERM)", () => {
+  it("finishes and records the send in flight, sends nothing more, and gives its other claimed rows back at once", async () => {
+    const addresses = Array.from({ length: 4 }, () => uniqueEmail("stopping"));
+    for (const address of addresses) await subscribe(address, "http://shop.test");
+    let stopping = false;
+    // The stop arrives while the first email is being sent.
+    const stopDuringSend: Mailer = {
+      async send(email) {
+        stopping = true;
+        await mailer.send(email);
+      },
+    };
+
+    expect(await processOutbox({ mailer: stopDuringSend, workerId: "worker-stopping", stopping: () => stopping })).toEqual({ sent: 1, failed: 0 });
+    expect(smtp.received).toHaveLength(1);
+    const rows = await outboxRows();
+    expect(rows.filter((row) => row.status === "sent")).toHaveLength(1);
+    // Due now, for any instance, without waiting for a lease to run out.
+    const returned = rows.filter((row) => row.status !== "sent");
+    expect(returned.map((row) => [row.status, row.claimedBy, row.claimedUntil, row.attempts])).toEqual(Array(3).fill(["pending", null, null, 0]));
+
+    expect(await processOutbox({ mailer, workerId: "worker-2" })).toEqual({ sent: 3, failed: 0 });
+    expect(new Set(receivedRowIds()).size).toBe(4);
+  });
+});
+
 describe("a slow SMTP server", () => {
   it(
     "two workers polling while the server takes 4 s per email: each email is delivered exactly once",

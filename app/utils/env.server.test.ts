@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "~/utils/env.server";
+
+/** A production server's settings, complete: each test takes one away or changes one. */
+const production = {
+  NODE_ENV: "production",
+  SESSION_SECRET: "a-long-production-session-secret",
+  PUBLIC_URL: "https://chillpb.example",
+  STRIPE_SECRET_KEY: "sk_live_example",
+  STRIPE_WEBHOOK_SECRET: "whsec_example",
+  SMTP_URL: "smtps://shop:password@smtp.example.com:465",
+};
+
+const without = (name: keyof typeof production) => {
+  const { [name]: _removed, ...rest } = production;
+  return rest;
+};
+
+/** The problems a refused environment names, one per line. */
+function problems(source: Record<string, string | undefined>) {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return null;
+}
+
+describe("the environment a production server starts with", () => {
+  it("starts with the secrets, the public address, Stripe and a mail server", () => {
+    expect(parseEnv(production)).toMatchObject({ NODE_ENV: "production", SMTP_URL: production.SMTP_URL, MOCKS: false });
+  });
+
+  it.each(["SESSION_SECRET", "PUBLIC_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const)("refuses to start without %s, and names it", (name) => {
+    expect(problems(without(name))).toContain(`${name}: ${name} is required in production`);
+  });
+
+  it("refuses to start without SMTP_URL, saying where the email would go instead", () => {
+    const message = problems(without("SMTP_URL"));
+    expect(message).toContain("SMTP_URL: SMTP_URL is required in production");
+    expect(message).toContain("var/mail/");
+  });
+
+  it("names every missing value at once", () => {
+    const message = problems({ NODE_ENV: "production" }) ?? "";
+    for (const name of ["SESSION_SECRET", "PUBLIC_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL"]) {
+      expect(message).toContain(`  - ${name}: `);
+    }
+  });
+
+  it("refuses a mail server address that is not smtp:// or smtps://", () => {
+    expect(problems({ ...production, SMTP_URL: "file:///var/mail" })).toContain("SMTP_URL: SMTP_URL must start with smtp:// or smtps://");
+    expect(problems({ ...production, SMTP_URL: "smtp://smtp.example.com:587" })).toBeNull();
+  });
+
+  it("refuses the stand-ins in production", () => {
+    expect(problems({ ...production, MOCKS: "true" })).toContain("MOCKS: MOCKS=true is for the demo and tests only");
+  });
+});
+
+describe("the environment of the demo and of development", () => {
+  it("the demo (npm start without NODE_ENV) needs nothing, and writes its email to var/mail/", () => {
+    const demo = parseEnv({ NODE_ENV: "production", DEMO: "true" });
+    expect(demo).toMatchObject({ DEMO: true, MOCKS: true });
+    expect(demo.SMTP_URL).toBeUndefined();
+  });
+
+  it("development and tests need no mail server", () => {
+    expect(problems({ NODE_ENV: "development" })).toBeNull();
+    expect(problems({ NODE_ENV: "test" })).toBeNull();
+  });
+});
