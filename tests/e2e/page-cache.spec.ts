@@ -141,6 +141,16 @@ test("a product changed by another process shows on every instance, and each ins
     }
   } finally {
     setPrice("bar-chocolate-pb", 600);
+    // Every instance reads the restored version before the next test caches
+    // pages, or a page it caches goes stale a second later. A page may show
+    // $6.00 while its instance still holds the older version number (the
+    // products are read after the version), so wait out one check interval
+    // (1 s) after that and make each instance read the version again.
+    for (const origin of ORIGINS) {
+      await expect.poll(async () => (await get(`${origin}/shop?category=bars`)).body, { timeout: 10_000 }).toContain("$6.00");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    for (const origin of ORIGINS) await get(`${origin}/shop?category=bars`);
   }
 });
 
