@@ -67,7 +67,8 @@ export type MaskedOrder = {
   created_at: string;
   total: number;
   total_cents: number;
-  items: { product: { id: string; name: string; price: number }; quantity: number }[];
+  /** `line_total_cents`: the line's price times its quantity, as charged. */
+  items: { product: { id: string; name: string; price: number }; quantity: number; line_total_cents: number }[];
   customer_email: string;
   shipping_info: { firstName: string; lastName: string; city: string; state: string };
   chef_notified: boolean;
@@ -80,13 +81,19 @@ export type MaskedOrder = {
   refund: { amount_cents: number; reason: string | null; refunded_by: string | null; refunded_at: string } | null;
 };
 
-/** get-dashboard's answer: paid orders and their revenue (in dollars, as the spec's client reads money) today and per Los Angeles day. */
+/**
+ * get-dashboard's answer: paid orders and their revenue today and per Los
+ * Angeles day, in dollars (as the spec's client reads money) and in cents
+ * (what the dashboard shows and adds up: the browser does no money sums).
+ */
 export type DashboardStats = {
-  today: { orders: number; revenue: number };
+  today: { orders: number; revenue: number; revenueCents: number };
   /** Paid orders still pending or preparing. */
   openOrders: number;
   /** The last 30 days, oldest first, today last; `date` is YYYY-MM-DD. */
-  last30Days: { date: string; orders: number; revenue: number }[];
+  last30Days: { date: string; orders: number; revenue: number; revenueCents: number }[];
+  /** The revenue of those 30 days together. */
+  last30DaysRevenueCents: number;
 };
 
 /** A status change in an order's history. */

@@ -86,6 +86,7 @@ function maskOrder(order: OrderRow): MaskedOrder {
     items: order.items.map((item) => ({
       product: { id: item.productId, name: item.name, price: centsToDollars(item.unitPriceCents) },
       quantity: item.quantity,
+      line_total_cents: item.unitPriceCents * item.quantity,
     })),
     customer_email: maskEmail(order.email),
     shipping_info: {
@@ -285,8 +286,9 @@ export async function dashboardStats(now = new Date()): Promise<DashboardStats> 
   ]);
   const today = days.at(-1)!;
   return {
-    today: { orders: today.orders, revenue: centsToDollars(today.revenueCents) },
+    today: { orders: today.orders, revenue: centsToDollars(today.revenueCents), revenueCents: today.revenueCents },
     openOrders,
-    last30Days: days.map(({ day, orders, revenueCents }) => ({ date: day, orders, revenue: centsToDollars(revenueCents) })),
+    last30Days: days.map(({ day, orders, revenueCents }) => ({ date: day, orders, revenue: centsToDollars(revenueCents), revenueCents })),
+    last30DaysRevenueCents: days.reduce((sum, day) => sum + day.revenueCents, 0),
   };
 }

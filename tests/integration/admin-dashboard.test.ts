@@ -45,7 +45,7 @@ describe("paid orders per day", () => {
   it("an order joins the day it was placed once, with its total, however often its payment is reported", async () => {
     const placed = await placedAt(new Date("2024-02-10T20:00:00Z"));
     const now = new Date("2024-02-20T20:00:00Z");
-    expect(dayOf(await dashboardStats(now), "2024-02-10")).toEqual({ date: "2024-02-10", orders: 0, revenue: 0 });
+    expect(dayOf(await dashboardStats(now), "2024-02-10")).toEqual({ date: "2024-02-10", orders: 0, revenue: 0, revenueCents: 0 });
 
     await pay(placed.sessionId);
     const second = await placedAt(new Date("2024-02-10T21:00:00Z"));
@@ -56,7 +56,10 @@ describe("paid orders per day", () => {
       date: "2024-02-10",
       orders: 2,
       revenue: expect.closeTo((placed.totalCents + second.totalCents) / 100, 2),
+      revenueCents: placed.totalCents + second.totalCents,
     });
+    // The period's revenue is added up by the server, in cents.
+    expect(stats.last30DaysRevenueCents).toBe(placed.totalCents + second.totalCents);
     expect(stats.last30Days.filter((day) => day.orders > 0).map((day) => day.date)).toEqual(["2024-02-10"]);
   });
 
@@ -82,6 +85,7 @@ describe("paid orders per day", () => {
       date: "2024-02-12",
       orders: 1,
       revenue: expect.closeTo(expired.totalCents / 100, 2),
+      revenueCents: expired.totalCents,
     });
   });
 
@@ -105,6 +109,7 @@ describe("paid orders per day", () => {
       date: "2024-02-16",
       orders: 1,
       revenue: expect.closeTo(kept.totalCents / 100, 2),
+      revenueCents: kept.totalCents,
     });
 
     // A change that fails takes its daily totals with it.

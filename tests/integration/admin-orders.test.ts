@@ -150,8 +150,8 @@ describe("get-orders", () => {
       total: stored.totalCents / 100,
       total_cents: stored.totalCents,
       items: expect.arrayContaining([
-        { product: { id: "bites-variety", name: expect.any(String), price: 10 }, quantity: 2 },
-        { product: { id: "bar-chocolate-pb", name: expect.any(String), price: 6 }, quantity: 2 },
+        { product: { id: "bites-variety", name: expect.any(String), price: 10 }, quantity: 2, line_total_cents: 2000 },
+        { product: { id: "bar-chocolate-pb", name: expect.any(String), price: 6 }, quantity: 2, line_total_cents: 1200 },
       ]),
       customer_email: "m***@example.com",
       shipping_info: { firstName: "M.", lastName: "Z.", city: "Los Angeles", state: "CA" },
@@ -587,12 +587,15 @@ describe("get-dashboard", () => {
     const after = await dashboard();
     expect(after.today.orders).toBe(before.today.orders + 1);
     expect(after.today.revenue).toBeCloseTo(before.today.revenue + totalCents / 100, 2);
+    expect(after.today.revenueCents).toBe(before.today.revenueCents + totalCents);
+    expect(after.last30DaysRevenueCents).toBe(before.last30DaysRevenueCents + totalCents);
     expect(after.openOrders).toBe(before.openOrders + 1);
     expect(after.last30Days).toHaveLength(30);
     expect(after.last30Days.at(-1)).toEqual({
       date: laDay(new Date()),
       orders: before.last30Days.at(-1)!.orders + 1,
       revenue: expect.closeTo(before.last30Days.at(-1)!.revenue + totalCents / 100, 2),
+      revenueCents: before.last30Days.at(-1)!.revenueCents + totalCents,
     });
     expect(after.last30Days.slice(0, -1)).toEqual(before.last30Days.slice(0, -1));
 

@@ -2,7 +2,7 @@ import "@mantine/charts/styles.css";
 import { BarChart } from "@mantine/charts";
 import { Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useCustom } from "@refinedev/core";
-import { dollarsToCents, formatCents } from "@shop/money";
+import { formatCents } from "@shop/money";
 import type { DashboardStats } from "@shop/orders";
 import { Loading, QueryError } from "../components/loading";
 
@@ -16,13 +16,12 @@ export default function DashboardPage() {
   }
   const stats = result.data;
   const days = stats.last30Days.map((day) => ({ ...day, day: day.date.slice(5) }));
-  const total30Cents = days.reduce((sum, day) => sum + dollarsToCents(day.revenue), 0);
   return (
     <Stack gap="lg">
       <Title order={2}>Dashboard</Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Stat label="Orders today" value={String(stats.today.orders)} />
-        <Stat label="Revenue today" value={formatCents(dollarsToCents(stats.today.revenue))} />
+        <Stat label="Revenue today" value={formatCents(stats.today.revenueCents)} />
         <Stat label="Open orders (pending or preparing)" value={String(stats.openOrders)} />
       </SimpleGrid>
       <Card withBorder radius="lg">
@@ -30,7 +29,7 @@ export default function DashboardPage() {
           Paid orders per day, last 30 days
         </Title>
         <Text c="dimmed" size="sm" mb="md">
-          {formatCents(total30Cents)} in revenue over the period.
+          {formatCents(stats.last30DaysRevenueCents)} in revenue over the period.
         </Text>
         <BarChart h={280} data={days} dataKey="day" series={[{ name: "orders", label: "Orders", color: "chocolate.6" }]} tickLine="y" />
       </Card>

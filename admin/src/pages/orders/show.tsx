@@ -1,6 +1,6 @@
 import { Alert, Anchor, Card, Grid, Group, Stack, Table, Text, Timeline, Title } from "@mantine/core";
 import { useOne } from "@refinedev/core";
-import { dollarsToCents, formatCents } from "@shop/money";
+import { formatCents } from "@shop/money";
 import { shortOrderId, type MaskedOrderWithHistory, type TrackingView } from "@shop/orders";
 import { Link, useParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
@@ -81,7 +81,7 @@ export function OrderShow() {
                     <Table.Td>
                       {item.quantity} × {item.product.name}
                     </Table.Td>
-                    <Table.Td ta="right">{formatCents(dollarsToCents(item.product.price) * item.quantity)}</Table.Td>
+                    <Table.Td ta="right">{formatCents(item.line_total_cents)}</Table.Td>
                   </Table.Tr>
                 ))}
                 <Table.Tr>
