@@ -94,9 +94,11 @@ function itemsText(order: OrderForEmail) {
 
 export function orderConfirmationEmail(order: OrderForEmail): EmailContent {
   const id = shortOrderId(order.id);
+  // A $0 order (a 100% code with free shipping) took no payment (decision 025).
+  const received = order.totalCents > 0 ? "we have your payment" : "it's on the house";
   const text = `Hi ${order.firstName},
 
-Thank you for your order! We have your payment and our kitchen is on it.
+Thank you for your order! ${received[0]!.toUpperCase()}${received.slice(1)} and our kitchen is on it.
 
 Order ${id}
 ${itemsText(order)}
@@ -113,7 +115,7 @@ Stay chill,
 The ${brand.name} team`;
   const html = layout(
     "Thanks for your order!",
-    `<p>Hi ${escapeHtml(order.firstName)}, we have your payment and our kitchen is on it.</p>
+    `<p>Hi ${escapeHtml(order.firstName)}, ${received} and our kitchen is on it.</p>
 <p style="font-weight:700">Order ${id}</p>${itemsTable(order)}
 <h2 style="font-size:18px;color:#3f2417;margin:24px 0 8px">What's next</h2>
 <p>Your treats ship within 24 hours, packed frozen, and you'll get tracking details by email. Delivery takes 2-3 business days to ${escapeHtml(`${order.address}, ${order.city}, ${order.state} ${order.zipCode}`)}.</p>

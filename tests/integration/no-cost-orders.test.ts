@@ -82,6 +82,10 @@ describe("a $0 order completed on Stripe's page", () => {
     expect(order).toMatchObject({ paymentStatus: "paid", paymentIntentId: null });
     expect(order.paidAt).toBeInstanceOf(Date);
     expect(await confirmations(orderId)).toBe(1);
+    // It took no money, and its confirmation does not claim a payment.
+    const confirmation = await db.outboxMessage.findFirstOrThrow({ where: { orderId, kind: "order-confirmation" } });
+    expect(confirmation.text).toContain("It's on the house and our kitchen is on it.");
+    expect(`${confirmation.text}${confirmation.html}`).not.toMatch(/have your payment/i);
     expect(await db.outboxMessage.count({ where: { orderId, kind: "order-fulfilment" } })).toBe(1);
     const { codes } = await readJson<{ codes: { code: string; uses: number; reserved: number }[] }>(
       await callFunction("get-discount-codes", {}, { cookie: owner.cookie }),
