@@ -109,7 +109,12 @@ export default function Shop() {
 
           <div className="product-grid">
             {products.map((product, index) => (
-              <ProductCard key={product.id} product={product} eager={index < 3} />
+              <ProductCard
+                key={product.id}
+                product={product}
+                // The first picture is what a phone's first view is built around (its largest paint).
+                load={index === 0 ? "priority" : index < 3 ? "eager" : "lazy"}
+              />
             ))}
           </div>
         </section>

@@ -7,7 +7,7 @@ import { AllergenLine } from "~/components/product/allergen-line";
 import { formatCents } from "~/lib/money";
 import { productPath } from "~/lib/url";
 
-export function ProductCard({ product, eager = false }: { product: CartProduct; eager?: boolean }) {
+export function ProductCard({ product, load = "lazy" }: { product: CartProduct; load?: "lazy" | "eager" | "priority" }) {
   return (
     // The card's id is the anchor a plain (no-JavaScript) add-to-cart post returns to.
     <article
@@ -18,7 +18,7 @@ export function ProductCard({ product, eager = false }: { product: CartProduct; 
       <div className="product-card__media">
         {/* The name below is the card's link; this one only makes the picture clickable too. */}
         <Link to={productPath(product.id)} tabIndex={-1} aria-hidden="true" className="product-card__image-link">
-          <ProductImage product={product} load={eager ? "eager" : "lazy"} />
+          <ProductImage product={product} load={load} />
         </Link>
         <span className="chip product-card__flavor">{product.flavor}</span>
       </div>
