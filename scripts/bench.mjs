@@ -32,7 +32,7 @@ const { values: options } = parseArgs({
 });
 const ROUNDS = Number(options.rounds ?? (options.quick ? 1 : 3));
 const SECONDS = Number(options.seconds ?? (options.quick ? 3 : 8));
-const LIGHTHOUSE_RUNS = Number(options["lighthouse-runs"] ?? (options.quick ? 1 : 3));
+const LIGHTHOUSE_RUNS = Number(options["lighthouse-runs"] ?? (options.quick ? 1 : 5));
 const SAMPLES = options.quick ? 30 : 100;
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 

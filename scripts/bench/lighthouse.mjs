@@ -27,7 +27,7 @@ export async function audit(urls, { runs }) {
         reports.push(summarise(result.lhr));
       }
       const middle = median(reports.map((report) => report.performance));
-      results[url] = { ...reports.find((report) => report.performance === middle), runs, performanceScores: reports.map((r) => r.performance) };
+      results[url] = { ...reports.find((report) => report.performance === middle), runs, performanceScores: reports.map((r) => r.performance), lcpRunsMs: reports.map((r) => r.lcpMs) };
     }
     return results;
   } finally {
