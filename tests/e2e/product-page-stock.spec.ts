@@ -5,10 +5,11 @@ import { changeCatalog } from "../../app/models/catalog.server";
 import { createPrismaClient } from "../../app/utils/db.server";
 
 /**
- * A sold-out product, with JavaScript on and off. Stock is set straight in
- * the database (there is no operator screen for it yet), on a server and a
- * database of this file's own: selling out a product on the shared e2e server
- * would break the other files' tests that add it to a cart meanwhile.
+ * A sold-out product, with JavaScript on and off. Stock is changed from this
+ * process, as another instance's write would be (the owner's screen is
+ * covered by owner-catalogue.catalog.spec.ts), on a server and a database of
+ * this file's own: selling out a product on the shared e2e server would break
+ * the other files' tests that add it to a cart meanwhile.
  */
 
 // One server per parallel worker, on this file's ports (3550-3559).
@@ -44,8 +45,20 @@ test.afterAll(async () => {
   for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
 });
 
-// Through changeCatalog, as the owner's edits are: the server's cached catalogue and pages follow.
-const setStock = (inStock: boolean) => changeCatalog((tx) => tx.product.update({ where: { id: PRODUCT.id }, data: { inStock } }), db);
+/**
+ * Through changeCatalog, as the owner's edits are. The write comes from this
+ * process, not the server's, so the server's cached catalogue and pages follow
+ * it within about a second (decision 016): wait until its product page (the
+ * one a visitor without cookies gets, cached or not) says so.
+ */
+async function setStock(inStock: boolean) {
+  await changeCatalog((tx) => tx.product.update({ where: { id: PRODUCT.id }, data: { inStock } }), db);
+  const availability = async () => {
+    const html = await (await fetch(`${ORIGIN}/shop/${PRODUCT.id}`)).text();
+    return html.includes("https://schema.org/InStock") ? "in stock" : "sold out";
+  };
+  await expect.poll(availability, { timeout: 10_000 }).toBe(inStock ? "in stock" : "sold out");
+}
 
 async function openProduct(browser: Browser, javaScriptEnabled: boolean) {
   const context = await browser.newContext({ baseURL: ORIGIN, javaScriptEnabled });
