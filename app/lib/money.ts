@@ -3,15 +3,19 @@
  * text, and the only place it meets dollars (the functions' JSON carries
  * dollars, as spec §3 has it).
  */
+/** Cents as the shop shows money: 123456 → "$1,234.56", -500 → "-$5.00". */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(Math.round(cents));
-  return `${sign}$${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+  return `${sign}$${groupThousands(Math.floor(abs / 100))}.${String(abs % 100).padStart(2, "0")}`;
 }
+
+/** 2961 → "2,961": written out rather than toLocaleString, which follows the server's and the browser's locale. */
+const groupThousands = (whole: number) => String(whole).replace(/\B(?=(\d{3})+$)/g, ",");
 
 /** Whole-dollar amounts as the shop's copy states them: 5000 → "$50". */
 export function formatWholeDollars(cents: number): string {
-  return Number.isInteger(cents / 100) ? `$${cents / 100}` : formatCents(cents);
+  return Number.isInteger(cents / 100) ? `$${groupThousands(cents / 100)}` : formatCents(cents);
 }
 
 /** What a range costs: one figure while its products agree, else the lowest, "from" it; null for no products. */
