@@ -81,6 +81,11 @@ export default function MockPaymentPage() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
+  const refusal = actionData?.error ? (
+    <p className="notice notice--error" role="alert">
+      {actionData.error}
+    </p>
+  ) : null;
   return (
     <main className="mock-pay" id="main">
       <div className="mock-pay__card">
@@ -110,11 +115,7 @@ export default function MockPaymentPage() {
         {data.open && !data.needsCard ? (
           <Form method="post" className="mock-pay__form">
             <p>Ordering as {data.email}. Your discount covers the whole order: no payment is needed.</p>
-            {actionData?.error ? (
-              <p className="notice notice--error" role="alert">
-                {actionData.error}
-              </p>
-            ) : null}
+            {refusal}
             <button type="submit" className="button button--primary button--block" disabled={busy}>
               {busy ? "Completing…" : "Complete order"}
             </button>
@@ -134,11 +135,7 @@ export default function MockPaymentPage() {
                 <input id="cvc" name="cvc" placeholder="123" autoComplete="off" />
               </div>
             </div>
-            {actionData?.error ? (
-              <p className="notice notice--error" role="alert">
-                {actionData.error}
-              </p>
-            ) : null}
+            {refusal}
             <button type="submit" className="button button--primary button--block" disabled={busy}>
               {busy ? "Paying…" : `Pay ${formatCents(data.total)}`}
             </button>
