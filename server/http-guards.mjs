@@ -93,11 +93,20 @@ function refuse(req, res, status, message) {
 /** How much of a refused body is read and thrown away so that its connection can serve the next request. */
 export const MAX_DISCARDED_BYTES = 8 * 1024 * 1024;
 
+/** How long a connection closed on a body that goes on is still read (and the bytes dropped) before it is cut. */
+export const LINGER_MS = 5_000;
+
 /**
  * After an answer sent before its request body was read to the end (a 413, a
  * 403), the rest of the body is discarded as it arrives, never kept, so the
- * keep-alive connection stays in step for the client's next request. A body
- * that goes on past MAX_DISCARDED_BYTES gets its connection closed.
+ * keep-alive connection stays in step for the client's next request.
+ *
+ * A body that goes on past MAX_DISCARDED_BYTES gets its connection closed,
+ * lingering (as nginx's lingering_close does): the server sends its FIN after
+ * the answer and goes on reading and dropping for up to LINGER_MS. Cutting the
+ * connection at once would make the kernel answer the bytes still arriving
+ * with a reset, and a client still uploading (many read the answer only once
+ * their upload is done) would get "connection reset" instead of the 413.
  */
 export function discardUnreadBodies(req, res, next) {
   res.on("finish", () => {
@@ -105,9 +114,13 @@ export function discardUnreadBodies(req, res, next) {
     // The reader that stopped at its limit still listens; from here on the bytes go nowhere.
     req.removeAllListeners("data");
     let discarded = 0;
+    let lingering = false;
     req.on("data", (chunk) => {
       discarded += chunk.length;
-      if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
+      if (discarded <= MAX_DISCARDED_BYTES || lingering) return;
+      lingering = true;
+      req.socket.end();
+      setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
     });
     req.resume();
   });
