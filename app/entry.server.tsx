@@ -1,19 +1,72 @@
 import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { reportError, startErrorReports } from "~/services/error-reports.server";
+import {
+  createReadableStreamFromReadable,
+  type AppLoadContext,
+  type EntryContext,
+  type HandleDataRequestFunction,
+  type HandleErrorFunction,
+} from "@remix-run/node";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/lib/nonce";
 import { startMocks } from "~/services/mocks.server";
-import { startOutboxWorker } from "~/services/outbox.server";
-import { startRateLimitSweeper } from "~/utils/rate-limit.server";
+import { startJobs, stopJobs, type Job } from "~/services/jobs.server";
+import { startOutboxWorker, stopOutboxWorker } from "~/services/outbox.server";
+import { describeReconciliation, describeSweep, reconcilePayments, sweepOrphanOrders } from "~/models/orphan-orders.server";
+import { logger, routeConsoleToLogger } from "~/utils/logger.server";
+import { sweepExpiredRateLimits } from "~/utils/rate-limit.server";
+import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "~/utils/db.server";
+import { settlePendingRefunds } from "~/models/refunds.server";
+import { env } from "~/utils/env.server";
 
 const ABORT_DELAY = 5_000;
 
+// From here on the app's console lines are JSON log lines, errors described, never printed whole.
+routeConsoleToLogger();
 // Before the first request: with MOCKS=true, no call may reach the real Stripe or geocoder.
 await startMocks();
-startOutboxWorker();
-startRateLimitSweeper();
+
+/** The shop's periodic work, each run by one instance at a time (app/services/jobs.server.ts, decision 044). */
+const JOBS: Job[] = [
+  { name: "reconcile-payments", everyMs: 2 * 60_000, leaseMs: 10 * 60_000, run: async () => describeReconciliation(await reconcilePayments()) },
+  { name: "orphan-orders", everyMs: 5 * 60_000, leaseMs: 10 * 60_000, run: async () => describeSweep(await sweepOrphanOrders()) },
+  { name: "rate-limit-sweep", everyMs: 60_000, leaseMs: 60_000, run: async () => `${await sweepExpiredRateLimits()} expired windows deleted` },
+  // Refunds whose answer from Stripe never came, asked again with the same idempotency key (decision 042); REFUND_CHECK_MS=0 leaves them.
+  ...(env.REFUND_CHECK_MS > 0
+    ? [{ name: "pending-refunds", everyMs: env.REFUND_CHECK_MS, leaseMs: 10 * 60_000, run: async () => `${await settlePendingRefunds()} pending refunds settled` }]
+    : []),
+];
+
+/**
+ * This process's background work: the email worker and the shared periodic
+ * jobs. server.mjs starts it once the database is migrated, never on import.
+ */
+export function startBackgroundWork() {
+  startOutboxWorker();
+  startJobs(JOBS);
+}
+
+/** For the HTTP server's shutdown (server.mjs): stops the email worker and the jobs once the work in flight is done. */
+export async function stopBackgroundWork(timeoutMs: number): Promise<boolean> {
+  const [outbox, jobs] = await Promise.all([stopOutboxWorker(timeoutMs), stopJobs(timeoutMs)]);
+  return outbox && jobs;
+}
+
+/**
+ * Requests whose loader or action failed because no database connection
+ * could be had in time (isDatabaseBusy), as handleError saw them: their
+ * page, or their fetcher's answer, is 503 with Retry-After instead of 500.
+ * The shop is busy, not broken, and the same request a few seconds later
+ * most likely goes through. (Functions answer their own 503: handleFunction.)
+ */
+const busyRequests = new WeakSet<Request>();
+
+function answerBusy(headers: Headers) {
+  headers.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
+  headers.set("Cache-Control", "no-store");
+}
 
 export default function handleRequest(
   request: Request,
@@ -22,6 +75,10 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  if (busyRequests.has(request) && responseStatusCode === 500) {
+    responseStatusCode = 503;
+    answerBusy(responseHeaders);
+  }
   // Bots get the whole page at once; people get it streamed as it renders.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   // The CSP header carrying this nonce is set by the HTTP server (server/http-guards.mjs).
@@ -52,8 +109,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors while streaming after the shell are logged here; before it they reach the error boundary.
-          if (shellRendered) console.error(error);
+          // Errors while streaming after the shell are logged here; before it they reach handleError.
+          if (shellRendered) logger.error({ err: error }, "rendering a page failed after its first part was sent");
         },
       },
     );
@@ -61,8 +118,54 @@ export default function handleRequest(
   });
 }
 
+/**
+ * Every error a loader, action or render throws (a thrown Response is an
+ * answer, not an error) and the router's own refusals reach here: one line
+ * each, never the error object or its stack (decision 047). A request the
+ * visitor gave up on is not an error of ours.
+ */
+// Errors go to the tracker when SENTRY_DSN is set (decision 055), from the moment the build is loaded.
+startErrorReports();
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error)) {
+    logger.warn({ status: error.status }, "the router refused the request");
+    return;
+  }
+  if (isDatabaseBusy(error)) {
+    busyRequests.add(request);
+    logger.warn({ err: error }, "no database connection came free in time; answered 503");
+    return;
+  }
+  logger.error({ err: error }, "a request failed");
+  reportError(error, { source: "request", method: request.method, route: new URL(request.url).pathname });
+};
+
+/** A fetcher's or a client navigation's answer (?_data): 503 with Retry-After when its loader or action found the database busy. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  if (!busyRequests.has(request) || response.status !== 500) return response;
+  const headers = new Headers(response.headers);
+  answerBusy(headers);
+  return new Response(response.body, { status: 503, statusText: "Service Unavailable", headers });
+};
+
+/** For the HTTP server (server/app.mjs): the settings, parsed once by the one schema. */
+export { env } from "~/utils/env.server";
+
+/** For the HTTP server's request log (server/request-log.mjs): the logger, and the context its lines carry. */
+export { logger, requestContext } from "~/utils/logger.server";
+
+/** For the HTTP server's guard on addresses (server/http-guards.mjs): which part of an address the shop refuses to read. */
+export { unacceptableUrlPart } from "~/lib/text";
+
+/** For server.mjs: the release its start-up line names, and the stop that makes /readyz answer 503 (decision 050). */
+export { describeRelease, release } from "~/utils/release.server";
+export { markShuttingDown } from "~/services/health.server";
+
+/** For the HTTP server's metrics (server/metrics.mjs, server/request-log.mjs, server/page-cache.mjs; decision 049). */
+export { countPageCache, observeRequest, renderMetrics } from "~/utils/metrics.server";
+
 /** For the HTTP server's page cache (server/page-cache.mjs): the catalogue version pages are made from. */
 export { catalogVersion } from "~/models/catalog.server";
 
-/** For the HTTP server's shutdown (server.mjs): stops the email worker once its send in flight is done. */
-export { stopOutboxWorker } from "~/services/outbox.server";

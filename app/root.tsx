@@ -17,14 +17,18 @@ import {
 import type { ReactNode } from "react";
 import { brand } from "~/lib/brand";
 import { fontFiles } from "~/lib/fonts";
-import { cartFreeShippingHint, loadCartLines } from "~/models/cart.server";
+import { loadCartLines } from "~/models/cart.server";
+import { priceCart } from "~/models/pricing.server";
+import { shopSettings } from "~/models/catalog.server";
+import { shopTerms } from "~/lib/shop-settings";
 import { commitCartSession, getCartSession, settlePendingOrder } from "~/utils/cart-session.server";
 import { CartProvider } from "~/components/cart/cart-context";
-import { NotFound, UnexpectedError } from "~/components/error-pages";
+import { NotFound, RequestRefused, UnexpectedError } from "~/components/error-pages";
 import { RouteFocus } from "~/components/route-focus";
 import { useNonce } from "~/lib/nonce";
 import { Toaster, ToastProvider } from "~/components/toaster";
 import { readToast } from "~/utils/toast.server";
+import { isRequestFailed } from "~/lib/request-failure";
 import stylesheet from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -50,19 +54,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers();
   if (flash || changed) headers.append("Set-Cookie", await commitCartSession(session));
   if (setCookie) headers.append("Set-Cookie", setCookie);
-  const lines = await loadCartLines(items);
-  return json({ cart: { lines, known, freeShippingHint: cartFreeShippingHint(lines) }, cartFlash: flash, toast }, { headers });
+  // The drawer on every page renders the server's figures for this cart (decision 051): it computes no money.
+  const [lines, price, settings] = await Promise.all([loadCartLines(items), priceCart(items), shopSettings()]);
+  // The owner's terms, for every text that states a number (the badge, the tiles, the notices; decision 052).
+  return json({ cart: { lines, known, price }, terms: shopTerms(settings), cartFlash: flash, toast }, { headers });
 }
 
 export type RootLoader = typeof loader;
 
-/** Opening the drawer or a dialog changes only the URL's UI state: no need to reload the cart. */
+/**
+ * Opening the drawer or a dialog changes only the URL's UI state: no need to
+ * reload the cart. Nor after a post that got no answer: the connection that
+ * lost it would most likely lose the reload too, and the page keeps what it shows.
+ */
 export const shouldRevalidate: ShouldRevalidateFunction = ({
   currentUrl,
   nextUrl,
   formMethod,
+  actionResult,
   defaultShouldRevalidate,
 }) => {
+  if (isRequestFailed(actionResult)) return false;
   if (formMethod && formMethod !== "GET") return defaultShouldRevalidate;
   if (currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
   const uiOnly = new Set(["cart", "partner"]);
@@ -106,6 +118,9 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500) {
+    return <RequestRefused detail={typeof error.data === "string" && error.data.length <= 300 ? error.data : null} />;
+  }
   if (!isRouteErrorResponse(error)) console.error(error);
-  return <UnexpectedError />;
+  return <UnexpectedError report={isRouteErrorResponse(error) ? null : error} />;
 }

@@ -1,5 +1,5 @@
 /**
- * The catalogue of spec §3, the single source the seed writes into the
+ * The catalogue of requirements §3, the single source the seed writes into the
  * database. Prices are integer cents.
  */
 export type CatalogueProduct = {
@@ -104,7 +104,7 @@ export const catalogue: CatalogueProduct[] = [
   },
 ];
 
-/** Discount codes (spec §9): WELCOME10 is 10% off for an email with no paid order yet. */
+/** Discount codes (requirements §9): WELCOME10 is 10% off for an email with no paid order yet. */
 export const discountCodes = [
   {
     code: "WELCOME10",

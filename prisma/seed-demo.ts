@@ -5,16 +5,27 @@
  * can try a refund on any of them.
  * Idempotent: the orders are only added once; the admin's password is reset.
  */
+import { DEMO_OPERATORS } from "../app/models/database-role.server";
 import { upsertAdmin } from "../app/models/operators.server";
-import { createPrismaClient } from "../app/utils/db.server";
-import { discountCentsFor, shippingFor } from "../app/lib/cart";
+import { createPrismaClient, db as shopDb } from "../app/utils/db.server";
+import { priceLines, type AppliedDiscount } from "../app/models/pricing.server";
+import { DEFAULT_SETTINGS } from "../app/lib/shop-settings";
 import { canonicalMailbox, mailboxDomain } from "../app/lib/email";
 import { recordPaymentChange } from "../app/models/daily-sales.server";
 import { catalogue } from "./catalogue";
 
-export const DEMO_ADMIN = { email: "admin@chillpb.example", password: "chillpb-demo-admin", role: "owner" } as const;
-export const DEMO_STAFF = { email: "staff@chillpb.example", password: "chillpb-demo-staff", role: "staff" } as const;
 const DEMO_DOMAIN = "demo.chillpb.example";
+
+const WELCOME10: AppliedDiscount = {
+  code: "WELCOME10",
+  kind: "percent",
+  basisPoints: 1000,
+  amountOffCents: null,
+  minimumSubtotalCents: null,
+  appliesTo: "all",
+  description: "10% off your first order",
+  firstOrderOnly: true,
+};
 
 const people = [
   ["Olivia", "Martinez", "Santa Monica", "90405"],
@@ -29,7 +40,7 @@ const people = [
 const statuses = ["delivered", "delivered", "shipped", "preparing", "pending"] as const;
 
 export async function seedDemo(db = createPrismaClient()) {
-  for (const operator of [DEMO_ADMIN, DEMO_STAFF]) await upsertAdmin(operator.email, operator.password, operator.role);
+  for (const operator of DEMO_OPERATORS) await upsertAdmin(operator.email, operator.password, operator.role);
   if ((await db.order.count({ where: { email: { endsWith: `@${DEMO_DOMAIN}` } } })) > 0) return;
 
   const now = Date.now();
@@ -40,13 +51,14 @@ export async function seedDemo(db = createPrismaClient()) {
     const [firstName, lastName, city, zipCode] = people[index % people.length]!;
     const picks = [catalogue[index % catalogue.length]!, catalogue[(index * 3 + 1) % catalogue.length]!];
     const items = picks.map((product, n) => ({ product, quantity: 2 + ((index + n) % 3) }));
-    const subtotalCents = items.reduce((sum, item) => sum + item.product.priceCents * item.quantity, 0);
-    const discountCents = index % 4 === 0 ? discountCentsFor(subtotalCents, 1000) : 0;
-    const shippingCents = shippingFor(subtotalCents);
+    // Priced by the shop's own engine, on the requirements' terms, in the nearest zone.
+    const { subtotalCents, discountCents, shippingCents, totalCents } = priceLines(items, index % 4 === 0 ? WELCOME10 : null, {
+      settings: DEFAULT_SETTINGS,
+      zone: DEFAULT_SETTINGS.zones[0],
+    });
     const status = daysAgo > 3 ? "delivered" : statuses[index % statuses.length]!;
     const createdAt = new Date(now - daysAgo * 24 * 60 * 60 * 1000 - (index % 5) * 60 * 60 * 1000);
     const email = `${firstName.toLowerCase()}.${lastName.toLowerCase()}${index}@${DEMO_DOMAIN}`;
-    const totalCents = subtotalCents - discountCents + shippingCents;
     const payment = await demoPayment(db, { index, email, createdAt, subtotalCents, discountCents, shippingCents, totalCents, items });
     // Written paid, so it joins its day's paid orders as a payment would.
     await db.$transaction(async (tx) => {
@@ -135,11 +147,13 @@ async function demoPayment(db: ReturnType<typeof createPrismaClient>, order: Dem
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const db = createPrismaClient();
+  // The models' own client (upsertAdmin writes through it): a second one would keep its idle connections, and this process, alive for ten seconds.
+  const db = shopDb;
   seedDemo(db)
     .then(() => {
-      console.log(`Demo owner: ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password} (sign in at /admin)`);
-      console.log(`Demo staff: ${DEMO_STAFF.email} / ${DEMO_STAFF.password}`);
+      const [owner, staff] = DEMO_OPERATORS;
+      console.log(`Demo owner: ${owner.email} / ${owner.password} (sign in at /admin)`);
+      console.log(`Demo staff: ${staff.email} / ${staff.password}`);
     })
     .finally(() => db.$disconnect());
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: every figure issue 12 budgets, in one run, beside its
+// `npm run bench`: every figure the performance budgets name (decision 033), in one run, beside its
 // budget. The built shop runs as production runs it, on 127.0.0.1, twice:
 // on a fresh catalogue-only database for the pages, and on a database of
 // 100,000 paid orders for the operator's functions. Every load is bounded in

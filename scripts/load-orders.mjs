@@ -1,24 +1,25 @@
-// A load run of whole purchases (DESIGN.md §8): 1,000 orders from 20
+// A load run of whole purchases (docs/architecture.md §8): 1,000 orders from 20
 // concurrent clients, each placed with simple-checkout and paid on the
 // payment stand-in, spread over the instances; then the database and the
 // mail server are checked: orders stored = orders acknowledged, and every
-// paid order got exactly one confirmation and one kitchen email.
+// paid order got exactly one confirmation and one kitchen email; and /metrics
+// (summed over the instances) counts the same orders, payments and emails.
 //
-//   node scripts/load-orders.mjs --database sqlite
-//   TEST_POSTGRES_URL=postgresql://postgres@127.0.0.1:5432/postgres node scripts/load-orders.mjs --database postgres --instances 2
+//   node scripts/load-orders.mjs                        the embedded PostgreSQL (var/bench-postgres, durable), one instance
+//   TEST_POSTGRES_URL=postgresql://postgres@127.0.0.1:5432/postgres node scripts/load-orders.mjs --database server --instances 2
 //
 // Needs a built shop (npm run build). Everything stays on 127.0.0.1.
 import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
+import { benchDatabase } from "./bench/server.mjs";
 import { createScratchDatabase } from "./scratch-postgres.mjs";
 
 const { values } = parseArgs({
   options: {
-    database: { type: "string", default: "sqlite" },
+    database: { type: "string", default: "embedded" },
     instances: { type: "string", default: "1" },
     orders: { type: "string", default: "1000" },
     clients: { type: "string", default: "20" },
@@ -31,37 +32,27 @@ const FULFILMENT = "kitchen@load.test";
 
 // --- The database ------------------------------------------------------------
 let databaseUrl;
-let dropDatabase = async () => undefined;
-if (values.database === "postgres") {
+let dropDatabase;
+if (values.database === "server") {
   const adminUrl = process.env.TEST_POSTGRES_URL;
-  if (!adminUrl) throw new Error("--database postgres needs TEST_POSTGRES_URL");
+  if (!adminUrl) throw new Error("--database server needs TEST_POSTGRES_URL (a PostgreSQL server where the run may create a database)");
   const database = await createScratchDatabase(adminUrl, "chillpb_load");
   databaseUrl = database.url;
   dropDatabase = database.drop;
 } else {
-  const file = `var/load-${randomUUID().slice(0, 8)}.db`;
-  databaseUrl = `file:./${file}`;
-  dropDatabase = async () => {
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
-  };
+  // The shop's default: the embedded PostgreSQL, durable as production's.
+  const database = await benchDatabase("chillpb_load", { fresh: true });
+  databaseUrl = database.url;
+  dropDatabase = database.release;
 }
 
 async function query(sql, params = []) {
-  if (values.database === "postgres") {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query(sql, params)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-  const { createClient } = await import("@libsql/client");
-  const client = createClient({ url: databaseUrl });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
   try {
-    return (await client.execute({ sql: sql.replace(/\$\d+/g, "?"), args: params })).rows;
+    return (await client.query(sql, params)).rows;
   } finally {
-    client.close();
+    await client.end();
   }
 }
 
@@ -87,14 +78,12 @@ const smtpPort = smtp.server.address().port;
 
 // --- The shop ----------------------------------------------------------------
 const origin = (port) => `http://127.0.0.1:${port}`;
+// The demo (NODE_ENV unset): the stand-ins take the payments; the same production build runs.
+const { NODE_ENV: _nodeEnv, ...inherited } = process.env;
 const environment = (port) => ({
-  ...process.env,
-  NODE_ENV: "production",
-  DEMO: "true",
-  MOCKS: "true",
+  ...inherited,
   PORT: String(port),
   DATABASE_URL: databaseUrl,
-  SESSION_SECRET: "load-run-session-secret-0123456789",
   PUBLIC_URL: origin(port),
   TRUST_PROXY: "1",
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
@@ -167,7 +156,8 @@ await Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index)));
 const seconds = (performance.now() - runStarted) / 1000;
 
 // Every paid order's two emails, once the workers have caught up.
-const paidRows = await query(`SELECT id FROM "Order" WHERE "paymentStatus" = 'paid'`);
+// This run's orders only: the demo's seed adds paid sample orders of its own, which send no email.
+const paidRows = await query(`SELECT id FROM "Order" WHERE "paymentStatus" = 'paid' AND email LIKE 'load-%'`);
 const mailStarted = performance.now();
 // One worker per instance sends one email at a time (about 13 a second to a
 // local server), so 2,000 emails take two to three minutes on one instance.
@@ -177,7 +167,7 @@ const mailSeconds = (performance.now() - mailStarted) / 1000;
 const outbox = await query(`SELECT status, count(*) AS count FROM "OutboxMessage" GROUP BY status`);
 await new Promise((resolve) => setTimeout(resolve, 2000));
 
-const stored = await query(`SELECT count(*) AS count FROM "Order"`);
+const stored = await query(`SELECT count(*) AS count FROM "Order" WHERE email LIKE 'load-%'`);
 const perOrder = new Map();
 for (const email of received) {
   const short = /order ([0-9a-f]{8})/.exec(email.subject)?.[1];
@@ -205,11 +195,21 @@ console.log(`  acknowledged ${acknowledged.length}, stored ${Number(stored[0].co
 console.log(`  paid ${paidRows.length}; with exactly one confirmation and one kitchen email: ${exactlyOnce}; emails received ${received.length}`);
 console.log(`  the outbox caught up ${mailSeconds.toFixed(1)} s after the last order: ${outbox.map((row) => `${row.status} ${row.count}`).join(", ")}`);
 
+// What each instance's /metrics says (decision 049), summed: it must match the database.
+const scraped = await Promise.all(PORTS.map((port) => fetch(`${origin(port)}/metrics`).then((response) => response.text())));
+const counter = (name) =>
+  scraped.reduce((sum, text) => sum + text.split("\n").filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`)).reduce((total, line) => total + Number(line.split(" ").pop()), 0), 0);
+const metrics = { placed: counter("shop_orders_placed_total"), paid: counter("shop_orders_paid_total"), emailsSent: counter("shop_emails_sent_total") };
+console.log(`  /metrics summed over the instances: orders placed ${metrics.placed}, paid ${metrics.paid}, emails sent ${metrics.emailsSent}`);
+const emailsSentRows = await query(`SELECT count(*) AS count FROM "OutboxMessage" WHERE status = 'sent'`);
+const metricsMatch = metrics.placed === Number(stored[0].count) && metrics.paid === paidRows.length && metrics.emailsSent === Number(emailsSentRows[0].count);
+console.log(`  the counters ${metricsMatch ? "match" : "do NOT match"} the database (orders ${Number(stored[0].count)}, paid ${paidRows.length}, emails sent ${Number(emailsSentRows[0].count)})`);
+
 for (const server of servers) server.kill();
 await new Promise((resolve) => setTimeout(resolve, 500));
 await new Promise((resolve) => smtp.close(resolve));
 await dropDatabase();
 
-const ok = Number(stored[0].count) === acknowledged.length && exactlyOnce === paidRows.length && paidRows.length === acknowledged.length && failures === 0;
+const ok = Number(stored[0].count) === acknowledged.length && exactlyOnce === paidRows.length && paidRows.length === acknowledged.length && failures === 0 && metricsMatch;
 console.log(ok ? "OK" : "MISMATCH");
 process.exit(ok ? 0 : 1);

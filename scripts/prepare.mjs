@@ -1,12 +1,20 @@
 // Makes a fresh clone runnable: builds the app when its sources are newer
-// than the build, applies database migrations and seeds the catalogue.
+// than the build, applies the database migrations and seeds the catalogue.
+// server.mjs does each before it serves; `node scripts/prepare.mjs` does them
+// on their own (starting the embedded PostgreSQL for the while when
+// DATABASE_URL is unset).
+import { precompressAssets } from "./precompress.mjs";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { migrate, withStartupLock, StartupLockTimeoutError } from "./migrate.mjs";
 
+/** @param {string} command @param {string[]} args */
 const run = (command, args) => execFileSync(command, args, { stdio: "inherit", env: process.env });
+/** @param {string} name */
 const bin = (name) => path.resolve("node_modules/.bin", name);
 
+/** @param {string} dir @returns {number} */
 function newestMtime(dir) {
   if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;
   let newest = 0;
@@ -17,12 +25,12 @@ function newestMtime(dir) {
   return newest;
 }
 
-mkdirSync("var", { recursive: true });
-
+/** @param {string} output @param {string[]} sources */
 const stale = (output, sources) =>
   !existsSync(output) || Math.max(...sources.map((source) => newestMtime(source))) > statSync(output).mtimeMs;
 
-if (process.env.SKIP_BUILD !== "true") {
+/** Builds the shop and the admin app when their sources changed since the last build. */
+export function buildIfStale() {
   // mocks/ is bundled into the server build too: the demo's stand-ins and their payment page.
   if (stale("build/index.js", ["app", "mocks", "remix.config.js"])) {
     console.log("Building the shop…");
@@ -33,30 +41,62 @@ if (process.env.SKIP_BUILD !== "true") {
     console.log("Building the admin app…");
     run(bin("vite"), ["build", "--config", "admin/vite.config.ts", "--logLevel", "warn"]);
   }
+  // Each asset compressed once, here, never per request (decision 056); only what is new since the last time.
+  precompressAssets();
 }
 
-function seed() {
-  run(bin("tsx"), ["prisma/seed.ts"]);
-  // The demo (npm start without NODE_ENV=production) gets a demo admin and sample orders.
-  if (process.env.NODE_ENV !== "production") run(bin("tsx"), ["prisma/seed-demo.ts"]);
+/**
+ * Claims the database for the demo or production (a refusal exits 2 with its
+ * reason: decision 037) and seeds the catalogue; the demo also gets its
+ * accounts and sample orders.
+ * @param {boolean} demo
+ */
+function seed(demo) {
+  run(bin("tsx"), ["prisma/seed.ts", `--role=${demo ? "demo" : "production"}`]);
+  if (demo) run(bin("tsx"), ["prisma/seed-demo.ts"]);
 }
 
-const databaseUrl = process.env.DATABASE_URL ?? "";
-if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-  // Instances starting together take turns: the first migrates and seeds, the rest find it done.
-  const { migratePostgres, withStartupLock, StartupLockTimeoutError } = await import("./migrate-postgres.mjs");
+/** A seed that exited 2: the database is not this shop's to use; the seed printed why. */
+class DatabaseRefused extends Error {}
+
+/**
+ * Migrates and seeds the database of `databaseUrl`. Instances starting
+ * together take turns: the first migrates and seeds, the rest find it done.
+ * A start that waited too long for the others, or a database that belongs
+ * to the other kind of shop (demo or production), exits 1 with the reason.
+ * @param {string} databaseUrl
+ * @param {{ demo: boolean }} options
+ */
+export async function migrateAndSeed(databaseUrl, { demo }) {
   try {
     await withStartupLock(databaseUrl, async (client) => {
-      const applied = await migratePostgres(client);
+      const applied = await migrate(client);
       if (applied.length > 0) console.log(`Applied ${applied.join(", ")}.`);
-      seed();
+      try {
+        seed(demo);
+      } catch (error) {
+        if (/** @type {{ status?: number }} */ (error).status === 2) throw new DatabaseRefused();
+        throw error;
+      }
     });
   } catch (error) {
+    if (error instanceof DatabaseRefused) process.exit(1);
     if (!(error instanceof StartupLockTimeoutError)) throw error;
     console.error(error.message);
     process.exit(1);
   }
-} else {
-  run(bin("prisma"), ["migrate", "deploy"]);
-  seed();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  // On its own (npm run setup, npm run dev): build, then migrate and seed, starting the embedded database for the while.
+  const { chooseDatabase } = await import("../server/database.mjs");
+  mkdirSync("var", { recursive: true });
+  if (process.env.SKIP_BUILD !== "true") buildIfStale();
+  const database = await chooseDatabase();
+  const opened = await database.open();
+  try {
+    await migrateAndSeed(database.url, { demo: (process.env.NODE_ENV ?? "") !== "production" });
+  } finally {
+    await opened.release();
+  }
 }

@@ -51,3 +51,29 @@ export async function createScratchDatabase(serverUrl, prefix) {
   await withClient(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
   return { name, url: databaseUrl(serverUrl, name), drop: () => dropDatabase(serverUrl, name) };
 }
+
+/**
+ * The PostgreSQL server that tests, the bench and the load run create their
+ * databases on: TEST_POSTGRES_URL's (a server where they may create
+ * databases), or else an embedded server of their own under var/test-postgres,
+ * without fsync (its data is thrown away). `release()` lets go of the
+ * embedded one: the last process to let go stops it.
+ * @returns {Promise<{ adminUrl: string, release: () => Promise<void> }>}
+ */
+export async function testPostgresServer() {
+  if (process.env.TEST_POSTGRES_URL) return { adminUrl: process.env.TEST_POSTGRES_URL, release: async () => undefined };
+  const { startEmbeddedPostgres } = await import("../server/embedded-postgres.mjs");
+  const server = await startEmbeddedPostgres({ dir: "var/test-postgres", durable: false, log: () => undefined });
+  return { adminUrl: server.adminUrl, release: server.release };
+}
+
+/**
+ * Drops the databases named `<prefix>_…` that a run which was killed left
+ * behind (a run drops its own when it ends).
+ * @param {string} serverUrl
+ * @param {string} prefix
+ */
+export async function dropLeftovers(serverUrl, prefix) {
+  const { rows } = await withClient(serverUrl, (client) => client.query("SELECT datname FROM pg_database WHERE datname LIKE $1", [`${prefix}\\_%`]));
+  for (const { datname } of rows) await dropDatabase(serverUrl, datname);
+}

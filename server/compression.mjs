@@ -10,15 +10,18 @@ import compression from "compression";
  * out at once, and a deferred part still reaches the browser as soon as it
  * renders (docs/decisions/016).
  */
+/** @returns {import("express").RequestHandler} */
 export function compressResponses() {
   const compress = compression();
   return (req, res, next) =>
     compress(req, res, (error) => {
       if (error) return next(error);
-      const flush = res.flush;
+      // Set by the compressor on the response it wraps.
+      const flushable = /** @type {import("express").Response & { flush?: () => void }} */ (res);
+      const flush = flushable.flush;
       if (typeof flush === "function") {
         let pending = false;
-        res.flush = function coalescedFlush() {
+        flushable.flush = function coalescedFlush() {
           if (pending) return;
           pending = true;
           setImmediate(() => {

@@ -1,37 +1,51 @@
-// What every request meets before Remix (DESIGN.md §7): the client address as
-// the trusted proxy saw it, the security headers, a cap on declared body
-// sizes, and the same-origin check for every state-changing request.
+// What every request meets before Remix (decision 013): the client address
+// as the trusted proxy saw it, the security headers, text the shop can read
+// in its address, a cap on declared body sizes, and the same-origin check for
+// every state-changing request.
 import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
+
+/**
+ * @typedef {import("express").Request} Request
+ * @typedef {import("express").Response} Response
+ * @typedef {import("express").NextFunction} NextFunction
+ * @typedef {import("express").RequestHandler} RequestHandler
+ */
 
 /** Bodies larger than this are refused before anything reads them (the Stripe webhook's own cap). */
 export const MAX_DECLARED_BODY_BYTES = 512 * 1024;
 
+/** Whether the connection's peer is a proxy TRUST_PROXY names (Express's "trust proxy"). */
+export function trustsPeer(/** @type {Request} */ req) {
+  /** @type {(address: string, hop: number) => boolean} */
+  const trust = req.app.get("trust proxy fn");
+  return trust(req.socket.remoteAddress ?? "", 0);
+}
+
 /**
- * TRUST_PROXY → Express's "trust proxy": unset or "false" trusts nobody (the
- * socket's address); "true" is one hop (the load balancer); a number is that
- * many hops; anything else is a comma-separated list of proxy addresses or
- * CIDR ranges. Never "trust every hop", which lets a client pick its address.
+ * The visitor's address as the trusted proxy saw it (Express's `req.ip` under
+ * TRUST_PROXY). When that is not an IP address (a proxy passed on whatever
+ * the client wrote), the connection's own address: rate limits are keyed on
+ * it, and a client must not choose its key.
  */
-export function parseTrustProxy(value) {
-  const text = (value ?? "").trim();
-  if (text === "" || text === "false" || text === "0") return false;
-  if (text === "true") return 1;
-  if (/^\d+$/.test(text)) return Number(text);
-  return text
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean);
+export function clientAddressOf(/** @type {Request} */ req) {
+  const resolved = req.ip;
+  return resolved && isIP(resolved) ? resolved : (req.socket.remoteAddress ?? "unknown");
 }
 
 /**
  * The security headers of every response, set here and nowhere else
- * (DESIGN.md §7). Each request gets a fresh nonce in `res.locals.cspNonce`;
+ * (docs/architecture.md §7). Each request gets a fresh nonce in `res.locals.cspNonce`;
  * the server hands it to Remix, which puts it on its inline scripts, so
  * scripts run only from this origin or with that nonce. JSON-LD blocks are
  * data, not scripts, and need none.
  *
  * `formActionOrigins`: where a form may post besides this origin (a
  * no-JavaScript checkout is redirected to Stripe's hosted page).
+ */
+/**
+ * @param {{ https: boolean, formActionOrigins?: string[] }} options
+ * @returns {RequestHandler}
  */
 export function securityHeaders({ https, formActionOrigins = [] }) {
   const formAction = ["'self'", ...formActionOrigins].join(" ");
@@ -64,15 +78,26 @@ export function securityHeaders({ https, formActionOrigins = [] }) {
 }
 
 /** Where the checkout's no-JavaScript form may be sent: Stripe's hosted page, or STRIPE_API_URL's stand-in. */
-export function paymentFormOrigins(stripeApiUrl) {
+export function paymentFormOrigins(/** @type {string | undefined} */ stripeApiUrl) {
   const origins = ["https://checkout.stripe.com"];
   if (stripeApiUrl) origins.push(new URL(stripeApiUrl).origin);
   return origins;
 }
 
+/** @param {Request} req */
 const wantsJson = (req) => req.path.startsWith("/functions/") || !(req.get("accept") ?? "").includes("text/html");
 
-function refuse(req, res, status, message) {
+/**
+ * Answers a request the edge refuses, as JSON `{ error }` or, for a browser
+ * page, a small page of its own (`title`, then `message`).
+ *
+ * @param {Request} req
+ * @param {Response} res
+ * @param {number} status
+ * @param {string} message
+ * @param {string} [title]
+ */
+export function refuse(req, res, status, message, title = "Sorry, we could not take that") {
   // A body declared too large is not worth discarding: close its connection after the answer.
   if (status === 413) res.setHeader("Connection", "close");
   res.setHeader("Cache-Control", "no-store");
@@ -85,9 +110,30 @@ function refuse(req, res, status, message) {
     .type("html")
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Chill PB</title></head>` +
-        `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem"><h1>Sorry, we could not take that</h1>` +
+        `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem"><h1>${title}</h1>` +
         `<p>${message}</p><p><a href="/">Return to Home</a></p></body></html>`,
     );
+}
+
+/**
+ * Refuses an address holding text the shop never accepts (app/lib/text.ts):
+ * a path that cannot be decoded or holds a control character names no page
+ * (404); such a query is a bad request (400). Nothing reaches Remix, the
+ * database or a stack trace; the one log line is the request's own.
+ *
+ * @param {(pathname: string, search: string) => "path" | "query" | null} unacceptablePart
+ * @returns {RequestHandler}
+ */
+export function refuseUnreadableUrls(unacceptablePart) {
+  return (req, res, next) => {
+    const question = req.originalUrl.indexOf("?");
+    const pathname = question === -1 ? req.originalUrl : req.originalUrl.slice(0, question);
+    const search = question === -1 ? "" : req.originalUrl.slice(question + 1);
+    const part = unacceptablePart(pathname, search);
+    if (part === "path") return refuse(req, res, 404, "There is no page at this address.", "Oops! Page not found");
+    if (part === "query") return refuse(req, res, 400, "This address holds characters we cannot read.");
+    next();
+  };
 }
 
 /** How much of a refused body is read and thrown away so that its connection can serve the next request. */
@@ -108,6 +154,7 @@ export const LINGER_MS = 5_000;
  * with a reset, and a client still uploading (many read the answer only once
  * their upload is done) would get "connection reset" instead of the 413.
  */
+/** @type {RequestHandler} */
 export function discardUnreadBodies(req, res, next) {
   res.on("finish", () => {
     if (req.complete || req.destroyed) return;
@@ -115,7 +162,7 @@ export function discardUnreadBodies(req, res, next) {
     req.removeAllListeners("data");
     let discarded = 0;
     let lingering = false;
-    req.on("data", (chunk) => {
+    req.on("data", (/** @type {Buffer} */ chunk) => {
       discarded += chunk.length;
       if (discarded <= MAX_DISCARDED_BYTES || lingering) return;
       lingering = true;
@@ -127,7 +174,11 @@ export function discardUnreadBodies(req, res, next) {
   next();
 }
 
-/** A body declared larger than any form or function accepts is refused at once with 413. */
+/**
+ * A body declared larger than any form or function accepts is refused at once with 413.
+ *
+ * @type {RequestHandler}
+ */
 export function declaredBodyLimit(req, res, next) {
   const declared = Number(req.get("content-length") ?? 0);
   if (declared > MAX_DECLARED_BODY_BYTES) return refuse(req, res, 413, "That request is too large.");
@@ -135,13 +186,12 @@ export function declaredBodyLimit(req, res, next) {
 }
 
 /** The host the client addressed: X-Forwarded-Host only when the proxy that sent it is trusted. */
-function requestHost(req) {
+function requestHost(/** @type {Request} */ req) {
   const forwarded = req.get("x-forwarded-host");
-  const trusted = req.app.get("trust proxy fn")(req.socket.remoteAddress, 0);
-  return forwarded && trusted ? forwarded.split(",")[0].trim() : req.get("host");
+  return forwarded && trustsPeer(req) ? (forwarded.split(",")[0] ?? "").trim() : req.get("host");
 }
 
-function originOf(value) {
+function originOf(/** @type {string} */ value) {
   try {
     const url = new URL(value);
     return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
@@ -157,6 +207,10 @@ function originOf(value) {
  * nor Sec-Fetch-Site did not come from a browser page and cannot be a forgery.
  * The Stripe webhook proves itself by its signature instead.
  */
+/**
+ * @param {{ publicUrl: string | undefined }} options
+ * @returns {RequestHandler}
+ */
 export function sameOrigin({ publicUrl }) {
   const publicOrigin = publicUrl ? originOf(publicUrl) : null;
   return (req, res, next) => {
@@ -170,5 +224,29 @@ export function sameOrigin({ publicUrl }) {
     // proxy rewrote Host: tell it the host of the origin this check has just accepted.
     if (origin !== undefined) req.headers["x-forwarded-host"] = new URL(origin).host;
     next();
+  };
+}
+
+/** 127.0.0.1 (any 127.x), ::1 and 0.0.0.0: what people type for "this machine" besides localhost. */
+const LOOPBACK_HOST = /^(127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(:\d+)?$/;
+
+/**
+ * The demo only (never production): a page asked for at a loopback address
+ * other than the shop's one address (http://127.0.0.1:3000 for
+ * http://localhost:3000) is sent there first. Otherwise the payment page's
+ * return links lead to the other name, a different cookie jar (Cancel lands on
+ * an empty shop), and a plain-form Place Order is refused by the CSP's
+ * form-action, which names the shop's own address.
+ */
+/**
+ * @param {{ publicOrigin: string }} options
+ * @returns {import("express").RequestHandler}
+ */
+export function demoOneAddress({ publicOrigin }) {
+  const shop = new URL(publicOrigin);
+  return (req, res, next) => {
+    const host = req.get("host") ?? "";
+    if (!["GET", "HEAD"].includes(req.method) || host === shop.host || !LOOPBACK_HOST.test(host)) return next();
+    res.redirect(307, `${shop.origin}${req.originalUrl}`);
   };
 }

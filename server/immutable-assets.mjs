@@ -7,10 +7,11 @@ import path from "node:path";
 
 const FINGERPRINTED = /^\/images\/(.+)\.([0-9a-f]{10})(\.[a-z0-9]+)$/i;
 
+/** @returns {import("express").RequestHandler} */
 export function fingerprintedImages({ root = "public" } = {}) {
   /** @type {Map<string, Promise<string | null>>} */
   const hashes = new Map();
-  const hashOf = (file) => {
+  const hashOf = (/** @type {string} */ file) => {
     let hash = hashes.get(file);
     if (!hash) {
       hash = readFile(file).then(
@@ -23,14 +24,14 @@ export function fingerprintedImages({ root = "public" } = {}) {
   };
   return async (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
-    const match = FINGERPRINTED.exec(req.path);
-    if (!match || match[1].includes("..")) return next();
-    const plain = `/images/${match[1]}${match[3]}`;
+    const [, name, fingerprint, extension] = FINGERPRINTED.exec(req.path) ?? [];
+    if (!name || !fingerprint || !extension || name.includes("..")) return next();
+    const plain = `/images/${name}${extension}`;
     const file = path.join(root, plain);
     const hash = await hashOf(file);
     if (hash === null) return next();
     // An old fingerprint (the image changed since): the current file, never cached as immutable.
-    if (hash !== match[2]) return res.redirect(302, plain);
+    if (hash !== fingerprint) return res.redirect(302, plain);
     res.sendFile(path.resolve(file), { maxAge: "1y", immutable: true });
   };
 }

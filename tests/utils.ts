@@ -24,7 +24,14 @@ import { action as getOrder } from "~/routes/functions.v1.get-order";
 import { action as getOrders } from "~/routes/functions.v1.get-orders";
 import { action as getProducts } from "~/routes/functions.v1.get-products";
 import { action as saveDiscountCode } from "~/routes/functions.v1.save-discount-code";
+import { action as previewDiscountCode } from "~/routes/functions.v1.preview-discount-code";
+import { action as getSettings } from "~/routes/functions.v1.get-settings";
+import { action as saveSettings } from "~/routes/functions.v1.save-settings";
+import { action as getSystem } from "~/routes/functions.v1.get-system";
+import { action as getEmails } from "~/routes/functions.v1.get-emails";
+import { action as resendEmail } from "~/routes/functions.v1.resend-email";
 import { action as refundOrder } from "~/routes/functions.v1.refund-order";
+import { action as reconcilePayments } from "~/routes/functions.v1.reconcile-payments";
 import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
 import { action as sendWelcomeEmail } from "~/routes/functions.v1.send-welcome-email";
 import { action as simpleCheckout } from "~/routes/functions.v1.simple-checkout";
@@ -155,14 +162,19 @@ export function browser() {
    * Posts a form to a route's action. By default as a fetcher (JSON back);
    * `html: true` is a plain form post, which routes answer with a redirect.
    */
-  async function post(handler: RouteHandler, path: string, fields: Record<string, string>, { html = false } = {}) {
+  async function post(
+    handler: RouteHandler,
+    path: string,
+    fields: Record<string, string>,
+    { html = false, headers }: { html?: boolean } & Pick<ShopRequestInit, "headers"> = {},
+  ) {
     const accept = html ? "text/html,application/xhtml+xml" : "*/*";
-    return remember(await callRoute(handler, formRequest(path, fields, { cookie: cookie(), accept })));
+    return remember(await callRoute(handler, formRequest(path, fields, { cookie: cookie(), accept, headers })));
   }
 
-  /** Loads a page's data through its loader. */
-  async function get(handler: RouteHandler, path: string, init: Pick<CallInit, "params"> = {}) {
-    return remember(await callRoute(handler, shopRequest(path, { cookie: cookie() }), init));
+  /** Loads a page's data through its loader; `headers` as a browser would add them (say, Sec-Fetch-Site). */
+  async function get(handler: RouteHandler, path: string, { headers, ...init }: Pick<CallInit, "params"> & Pick<ShopRequestInit, "headers"> = {}) {
+    return remember(await callRoute(handler, shopRequest(path, { cookie: cookie(), headers }), init));
   }
 
   /** Replaces one cookie by hand, given as `name=value` (to tamper with it). */
@@ -225,6 +237,12 @@ const functions = {
   "update-product": updateProduct,
   "get-discount-codes": getDiscountCodes,
   "save-discount-code": saveDiscountCode,
+  "preview-discount-code": previewDiscountCode,
+  "get-settings": getSettings,
+  "save-settings": saveSettings,
+  "get-system": getSystem,
+  "get-emails": getEmails,
+  "resend-email": resendEmail,
   "get-dashboard": getDashboard,
   // The owner's lists and exports.
   "get-subscribers": getSubscribers,
@@ -235,6 +253,7 @@ const functions = {
   "save-operator": saveOperator,
   "remove-operator": removeOperator,
   "refund-order": refundOrder,
+  "reconcile-payments": reconcilePayments,
 } satisfies Record<string, RouteHandler>;
 
 export type FunctionName = keyof typeof functions;
@@ -338,17 +357,40 @@ export async function orderFor(customer: Partial<Shipping> = {}, lines: CartLine
 // ---------------------------------------------------------------------------
 // Stripe's webhook
 
-/** A Stripe event about one Checkout Session, as the JSON Stripe sends. */
-export function stripeSessionEvent(type: string, session: Pick<MockSession, "id" | "object" | "metadata"> & Partial<MockSession>) {
+/** A Stripe event as the JSON Stripe sends: `object` is its data.object; a new event id unless one is given. */
+export function stripeEvent(type: string, object: object, eventId = `evt_test_${randomUUID().replace(/-/g, "")}`) {
   return JSON.stringify({
-    id: `evt_test_${randomUUID().replace(/-/g, "")}`,
+    id: eventId,
     object: "event",
     api_version: "2025-08-27.basil",
     created: Math.floor(Date.now() / 1000),
     livemode: false,
     type,
-    data: { object: session },
+    data: { object },
   });
+}
+
+/** A Stripe event about one Checkout Session, as the JSON Stripe sends. */
+export function stripeSessionEvent(type: string, session: Pick<MockSession, "id" | "object" | "metadata"> & Partial<MockSession>) {
+  return stripeEvent(type, session);
+}
+
+/** charge.refunded for the PaymentIntent's charge, refunded in full unless `refunded` is false (then half). */
+export function chargeRefunded(
+  paymentIntentId: string,
+  { amount, refunded = true, refundId, eventId }: { amount: number; refunded?: boolean; refundId?: string; eventId?: string },
+) {
+  const charge = {
+    id: `ch_${paymentIntentId.slice(3)}`,
+    object: "charge",
+    amount,
+    amount_refunded: refunded ? amount : Math.floor(amount / 2),
+    refunded,
+    payment_intent: paymentIntentId,
+    metadata: {},
+    ...(refundId && { refunds: { object: "list", data: [{ id: refundId, object: "refund", amount }] } }),
+  };
+  return stripeEvent("charge.refunded", charge, eventId);
 }
 
 /** The Stripe-Signature header for `payload`: signed with the shop's webhook secret (tests/setup/environment.ts) unless another is given. */

@@ -4,7 +4,7 @@ import { Notifications } from "@mantine/notifications";
 import { Authenticated, Refine } from "@refinedev/core";
 import routerProvider, { CatchAllNavigate } from "@refinedev/react-router";
 import { lazy, Suspense } from "react";
-import { Outlet, Route, Routes } from "react-router";
+import { Navigate, Outlet, Route, Routes } from "react-router";
 import { AdminLayout } from "./components/layout";
 import { Loading } from "./components/loading";
 import { OrderList } from "./pages/orders/list";
@@ -23,10 +23,13 @@ const DashboardPage = lazy(() => import("./pages/dashboard"));
 const SubscribersPage = lazy(() => import("./pages/lists/subscribers"));
 const InquiriesPage = lazy(() => import("./pages/lists/inquiries"));
 const OperatorsPage = lazy(() => import("./pages/operators"));
+const SystemPage = lazy(() => import("./pages/system"));
 const ProductListPage = lazy(() => import("./pages/products/list"));
 const ProductEditPage = lazy(() => import("./pages/products/edit"));
 const DiscountCodeListPage = lazy(() => import("./pages/discount-codes/list"));
 const DiscountCodeEditPage = lazy(() => import("./pages/discount-codes/edit"));
+// Every operator's (staff read them); only the owner saves them.
+const SettingsPage = lazy(() => import("./pages/settings"));
 const NotFoundPage = lazy(() => import("./pages/not-found").then((page) => ({ default: page.NotFoundPage })));
 
 /** The signed-in operator's app: Refine over the shop's functions, its nav, toasts and pages. */
@@ -55,6 +58,8 @@ export default function OperatorApp() {
           { name: "subscribers", list: "/subscribers", meta: { label: "Subscribers" } },
           { name: "inquiries", list: "/inquiries", meta: { label: "Inquiries" } },
           { name: "operators", list: "/operators", meta: { label: "Operators" } },
+          { name: "settings", list: "/settings", meta: { label: "Settings" } },
+          { name: "system", list: "/system", meta: { label: "System" } },
         ]}
         options={{
           syncWithLocation: true,
@@ -76,6 +81,8 @@ export default function OperatorApp() {
             }
           >
             <Route index element={<OrderList />} />
+            {/* The list lives at the root; /admin/orders (what people type, and the menu's name for it) leads there. */}
+            <Route path="orders" element={<Navigate to="/" replace />} />
             <Route path="orders/:id" element={<OrderShow />} />
             <Route path="dashboard" element={<DashboardPage />} />
             <Route path="products" element={<ProductListPage />} />
@@ -86,6 +93,8 @@ export default function OperatorApp() {
             <Route path="subscribers" element={<SubscribersPage />} />
             <Route path="inquiries" element={<InquiriesPage />} />
             <Route path="operators" element={<OperatorsPage />} />
+            <Route path="settings" element={<SettingsPage />} />
+            <Route path="system" element={<SystemPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>

@@ -4,9 +4,9 @@ import { CheckIcon, MailIcon, PinIcon, TruckIcon } from "~/components/icons";
 import { AllergenLine } from "~/components/product/allergen-line";
 import type { CheckedDelivery } from "~/routes/checkout/checkout.server";
 import type { CheckoutSummary } from "~/routes/checkout/summary.server";
-import { DELIVERY_PROBLEMS, DELIVERY_RADIUS_MILES } from "~/lib/delivery-zones";
+import { DELIVERY_PROBLEMS } from "~/lib/delivery-zones";
 import { formatCents, formatWholeDollars } from "~/lib/money";
-import type { Message } from "~/lib/messages";
+import { minimumOrderMessage, type Message } from "~/lib/messages";
 
 export function MessageBanner({ message }: { message: Message | null }) {
   if (!message) return null;
@@ -47,7 +47,7 @@ export function DeliveryResult({ delivery, address }: { delivery: CheckedDeliver
       </p>
       <p>
         {delivery.reason === "outside-area"
-          ? `You're ${delivery.miles.toFixed(1)} miles away, outside our ${DELIVERY_RADIUS_MILES}-mile area. `
+          ? `You're ${delivery.miles.toFixed(1)} miles away, outside our ${delivery.radiusMiles}-mile area. `
           : `${DELIVERY_PROBLEMS[delivery.reason]}. `}
         Contact us and we&apos;ll try to arrange a delivery.
       </p>
@@ -123,7 +123,7 @@ export function OrderSummary({ summary }: { summary: CheckoutSummary }) {
           <dt>
             <TruckIcon /> Shipping
           </dt>
-          <dd>{summary.shippingCents > 0 ? formatCents(summary.shippingCents) : "Free"}</dd>
+          <dd>{summary.shippingCents > 0 ? formatCents(summary.shippingCents) : summary.shippingWaived ? `Free (${summary.discountCode})` : "Free"}</dd>
         </div>
         <div className="summary__total">
           <dt>Total</dt>
@@ -140,11 +140,9 @@ export function OrderSummary({ summary }: { summary: CheckoutSummary }) {
 function SummaryNotices({ summary }: { summary: CheckoutSummary }) {
   const notices: { key: string; text: string }[] = [];
   if (summary.cartProblem) notices.push({ key: "cart", text: summary.cartProblem });
+  if (summary.discountProblem) notices.push({ key: "code", text: summary.discountProblem });
   if (summary.remainingCents > 0) {
-    notices.push({
-      key: "minimum",
-      text: `Minimum order of ${formatCents(summary.minimumCents)} required: add ${formatCents(summary.remainingCents)} more to your cart.`,
-    });
+    notices.push({ key: "minimum", text: minimumOrderMessage(summary.minimumCents, summary.remainingCents).description });
   }
   if (summary.zoneMinimumCents !== null && summary.zoneRemainingCents > 0) {
     notices.push({

@@ -1,15 +1,15 @@
 import { IconTiles, type IconTile } from "~/components/icon-tiles";
 import { BoxIcon, ClockIcon, SnowflakeIcon, TruckIcon } from "~/components/icons";
-import { FREE_SHIPPING_THRESHOLD_CENTS, MINIMUM_ORDER_CENTS, SHIPPING_CENTS } from "~/lib/cart";
-import { DELIVERY_RADIUS_MILES } from "~/lib/delivery-zones";
+import { useShopTerms } from "~/components/shop-terms";
 import { formatCents, formatWholeDollars } from "~/lib/money";
+import type { ShopTerms } from "~/lib/shop-settings";
 
 /**
- * What delivery promises (spec §1, §2): the landing page's locations section
+ * What delivery promises (requirements §1, §2): the landing page's locations section
  * shows the first three tiles in a compact row, the shop's delivery section
- * all four. The figures come from the rules the server applies.
+ * all four. The figures are the owner's settings, which the server applies.
  */
-const tiles: IconTile[] = [
+const tilesFor = (terms: ShopTerms): IconTile[] => [
   {
     icon: ClockIcon,
     title: "2-3 business days",
@@ -22,10 +22,10 @@ const tiles: IconTile[] = [
   },
   {
     icon: TruckIcon,
-    title: `Free shipping over ${formatWholeDollars(FREE_SHIPPING_THRESHOLD_CENTS)}`,
+    title: `Free shipping over ${formatWholeDollars(terms.freeShippingThresholdCents)}`,
     text:
-      `A flat ${formatCents(SHIPPING_CENTS)} below that. Orders start at ${formatCents(MINIMUM_ORDER_CENTS)}, ` +
-      `and we deliver up to ${DELIVERY_RADIUS_MILES} miles from our kitchen.`,
+      `A flat ${formatCents(terms.shippingFeeCents)} below that. Orders start at ${formatCents(terms.minimumOrderCents)}, ` +
+      `and we deliver up to ${terms.radiusMiles} miles from our kitchen.`,
   },
   {
     icon: BoxIcon,
@@ -35,6 +35,7 @@ const tiles: IconTile[] = [
 ];
 
 export function DeliveryTiles({ compact = false }: { compact?: boolean }) {
+  const tiles = tilesFor(useShopTerms());
   return compact ? (
     <IconTiles tiles={tiles.slice(0, 3)} className="info-tiles info-tiles--compact" />
   ) : (

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { brand } from "~/lib/brand";
 import { InstagramIcon, MailIcon, PinIcon } from "~/components/icons";
 import { Logo } from "~/components/logo";
+import { SectionLink } from "~/components/landing/section-link";
 
 const quickLinks = [
   { hash: "products", label: "Products" },
@@ -30,7 +31,7 @@ export function SiteFooter({ onLanding = false }: { onLanding?: boolean }) {
           <ul>
             {quickLinks.map((link) => (
               <li key={link.hash}>
-                <a href={onLanding ? `#${link.hash}` : `/#${link.hash}`}>{link.label}</a>
+                {onLanding ? <SectionLink hash={link.hash}>{link.label}</SectionLink> : <a href={`/#${link.hash}`}>{link.label}</a>}
               </li>
             ))}
             <li>

@@ -5,7 +5,7 @@ import type { Message } from "~/lib/messages";
 import type { RootLoader } from "~/root";
 
 /**
- * Toasts (spec §8): destructive ones in red. A toast from the server (after a
+ * Toasts (requirements §8): destructive ones in red. A toast from the server (after a
  * plain form post) renders without JavaScript; with JavaScript, pages add
  * their own with `useToast()` and toasts close themselves after a while.
  */

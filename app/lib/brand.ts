@@ -13,5 +13,5 @@ export const brand = {
   instagramHandle: "@chillpb",
 } as const;
 
-/** Local-storage key of the cart mirror: the short name plus "cart" (spec §9). */
+/** Local-storage key of the cart mirror: the short name plus "cart" (requirements §9). */
 export const CART_STORAGE_KEY = `${brand.shortName}cart`;

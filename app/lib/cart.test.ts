@@ -1,18 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  applyCartChange,
-  cartTotals,
-  discountCentsFor,
-  freeShippingHint,
-  shippingFor,
-  type CartChange,
-  type CartChangeResult,
-  type CartItem,
-} from "~/lib/cart";
+import { applyCartChange, type CartChange, type CartChangeResult, type CartItem } from "~/lib/cart";
 import { formatCents } from "~/lib/money";
-
-const bar = { priceCents: 600 };
-const bites = { priceCents: 1000 };
 
 function apply(items: CartItem[], ...changes: Parameters<typeof applyCartChange>[1][]) {
   return changes.reduce<CartItem[]>((current, change) => {
@@ -84,98 +72,11 @@ describe("the 99-per-product cap", () => {
   });
 });
 
-describe("cart totals", () => {
-  it("counts items and sums price times quantity", () => {
-    const totals = cartTotals([
-      { ...bar, quantity: 2 },
-      { ...bites, quantity: 1 },
-    ]);
-    expect(totals.itemCount).toBe(3);
-    expect(totals.subtotalCents).toBe(2200);
-  });
-
-  it("is empty for an empty cart", () => {
-    expect(cartTotals([])).toMatchObject({ itemCount: 0, subtotalCents: 0, meetsMinimum: false, remainingCents: 2000 });
-  });
-
-  it("says how much is missing below the $20.00 minimum: three $6.00 bars are $2.00 short", () => {
-    expect(cartTotals([{ ...bar, quantity: 3 }])).toMatchObject({ subtotalCents: 1800, meetsMinimum: false, remainingCents: 200 });
-  });
-
-  // [subtotal, meets the $20 minimum, cents still missing, shipping]
-  const boundaries: [number, boolean, number, number][] = [
-    [1999, false, 1, 1000],
-    [2000, true, 0, 1000],
-    [4999, true, 0, 1000],
-    [5000, true, 0, 0],
-  ];
-
-  it.each(boundaries)("a subtotal of %i cents: minimum met %s, %i cents missing, shipping %i cents", (subtotal, meetsMinimum, remainingCents, shippingCents) => {
-    const totals = cartTotals([{ priceCents: subtotal, quantity: 1 }]);
-    expect(totals).toEqual({ itemCount: 1, subtotalCents: subtotal, shippingCents, meetsMinimum, remainingCents });
-    expect(shippingFor(subtotal)).toBe(shippingCents);
-  });
-
-  it("ships five $10.00 cartons free (exactly $50.00)", () => {
-    expect(cartTotals([{ ...bites, quantity: 5 }])).toMatchObject({ subtotalCents: 5000, shippingCents: 0 });
-  });
-});
-
-describe("the free-shipping hint", () => {
-  // [subtotal in cents, the hint]
-  const hints: [number, string | null][] = [
-    [0, null],
-    [1, "Add $49.99 for free shipping"],
-    [600, "Add $44.00 for free shipping"],
-    [1800, "Add $32.00 for free shipping"],
-    [4400, "Add $6.00 for free shipping"],
-    [4999, "Add $0.01 for free shipping"],
-    [5000, null],
-    [5001, null],
-    [12000, null],
-  ];
-
-  it.each(hints)("a subtotal of %i cents: %s", (subtotal, hint) => {
-    expect(freeShippingHint(subtotal)).toBe(hint);
-  });
-
-  it("says nothing for an empty cart, which has nothing to ship", () => {
-    expect(freeShippingHint(cartTotals([]).subtotalCents)).toBeNull();
-  });
-
-  it("agrees with the shipping rule: a hint exactly while shipping is charged on a non-empty cart", () => {
-    for (const subtotal of [1, 2000, 4999, 5000, 9900]) {
-      expect(freeShippingHint(subtotal) !== null).toBe(shippingFor(subtotal) > 0);
-    }
-  });
-});
-
 describe("formatCents", () => {
   it("shows dollars with two decimals", () => {
     expect(formatCents(600)).toBe("$6.00");
     expect(formatCents(1005)).toBe("$10.05");
     expect(formatCents(0)).toBe("$0.00");
     expect(formatCents(-250)).toBe("-$2.50");
-  });
-});
-
-describe("discounts", () => {
-  it("takes the fraction of the subtotal, rounded half up to the cent", () => {
-    expect(discountCentsFor(3000, 1000)).toBe(300);
-    expect(discountCentsFor(2005, 1000)).toBe(201); // 200.5 rounds up
-    expect(discountCentsFor(2004, 1000)).toBe(200); // 200.4 rounds down
-    expect(discountCentsFor(2015, 1500)).toBe(302); // 302.25
-    expect(discountCentsFor(2099, 2500)).toBe(525); // 524.75
-    expect(discountCentsFor(0, 1000)).toBe(0);
-  });
-
-  // 10% (WELCOME10) around the $20 minimum and the $50 free-shipping threshold.
-  it.each([
-    [1999, 200], // 199.9
-    [2000, 200],
-    [4999, 500], // 499.9
-    [5000, 500],
-  ])("takes 10%% of %i cents as %i cents", (subtotal, discount) => {
-    expect(discountCentsFor(subtotal, 1000)).toBe(discount);
   });
 });

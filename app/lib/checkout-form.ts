@@ -4,10 +4,11 @@ import { singleLine } from "~/lib/forms";
 
 const required = (max: number) => singleLine(max).min(1, "Required");
 
-/** The shipping/customer form of spec §3, shared by the checkout page and simple-checkout. */
+/** The shipping/customer form of requirements §3, shared by the checkout page and simple-checkout. */
 export const shippingSchema = z.object({
-  firstName: required(60),
-  lastName: required(60),
+  // Room for long names; past it the form says so (its inputs never cut what is typed).
+  firstName: required(100),
+  lastName: required(100),
   email: emailSchema,
   phone: z
     .string()

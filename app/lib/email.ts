@@ -4,7 +4,7 @@ import { z } from "zod";
  * The one email rule for every form and function, and the canonical mailbox
  * that first-order rules compare. Browser-safe: no I/O.
  *
- * Stricter than spec §5's "text @ text . text, no spaces" (which it implies):
+ * Stricter than requirements §5's "text @ text . text, no spaces" (which it implies):
  * one mailbox only, so no control characters, list separators (`,` `;`),
  * angle brackets or double quotes, and a domain made of real DNS labels.
  */

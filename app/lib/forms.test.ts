@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { firstFieldErrors } from "~/lib/forms";
+import { firstFieldErrors, parseDecimalInteger } from "~/lib/forms";
 
 const schema = z
   .object({
@@ -29,5 +29,16 @@ describe("firstFieldErrors", () => {
 
   it("leaves out an error about the whole form, which no field can show", () => {
     expect(errorsFor({ name: "bob", email: "b", age: 3 })).toEqual({});
+  });
+});
+
+describe("parseDecimalInteger", () => {
+  it("reads decimal digits with an optional sign, and nothing else", () => {
+    expect(parseDecimalInteger("16")).toBe(16);
+    expect(parseDecimalInteger(" -3 ")).toBe(-3);
+    expect(parseDecimalInteger("+7")).toBe(7);
+    for (const text of ["0x10", "0b11", "0o7", "1e3", "1.0", "", " ", "Infinity", "1_000", "١٢"]) {
+      expect(parseDecimalInteger(text), text).toBeNull();
+    }
   });
 });

@@ -23,6 +23,21 @@ export function singleLine(max: number) {
   );
 }
 
+const DECIMAL_INTEGER = /^[+-]?\d{1,15}$/;
+
+/** A whole number written in decimal digits (a sign allowed), or null: never "0x10", "1e3", "1.0" or "". */
+export function parseDecimalInteger(text: string): number | null {
+  const trimmed = text.trim();
+  return DECIMAL_INTEGER.test(trimmed) ? Number(trimmed) : null;
+}
+
+/** A form field holding a whole number in decimal digits, as `parseDecimalInteger` reads it. */
+export function decimalInteger(message: string) {
+  return z
+    .string({ invalid_type_error: message })
+    .transform((text, ctx) => parseDecimalInteger(text) ?? (ctx.addIssue({ code: z.ZodIssueCode.custom, message }), z.NEVER));
+}
+
 /** The first message of each field that failed to parse, in the order the fields failed. */
 export function firstFieldErrors<Input>(error: z.ZodError<Input>) {
   const firsts: Partial<Record<Extract<keyof Input, string>, string>> = {};

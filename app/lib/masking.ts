@@ -1,5 +1,5 @@
 /**
- * How customer data is shown to anyone but the fulfilment team (spec §6):
+ * How customer data is shown to anyone but the fulfilment team (requirements §6):
  * one rule, used by the admin functions and the unsubscribe page.
  */
 export function maskEmail(email: string) {
@@ -9,4 +9,11 @@ export function maskEmail(email: string) {
   return `${email[0]}***${email.slice(at)}`;
 }
 
-export const initial = (name: string) => (name.trim()[0]?.toUpperCase() ?? "?") + ".";
+/**
+ * A name's first character as a person sees it (a grapheme: "🍦Zoe" gives "🍦",
+ * never half of its surrogate pair), then a full stop.
+ */
+export function initial(name: string) {
+  const first = new Intl.Segmenter("en", { granularity: "grapheme" }).segment(name.trim())[Symbol.iterator]().next().value?.segment;
+  return (first?.toUpperCase() ?? "?") + ".";
+}

@@ -1,9 +1,7 @@
-import { MINIMUM_ORDER_CENTS } from "~/lib/cart";
-import { DELIVERY_RADIUS_MILES } from "~/lib/delivery-zones";
 import { formatCents, formatWholeDollars } from "~/lib/money";
 
 /**
- * The texts the spec gives for outcomes (spec §5, §8), in one place so pages,
+ * The texts the spec gives for outcomes (requirements §5, §8), in one place so pages,
  * functions and tests say exactly the same thing.
  */
 export type Message = { title: string; description: string; destructive?: boolean };
@@ -18,11 +16,6 @@ export const messages = {
   completeAddress: {
     title: "Complete Address Required",
     description: "Please fill in your complete address to check delivery availability.",
-    destructive: true,
-  },
-  outsideArea: {
-    title: "Outside Delivery Area",
-    description: `You're outside our ${DELIVERY_RADIUS_MILES}-mile delivery area. Please contact us directly to arrange delivery.`,
     destructive: true,
   },
   deliveryError: {
@@ -41,13 +34,45 @@ export const messages = {
     description: "There was an issue verifying your order. Please contact support.",
     destructive: true,
   },
+  discountCheckFailed: { title: "Error", description: "Could not validate discount code. Please try again.", destructive: true },
+  /** An in-page request that got no answer, where the spec names no message of its own. */
+  requestFailed: {
+    title: "Please try again",
+    description: "We could not reach the shop just now. Nothing you typed is lost.",
+    destructive: true,
+  },
   paymentConfirmed: { title: "Payment Confirmed!", description: "Thank you! Your order is on its way to our kitchen." },
+  orderConfirmedNoPayment: {
+    title: "Order Confirmed!",
+    description: "It's on the house: no payment was needed. Your order is on its way to our kitchen.",
+  },
 } satisfies Record<string, Message>;
 
-export function minimumOrderMessage(remainingCents: number): Message {
+/** A cart change the shop refused (its reason) or never answered. */
+export function cartChangeFailed(intent: string, reason: string | null): Message {
+  return {
+    title: intent === "add" ? "Not added to cart" : "Cart not updated",
+    description: reason ?? "We could not reach the shop just now. Please check your connection and try again.",
+    destructive: true,
+  };
+}
+
+/** What the cart's action answers when the catalogue cannot be read. */
+export const cartUnavailable = "We could not update your cart just now. Please try again.";
+
+/** The owner's radius (app/lib/shop-settings.ts deliveryRadiusMiles). */
+export function outsideAreaMessage(radiusMiles: number): Message {
+  return {
+    title: "Outside Delivery Area",
+    description: `You're outside our ${radiusMiles}-mile delivery area. Please contact us directly to arrange delivery.`,
+    destructive: true,
+  };
+}
+
+export function minimumOrderMessage(minimumCents: number, remainingCents: number): Message {
   return {
     title: "Minimum Order Required",
-    description: `Minimum order amount is ${formatCents(MINIMUM_ORDER_CENTS)}. Please add ${formatCents(remainingCents)} more to your cart.`,
+    description: `Minimum order amount is ${formatCents(minimumCents)}. Please add ${formatCents(remainingCents)} more to your cart.`,
     destructive: true,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Money is integer cents everywhere; this module is the only place it becomes
  * text, and the only place it meets dollars (the functions' JSON carries
- * dollars, as spec §3 has it).
+ * dollars, as requirements §3 has it).
  */
 /** Cents as the shop shows money: 123456 → "$1,234.56", -500 → "-$5.00". */
 export function formatCents(cents: number): string {

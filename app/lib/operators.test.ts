@@ -7,9 +7,9 @@ describe("operator roles", () => {
     expect(OPERATOR_ROLES).toEqual(Object.values(OperatorRole));
   });
 
-  it("lets staff see and move orders and read the dashboard, and nothing else", () => {
+  it("lets staff see and move orders and read the dashboard and the shop's terms, and nothing else", () => {
     const staff = PERMISSIONS.filter((permission) => hasPermission("staff", permission));
-    expect(staff).toEqual(["orders.view", "orders.update-status", "dashboard.view"]);
+    expect(staff).toEqual(["orders.view", "orders.update-status", "dashboard.view", "settings.view"]);
   });
 
   it("lets the owner do everything", () => {

@@ -20,15 +20,19 @@ export const PERMISSIONS = [
   "orders.update-status",
   "dashboard.view",
   "orders.refund",
+  "payments.reconcile",
   "products.manage",
   "discount-codes.manage",
   "lists.view",
   "operators.manage",
+  "settings.view",
+  "settings.manage",
+  "system.manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Staff see orders (masked) and move them along; owners may do everything. */
-const STAFF_PERMISSIONS: ReadonlySet<Permission> = new Set(["orders.view", "orders.update-status", "dashboard.view"]);
+const STAFF_PERMISSIONS: ReadonlySet<Permission> = new Set(["orders.view", "orders.update-status", "dashboard.view", "settings.view"]);
 
 export function hasPermission(role: OperatorRole, permission: Permission): boolean {
   return role === "owner" || STAFF_PERMISSIONS.has(permission);

@@ -4,7 +4,7 @@
  * same two lists as Prisma enums; `orders.test.ts` keeps them identical.
  */
 
-/** Fulfilment, in the order an operator moves an order along (spec §4). */
+/** Fulfilment, in the order an operator moves an order along (requirements §4). */
 export const ORDER_STATUSES = ["pending", "preparing", "shipped", "delivered"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -59,7 +59,20 @@ export const ORDERS_PAGE_SIZE = 20;
 /** What a customer and an operator call an order: the first eight characters of its id. */
 export const shortOrderId = (id: string) => id.slice(0, 8);
 
-/** An order as an operator sees it (spec §3): customer data masked on the server; money in dollars and cents. */
+/**
+ * How long the link in a customer's emails opens their order page (decision
+ * 048): 180 days from the order, longer than delivery, a card's dispute
+ * window (120 days) and a returns conversation take, so a link forwarded or
+ * found in an old inbox stops showing the order some months after it is done.
+ */
+export const ORDER_LINK_DAYS = 180;
+
+/** When the order's page link stops working. */
+export function orderLinkExpiresAt(placedAt: Date | string): Date {
+  return new Date(new Date(placedAt).getTime() + ORDER_LINK_DAYS * 24 * 60 * 60 * 1000);
+}
+
+/** An order as an operator sees it (requirements §3): customer data masked on the server; money in dollars and cents. */
 export type MaskedOrder = {
   id: string;
   status: OrderStatus;
@@ -79,7 +92,12 @@ export type MaskedOrder = {
   tracking: { carrier: string | null; number: string | null; url: string | null } | null;
   /** The full refund, once there is one. */
   refund: { amount_cents: number; reason: string | null; refunded_by: string | null; refunded_at: string } | null;
+  /** A refund asked of Stripe that Stripe has not confirmed yet (its answer never came); the shop keeps asking (decision 042). */
+  refund_pending: { requested_by: string | null; requested_at: string; reason: string | null } | null;
 };
+
+/** What the admin calls an order whose refund Stripe has not confirmed yet. */
+export const REFUND_PENDING_LABEL = "Refund pending";
 
 /**
  * get-dashboard's answer: paid orders and their revenue today and per Los
@@ -105,4 +123,11 @@ export type TrackingView = { carrier: string | null; number: string | null };
 /** Tracking set (when the order shipped) or corrected, and who did it. */
 export type TrackingChangeView = { from: TrackingView; to: TrackingView; changed_by: string; changed_at: string };
 
-export type MaskedOrderWithHistory = MaskedOrder & { history: OrderStatusChangeView[]; tracking_history: TrackingChangeView[] };
+/** A pending refund that Stripe refused: who had asked for it and why, Stripe's reason, and when the shop learned it. */
+export type RefundRefusalView = { requested_by: string | null; reason: string | null; refusal: string; refused_at: string };
+
+export type MaskedOrderWithHistory = MaskedOrder & {
+  history: OrderStatusChangeView[];
+  tracking_history: TrackingChangeView[];
+  refund_refusals: RefundRefusalView[];
+};

@@ -1,3 +1,4 @@
+import type { DiscountKind, DiscountScope } from "./discount-code";
 /**
  * What the owner's catalogue functions answer, as the admin receives them
  * (browser-safe): the server builds these shapes and the admin reads them, so
@@ -7,7 +8,7 @@
 /** One change in a product's or code's history (the audit record). */
 export type AuditRecord = { actorEmail: string; action: string; at: string; before: unknown; after: unknown };
 
-/** A product as get-products and update-product answer it: spec §3's fields with the price in dollars, and its latest changes. */
+/** A product as get-products and update-product answer it: requirements §3's fields with the price in dollars, and its latest changes. */
 export type ProductJson = {
   id: string;
   name: string;
@@ -25,7 +26,17 @@ export type ProductJson = {
 /** A discount code's terms, as the owner sends them to save-discount-code. */
 export type DiscountCodeTerms = {
   code: string;
+  /** What the code gives (decision 053). */
+  kind: DiscountKind;
+  /** Percent codes: 1 to 100; 0 for the other kinds. */
   percentOff: number;
+  /** Amount codes: dollars off; null for the other kinds. */
+  amountOff: number | null;
+  /** Dollars the covered lines must come to; null for none. */
+  minimumSubtotal: number | null;
+  appliesTo: DiscountScope;
+  /** ISO date-time from which the code applies, or null for at once. */
+  startsAt: string | null;
   description: string;
   active: boolean;
   firstOrderOnly: boolean;
@@ -43,4 +54,16 @@ export type DiscountCodeJson = DiscountCodeTerms & {
   reserved: number;
   usesHeld: number;
   updatedAt: string;
+};
+
+/** A delivery zone as get-settings and save-settings carry it: dollars; a null fee or threshold means the shop-wide one applies. */
+export type ZoneJson = { name: string; upToMiles: number; minimumOrder: number; shippingFee: number | null; freeShippingThreshold: number | null };
+
+/** The shop's terms (get-settings, save-settings; decision 052), in dollars, zones nearest first. */
+export type SettingsJson = {
+  shippingFee: number;
+  freeShippingThreshold: number;
+  minimumOrder: number;
+  kitchen: { lat: number; lon: number };
+  zones: ZoneJson[];
 };

@@ -4,7 +4,7 @@ import { SINGLE_LINE, describeFormErrors, singleLine } from "~/lib/forms";
 import type { Message } from "~/lib/messages";
 
 /**
- * The partnership inquiry (spec §2), shared by the landing page's dialog, its
+ * The partnership inquiry (requirements §2), shared by the landing page's dialog, its
  * action and send-partnership-inquiry. Browser-safe, so the dialog's inputs
  * take their constraints from it too.
  */

@@ -22,7 +22,7 @@ describe("product facts cover the catalogue", () => {
     expect(factsFor("bar-unknown")).toBeNull();
   });
 
-  it("names spec §1's seven organic ingredients, in its order", () => {
+  it("names requirements §1's seven organic ingredients, in its order", () => {
     expect(organicIngredients.map((ingredient) => ingredientInfo[ingredient].name)).toEqual([
       "Greek yogurt",
       "Peanut butter",

@@ -16,7 +16,7 @@ export const allergenName: Record<Allergen, string> = { peanuts: "Peanuts", milk
 /** Warnings that are not allergies. */
 export type Advisory = "honey-infants";
 
-/** The seven organic ingredients of spec §1, in the spec's order. */
+/** The seven organic ingredients of requirements §1, in the spec's order. */
 export const organicIngredients: readonly Ingredient[] = [
   "greek-yogurt",
   "peanut-butter",
@@ -50,9 +50,9 @@ export const advisoryText: Record<Advisory, { full: string; short: string }> = {
   },
 };
 
-/** Spec §1: the nutrition facts per 100g bar. */
+/** Requirements §1: the nutrition facts per 100g bar. */
 export type BarNutrition = { per: "bar"; barGrams: number; proteinGrams: number; fatGrams: number; refinedSugarGrams: number; caloriesBelow: number };
-/** Spec §1: what the spec says about a carton of bites, and nothing it does not. */
+/** Requirements §1: what the spec says about a carton of bites, and nothing it does not. */
 export type CartonNutrition = { per: "carton"; bitesPerCarton: number; proteinGramsPerBite: number; proteinGramsPerCarton: number };
 export type Nutrition = BarNutrition | CartonNutrition;
 
@@ -74,7 +74,7 @@ export type ProductFacts = {
 
 /*
  * Every bar and bite starts from one base: Greek yogurt, peanut butter, honey
- * (spec §1: no refined sugar), lemon juice and sea salt, and is dipped in
+ * (requirements §1: no refined sugar), lemon juice and sea salt, and is dipped in
  * chocolate. Fruit is the flavour, so the two chocolate products have none:
  * their descriptions name no fruit. Where the catalogue does not say whether
  * a base ingredient is in a product, it is listed: a warning too many harms

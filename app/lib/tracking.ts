@@ -1,5 +1,5 @@
 /**
- * Shipping carriers and their tracking numbers (issue 13), browser-safe: the
+ * Shipping carriers and their tracking numbers (decision 027), browser-safe: the
  * server checks an operator's input with `checkTracking`, the admin app checks
  * its form with the same function, and emails and pages build the carrier's
  * tracking link with `trackingUrl`.

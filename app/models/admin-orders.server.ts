@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { db, dbIsPostgres } from "~/utils/db.server";
+import { lineTotalCents } from "~/models/pricing.server";
+import { db } from "~/utils/db.server";
 import { orderStatusEmail } from "~/services/emails.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { mailboxDomain } from "~/lib/email";
@@ -14,15 +15,17 @@ import {
   type MaskedOrder,
   type MaskedOrderWithHistory,
   type OrderStatus,
+  type RefundRefusalView,
   type TrackingView,
 } from "~/lib/orders";
+import type { RefundRefusal } from "~/models/refunds.server";
 import { enqueueEmails } from "~/services/outbox.server";
 import { auditTrail, recordAudit } from "~/models/audit.server";
-import { dailySales, losAngelesDaysEnding, paidOrderCount } from "~/models/daily-sales.server";
+import { dailySales, paidOrderCount } from "~/models/daily-sales.server";
 import { trackingUrl, type Carrier } from "~/lib/tracking";
 
 /**
- * The operator's view of orders (spec §6-§7): customer data is masked here,
+ * The operator's view of orders (requirements §6-§7): customer data is masked here,
  * on the server: name as initials, email as first letter + asterisks +
  * domain, location as city and state. Full details go only to the
  * fulfilment email.
@@ -69,6 +72,8 @@ const orderSelect = {
   refundReason: true,
   refundedBy: true,
   refundedAt: true,
+  refundRequestedAt: true,
+  refundRequestedBy: true,
   items: { select: { productId: true, name: true, unitPriceCents: true, quantity: true } },
 } satisfies Prisma.OrderSelect;
 
@@ -86,7 +91,7 @@ function maskOrder(order: OrderRow): MaskedOrder {
     items: order.items.map((item) => ({
       product: { id: item.productId, name: item.name, price: centsToDollars(item.unitPriceCents) },
       quantity: item.quantity,
-      line_total_cents: item.unitPriceCents * item.quantity,
+      line_total_cents: lineTotalCents(item.unitPriceCents, item.quantity),
     })),
     customer_email: maskEmail(order.email),
     shipping_info: {
@@ -112,6 +117,10 @@ function maskOrder(order: OrderRow): MaskedOrder {
             refunded_at: order.refundedAt.toISOString(),
           }
         : null,
+    refund_pending:
+      order.paymentStatus === "paid" && order.refundRequestedAt
+        ? { requested_by: order.refundRequestedBy, requested_at: order.refundRequestedAt.toISOString(), reason: order.refundReason }
+        : null,
   };
 }
 
@@ -119,15 +128,11 @@ function maskOrder(order: OrderRow): MaskedOrder {
 const NO_ORDER: Prisma.OrderWhereInput = { id: { in: [] } };
 
 /**
- * Orders whose id starts with `prefix` (lower-case hex and dashes), through an
- * index on either database. SQLite's LIKE ignores case, so it can use none;
- * a range on the primary key can: every id that starts with the prefix sorts
- * between it and the prefix followed by U+FFFF. PostgreSQL's collation need
- * not sort like bytes, so there it is LIKE 'prefix%', which the migration's
- * text_pattern_ops index serves.
+ * Orders whose id starts with `prefix` (lower-case hex and dashes): LIKE
+ * 'prefix%', which migration 004's text_pattern_ops index serves.
  */
 function idPrefixWhere(prefix: string): Prisma.OrderWhereInput {
-  return dbIsPostgres ? { id: { startsWith: prefix } } : { id: { gte: prefix, lt: `${prefix}\uffff` } };
+  return { id: { startsWith: prefix } };
 }
 
 function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
@@ -209,8 +214,22 @@ export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderW
         changed_by: entry.actorEmail,
         changed_at: entry.at,
       })),
+    refund_refusals: trail
+      .filter((entry) => entry.action === "order.refund-refused")
+      .reverse()
+      .map((entry) => refundRefusalView(entry.before as RefundRequestAudit | null, entry.after as { refused?: RefundRefusal } | null, entry.at)),
   };
 }
+
+/** What a refused refund's audit record holds before: the request Stripe refused. */
+type RefundRequestAudit = { refundRequestedBy: string | null; refundReason: string | null };
+
+const refundRefusalView = (request: RefundRequestAudit | null, after: { refused?: RefundRefusal } | null, at: string): RefundRefusalView => ({
+  requested_by: request?.refundRequestedBy ?? null,
+  reason: request?.refundReason ?? null,
+  refusal: [after?.refused?.message, after?.refused?.code ? `(${after.refused.code})` : null].filter(Boolean).join(" ") || "Stripe refused the refund.",
+  refused_at: at,
+});
 
 /** What a tracking change's audit record holds, before and after. */
 type TrackingAudit = { carrier: string | null; trackingNumber: string | null };
@@ -228,7 +247,7 @@ export type StatusUpdate =
 export type Tracking = { carrier: Carrier | null; trackingNumber: string | null };
 
 /**
- * Sets an order's fulfilment status (any to any, spec §4), records who did it,
+ * Sets an order's fulfilment status (any to any, requirements §4), records who did it,
  * and queues the customer's status email in the same transaction. "Shipped"
  * may carry the carrier and tracking number, which the email then gives; for
  * an order already shipped they only correct its tracking (no new email).
@@ -281,7 +300,7 @@ export async function updateOrderStatus(
  */
 export async function dashboardStats(now = new Date()): Promise<DashboardStats> {
   const [days, openOrders] = await Promise.all([
-    dailySales(losAngelesDaysEnding(now, 30)),
+    dailySales(now, 30),
     db.order.count({ where: { paymentStatus: "paid", status: { in: ["pending", "preparing"] } } }),
   ]);
   const today = days.at(-1)!;

@@ -3,13 +3,22 @@ import { db } from "~/utils/db.server";
 import type { AuditRecord } from "~/lib/owner-records";
 
 /**
- * The record of operators' changes (issue 13): who changed what, when, and
+ * The record of operators' changes (decision 021): who changed what, when, and
  * the subject's fields before and after. Written in the same transaction as
  * the change itself, so a change is never without its record.
  */
 
-export type AuditAction = "product.update" | "discount-code.save" | "order.refund" | "order.tracking" | "operator.save" | "operator.remove";
-export type AuditSubject = "product" | "discount-code" | "order" | "operator";
+export type AuditAction =
+  | "product.update"
+  | "discount-code.save"
+  | "order.refund"
+  | "order.refund-refused"
+  | "order.tracking"
+  | "operator.save"
+  | "operator.remove"
+  | "settings.save"
+  | "email.resend";
+export type AuditSubject = "product" | "discount-code" | "order" | "operator" | "settings" | "email";
 
 export type AuditInput = {
   actorEmail: string;

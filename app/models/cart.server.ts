@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { findProducts, type Product } from "~/models/catalog.server";
-import { MAX_LINE_QUANTITY, applyCartChange, cartTotals, freeShippingHint, type CartItem } from "~/lib/cart";
+import { MAX_LINE_QUANTITY, applyCartChange, type CartItem } from "~/lib/cart";
+import { decimalInteger } from "~/lib/forms";
 
 /**
  * The cart's rules against the catalogue. The cart itself lives in a signed
@@ -36,18 +37,14 @@ export async function loadCartLines(items: CartItem[]): Promise<CartLine[]> {
   });
 }
 
-/** The drawer's "Add $X.XX for free shipping", worded from the subtotal the server prices. */
-export function cartFreeShippingHint(lines: CartLine[]) {
-  return freeShippingHint(cartTotals(lines.map((line) => ({ priceCents: line.product.priceCents, quantity: line.quantity }))).subtotalCents);
-}
-
 const productId = z.string({ required_error: "Choose a product." }).trim().min(1, "Choose a product.").max(64);
 const quantity = (min: number) =>
-  z.coerce
-    .number({ invalid_type_error: "Quantity must be a whole number." })
-    .int("Quantity must be a whole number.")
-    .min(min, `Quantity must be between 1 and ${MAX_LINE_QUANTITY}.`)
-    .max(MAX_LINE_QUANTITY, `Quantity must be between 1 and ${MAX_LINE_QUANTITY}.`);
+  decimalInteger("Quantity must be a whole number.").pipe(
+    z
+      .number()
+      .min(min, `Quantity must be between 1 and ${MAX_LINE_QUANTITY}.`)
+      .max(MAX_LINE_QUANTITY, `Quantity must be between 1 and ${MAX_LINE_QUANTITY}.`),
+  );
 
 const restoreItems = z
   .string()
@@ -65,8 +62,8 @@ const restoreItems = z
 export const cartFormSchema = z.discriminatedUnion(
   "intent",
   [
-    z.object({ intent: z.literal("add"), productId, quantity: quantity(1).default(1) }),
-    // Updating to 0 or less removes the line (spec §5), so only the top is bounded.
+    z.object({ intent: z.literal("add"), productId, quantity: quantity(1).default("1") }),
+    // Updating to 0 or less removes the line (requirements §5), so only the top is bounded.
     z.object({ intent: z.literal("update"), productId, quantity: quantity(-MAX_LINE_QUANTITY) }),
     z.object({ intent: z.literal("remove"), productId }),
     z.object({ intent: z.literal("clear") }),

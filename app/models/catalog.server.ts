@@ -1,6 +1,8 @@
 import type { PrismaClient } from "~/generated/prisma/client";
 import { db } from "~/utils/db.server";
 import { fingerprintedUrl } from "~/utils/fingerprint.server";
+import { env } from "~/utils/env.server";
+import { DEFAULT_SETTINGS, type ShopSettings, type ZoneTerms } from "~/lib/shop-settings";
 
 export type Category = "bars" | "bites";
 
@@ -32,6 +34,26 @@ async function readProducts(client: PrismaClient = db) {
 
 export type Product = Awaited<ReturnType<typeof readProducts>>[number];
 
+/** The kitchen DELIVERY_ORIGIN names: where distances are measured from until the owner saves the settings. */
+function originKitchen() {
+  const [lat, lon] = env.DELIVERY_ORIGIN.split(",").map(Number);
+  return { lat: lat ?? DEFAULT_SETTINGS.kitchen.lat, lon: lon ?? DEFAULT_SETTINGS.kitchen.lon };
+}
+
+/** The terms products are sold on (app/lib/shop-settings.ts): the owner's saved ones, or the requirements' numbers. */
+export async function readSettings(client: Pick<PrismaClient, "shopSettings"> = db): Promise<ShopSettings> {
+  const row = await client.shopSettings.findUnique({ where: { id: 1 } });
+  if (!row) return { ...DEFAULT_SETTINGS, kitchen: originKitchen() };
+  return {
+    shippingFeeCents: row.shippingFeeCents,
+    freeShippingThresholdCents: row.freeShippingThresholdCents,
+    minimumOrderCents: row.minimumOrderCents,
+    kitchen: { lat: row.kitchenLat, lon: row.kitchenLon },
+    // Written only by saveSettings, which validated them.
+    zones: row.zones as ZoneTerms[],
+  };
+}
+
 /**
  * The catalogue is read once and kept in memory, with the version it was read
  * at (docs/decisions/016). Every product write goes through `changeCatalog`,
@@ -43,7 +65,7 @@ export type Product = Awaited<ReturnType<typeof readProducts>>[number];
 /** How long this instance trusts the version it last read before reading it again. */
 export const CATALOG_CHECK_INTERVAL_MS = 1_000;
 
-type Snapshot = { version: number; products: Product[]; byId: Map<string, Product> };
+type Snapshot = { version: number; products: Product[]; byId: Map<string, Product>; settings: ShopSettings };
 
 let knownVersion: { version: number; readAt: number } | null = null;
 let versionRead: Promise<number> | null = null;
@@ -80,10 +102,11 @@ async function catalogue({ maxAgeMs = CATALOG_CHECK_INTERVAL_MS } = {}): Promise
   if (current && current.version === version) return current;
   // Read the products after the version: a write in between only makes the
   // snapshot newer than its label, and the next check reads it again.
-  const next = readProducts().then((products) => ({
+  const next = Promise.all([readProducts(), readSettings()]).then(([products, settings]) => ({
     version,
     products,
     byId: new Map(products.map((product) => [product.id, product])),
+    settings,
   }));
   snapshot = next;
   next.catch(() => {
@@ -103,15 +126,29 @@ export async function listProducts(category: Category | null = null): Promise<Pr
  * an order is always priced with the catalogue as it is now.
  */
 export async function findProducts(ids: string[]): Promise<Product[]> {
-  const { byId } = await catalogue({ maxAgeMs: 0 });
-  return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+  return (await productsAndSettings(ids)).products;
+}
+
+/**
+ * The shop's terms. Pages read them as they read the catalogue (at most
+ * CATALOG_CHECK_INTERVAL_MS stale); prices read them afresh (`maxAgeMs: 0`),
+ * so a cart is priced on the terms as they are now.
+ */
+export async function shopSettings({ maxAgeMs = CATALOG_CHECK_INTERVAL_MS } = {}): Promise<ShopSettings> {
+  return (await catalogue({ maxAgeMs })).settings;
+}
+
+/** The products with these ids and the terms they are sold on, from one read of the catalogue. */
+export async function productsAndSettings(ids: string[]): Promise<{ products: Product[]; settings: ShopSettings }> {
+  const { byId, settings } = await catalogue({ maxAgeMs: 0 });
+  return { products: [...new Set(ids)].flatMap((id) => byId.get(id) ?? []), settings };
 }
 
 type Transaction = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 /**
  * The one way to change products (price, stock, name, a new or removed
- * product): runs `write` in a transaction that also bumps the catalogue
+ * product) or the shop's settings: runs `write` in a transaction that also bumps the catalogue
  * version, so cached catalogues and pages on every instance are replaced.
  */
 export async function changeCatalog<T>(write: (tx: Transaction) => Promise<T>, client: PrismaClient = db): Promise<T> {

@@ -7,36 +7,10 @@ import { db } from "~/utils/db.server";
  * change (docs/decisions/018): every change of an order's payment status goes
  * through `recordPaymentChange` in the same transaction, so the dashboard
  * reads one row a day instead of summing every order of the month. An order
- * counts on the day it was placed, as the dashboard has always shown it.
+ * counts on the day it was placed, as the dashboard has always shown it. The
+ * day itself is the database's `shop_day()` (migration 008), the one place
+ * the rule is written.
  */
-
-// One formatter for every date: building one per call costs ~60 µs, which a
-// month of orders turned into half a second.
-const losAngelesDate = new Intl.DateTimeFormat("en-US", {
-  timeZone: "America/Los_Angeles",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-});
-
-/** The Los Angeles calendar day of an instant, as YYYY-MM-DD. */
-function losAngelesDay(instant: Date): string {
-  const parts: Record<string, string> = {};
-  for (const { type, value } of losAngelesDate.formatToParts(instant)) parts[type] = value;
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
-
-/**
- * The `count` Los Angeles calendar days ending with `now`'s, oldest first.
- * Whole calendar days, not 24-hour steps, which would repeat or skip a day
- * when the clocks change.
- */
-export function losAngelesDaysEnding(now: Date, count: number): string[] {
-  const [year, month, date] = losAngelesDay(now).split("-").map(Number) as [number, number, number];
-  return Array.from({ length: count }, (_, index) =>
-    new Date(Date.UTC(year, month - 1, date - (count - 1 - index))).toISOString().slice(0, 10),
-  );
-}
 
 type PaidOrder = { createdAt: Date; totalCents: number };
 
@@ -49,22 +23,28 @@ type PaidOrder = { createdAt: Date; totalCents: number };
 export async function recordPaymentChange(tx: Prisma.TransactionClient, order: PaidOrder, from: PaymentStatus, to: PaymentStatus) {
   const orders = Number(to === "paid") - Number(from === "paid");
   if (orders === 0) return;
-  const day = losAngelesDay(order.createdAt);
   const revenueCents = orders * order.totalCents;
-  // One statement (INSERT … ON CONFLICT on both databases): two payments of a
-  // new day cannot both try to create its row.
-  await tx.dailySales.upsert({
-    where: { day },
-    create: { day, orders, revenueCents },
-    update: { orders: { increment: orders }, revenueCents: { increment: revenueCents } },
-  });
+  // One statement: two payments of a new day cannot both try to create its row.
+  await tx.$executeRaw`
+    INSERT INTO "DailySales" ("day", "orders", "revenueCents")
+    VALUES (shop_day(${order.createdAt.toISOString()}::timestamp), ${orders}, ${revenueCents})
+    ON CONFLICT ("day") DO UPDATE SET "orders" = "DailySales"."orders" + EXCLUDED."orders",
+                                      "revenueCents" = "DailySales"."revenueCents" + EXCLUDED."revenueCents"`;
 }
 
-/** Paid orders and revenue of each of `days` (YYYY-MM-DD, in order); 0 for a day without. */
-export async function dailySales(days: string[]) {
-  const rows = await db.dailySales.findMany({ where: { day: { gte: days[0], lte: days.at(-1) } } });
-  const byDay = new Map(rows.map((row) => [row.day, row]));
-  return days.map((day) => ({ day, orders: byDay.get(day)?.orders ?? 0, revenueCents: byDay.get(day)?.revenueCents ?? 0 }));
+/**
+ * Paid orders and revenue of each of the `count` Los Angeles calendar days
+ * ending with `now`'s, oldest first; 0 for a day without. Whole calendar
+ * days, not 24-hour steps, which would repeat or skip a day when the clocks change.
+ */
+export async function dailySales(now: Date, count: number) {
+  const rows = await db.$queryRaw<{ day: string; orders: number; revenueCents: number }[]>`
+    WITH today AS (SELECT shop_day(${now.toISOString()}::timestamp)::date AS day)
+    SELECT to_char(d, 'YYYY-MM-DD') AS "day", coalesce(s."orders", 0) AS "orders", coalesce(s."revenueCents", 0) AS "revenueCents"
+      FROM today, generate_series(today.day - ${count - 1}::int, today.day, interval '1 day') AS d
+      LEFT JOIN "DailySales" s ON s."day" = to_char(d, 'YYYY-MM-DD')
+     ORDER BY d`;
+  return rows;
 }
 
 /** How many orders are paid: the sum of every day's, which reads a row a day instead of an index entry an order. */

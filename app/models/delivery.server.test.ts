@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { deliveryForDistance, distanceMiles, kitchenPosition, zoneForDistance } from "~/models/delivery.server";
+import { DEFAULT_SETTINGS, zoneForDistance, type ShopSettings } from "~/lib/shop-settings";
+import { deliveryForDistance, distanceMiles } from "~/models/delivery.server";
+
+const kitchenPosition = () => DEFAULT_SETTINGS.kitchen;
 
 describe("delivery zones by distance", () => {
   it.each([
@@ -9,17 +12,32 @@ describe("delivery zones by distance", () => {
     [20, "extended", 5000],
     [20.01, "premium", 10000],
     [25, "premium", 10000],
-    [25.01, "no-delivery", 0],
-    [120, "no-delivery", 0],
   ] as const)("%s miles is %s with a minimum of %s cents", (miles, zone, minimumCents) => {
-    expect(zoneForDistance(miles)).toEqual({ zone, minimumCents });
+    expect(zoneForDistance(DEFAULT_SETTINGS, miles)).toMatchObject({ name: zone, minimumOrderCents: minimumCents });
+  });
+
+  it.each([25.01, 120])("%s miles is in no zone", (miles) => {
+    expect(zoneForDistance(DEFAULT_SETTINGS, miles)).toBeNull();
   });
 
   it("decides on the exact distance but shows it rounded to 0.1 mile", () => {
-    expect(deliveryForDistance(10.05)).toEqual({ ok: true, miles: 10.1, zone: "extended", minimumCents: 5000 });
-    expect(deliveryForDistance(10.04)).toMatchObject({ miles: 10, zone: "extended" });
-    expect(deliveryForDistance(25.01)).toEqual({ ok: false, reason: "outside-area", miles: 25 });
-    expect(deliveryForDistance(22.46)).toMatchObject({ ok: true, miles: 22.5, minimumCents: 10000 });
+    expect(deliveryForDistance(DEFAULT_SETTINGS, 10.05)).toEqual({ ok: true, miles: 10.1, zone: "extended", minimumCents: 5000 });
+    expect(deliveryForDistance(DEFAULT_SETTINGS, 10.04)).toMatchObject({ miles: 10, zone: "extended" });
+    expect(deliveryForDistance(DEFAULT_SETTINGS, 25.01)).toEqual({ ok: false, reason: "outside-area", miles: 25, radiusMiles: 25 });
+    expect(deliveryForDistance(DEFAULT_SETTINGS, 22.46)).toMatchObject({ ok: true, miles: 22.5, minimumCents: 10000 });
+  });
+
+  it("follows the owner's zones: their names, edges, minimums and the radius they make", () => {
+    const settings: ShopSettings = {
+      ...DEFAULT_SETTINGS,
+      zones: [
+        { name: "near", upToMiles: 5, minimumOrderCents: 1500, shippingFeeCents: 500, freeShippingThresholdCents: null },
+        { name: "far", upToMiles: 30, minimumOrderCents: 8000, shippingFeeCents: null, freeShippingThresholdCents: 9000 },
+      ],
+    };
+    expect(deliveryForDistance(settings, 5)).toEqual({ ok: true, miles: 5, zone: "near", minimumCents: 1500 });
+    expect(deliveryForDistance(settings, 27)).toEqual({ ok: true, miles: 27, zone: "far", minimumCents: 8000 });
+    expect(deliveryForDistance(settings, 30.2)).toEqual({ ok: false, reason: "outside-area", miles: 30.2, radiusMiles: 30 });
   });
 });
 

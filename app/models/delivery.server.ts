@@ -1,6 +1,8 @@
-import { DELIVERY_ZONES, type DeliveryProblem, type DeliveryZone } from "~/lib/delivery-zones";
-import { env } from "~/utils/env.server";
+import type { DeliveryProblem } from "~/lib/delivery-zones";
+import { deliveryRadiusMiles, zoneForDistance, type Position as KitchenPosition, type ShopSettings } from "~/lib/shop-settings";
+import { shopSettings } from "~/models/catalog.server";
 import { geocodeAddress, type Position, type StreetAddress } from "~/services/geocoder.server";
+import { describeError } from "~/utils/errors.server";
 
 const EARTH_RADIUS_MILES = 3959;
 
@@ -9,16 +11,12 @@ const EARTH_RADIUS_MILES = 3959;
  * mile; the zone was decided on the exact distance.
  */
 export type DeliveryCheck =
-  | { ok: true; zone: Exclude<DeliveryZone, "no-delivery">; miles: number; minimumCents: number }
-  | { ok: false; reason: "outside-area"; miles: number }
+  | { ok: true; zone: string; miles: number; minimumCents: number }
+  /** `radiusMiles`: how far the shop delivers, for the words "outside our 25-mile area". */
+  | { ok: false; reason: "outside-area"; miles: number; radiusMiles: number }
   | { ok: false; reason: DeliveryProblem };
 
 export type DeliveryInRange = Extract<DeliveryCheck, { ok: true }>;
-
-export function zoneForDistance(miles: number): { zone: DeliveryZone; minimumCents: number } {
-  const found = DELIVERY_ZONES.find((zone) => miles <= zone.maxMiles);
-  return found ? { zone: found.zone, minimumCents: found.minimumCents } : { zone: "no-delivery", minimumCents: 0 };
-}
 
 /** Great-circle distance (haversine) in miles. */
 export function distanceMiles(from: Position, to: Position) {
@@ -29,24 +27,23 @@ export function distanceMiles(from: Position, to: Position) {
   return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
-export function kitchenPosition(): Position {
-  const [lat, lon] = env.DELIVERY_ORIGIN.split(",").map(Number);
-  return { lat: lat ?? 0, lon: lon ?? 0 };
-}
-
-export function deliveryForDistance(exactMiles: number): DeliveryCheck {
-  const { zone, minimumCents } = zoneForDistance(exactMiles);
+/** Where an address this far from the kitchen stands, on these settings' zones. */
+export function deliveryForDistance(settings: ShopSettings, exactMiles: number): DeliveryCheck {
+  const zone = zoneForDistance(settings, exactMiles);
   const miles = Math.round(exactMiles * 10) / 10;
-  return zone === "no-delivery" ? { ok: false, reason: "outside-area", miles } : { ok: true, zone, miles, minimumCents };
+  return zone ? { ok: true, zone: zone.name, miles, minimumCents: zone.minimumOrderCents } : { ok: false, reason: "outside-area", miles, radiusMiles: deliveryRadiusMiles(settings) };
 }
 
+/** Measured from the kitchen and judged on the zones as the owner's settings are now. */
 export async function checkDelivery(street: StreetAddress): Promise<DeliveryCheck> {
   try {
-    const located = await geocodeAddress(street);
+    const [located, settings] = await Promise.all([geocodeAddress(street), shopSettings({ maxAgeMs: 0 })]);
     if (!located) return { ok: false, reason: "not-located" };
-    return deliveryForDistance(distanceMiles(kitchenPosition(), located.position));
+    return deliveryForDistance(settings, distanceMiles(settings.kitchen, located.position));
   } catch (error) {
-    console.error("Delivery check failed", error);
+    console.error(`Delivery check failed: ${describeError(error)}`);
     return { ok: false, reason: "check-failed" };
   }
 }
+
+export type { KitchenPosition };

@@ -2,9 +2,11 @@ import { db, isUniqueViolation } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
 import type { DiscountCodeJson, DiscountCodeTerms as DiscountCodeTermsJson } from "~/lib/owner-records";
 import { TAKEN_PAYMENT_STATUSES, type PaymentStatus } from "~/lib/orders";
+import { parseDiscountKind, parseDiscountScope } from "~/lib/discount-code";
+import { centsToDollars } from "~/lib/money";
 
 /**
- * The owner's discount codes (issue 13). A code's `usesHeld` counts the
+ * The owner's discount codes (decisions 022, 026). A code's `usesHeld` counts the
  * orders holding it: taken when an order is placed, given back when that
  * order is given up unpaid, kept once paid, refunds included (orders.server.ts,
  * decision 023). The list shows that count split into uses (paid and refunded
@@ -16,9 +18,12 @@ import { TAKEN_PAYMENT_STATUSES, type PaymentStatus } from "~/lib/orders";
  * expiry left out (undefined) keeps an existing code's, and a new code has
  * none; null clears it.
  */
-export type DiscountCodeTerms = Omit<DiscountCodeTermsJson, "usageLimit" | "expiresAt"> & {
+export type DiscountCodeTerms = Omit<DiscountCodeTermsJson, "usageLimit" | "expiresAt" | "startsAt" | "amountOff" | "minimumSubtotal"> & {
   usageLimit?: number | null;
   expiresAt?: Date | null;
+  startsAt?: Date | null;
+  amountOffCents: number | null;
+  minimumSubtotalCents: number | null;
 };
 
 export type DiscountCodeRow = DiscountCodeJson;
@@ -29,7 +34,12 @@ type StoredCode = NonNullable<Awaited<ReturnType<typeof db.discountCode.findUniq
 function termsOf(code: StoredCode) {
   return {
     code: code.code,
+    kind: parseDiscountKind(code.kind),
     percentOff: code.basisPoints / 100,
+    amountOff: code.amountOffCents === null ? null : centsToDollars(code.amountOffCents),
+    minimumSubtotal: code.minimumSubtotalCents === null ? null : centsToDollars(code.minimumSubtotalCents),
+    appliesTo: parseDiscountScope(code.appliesTo),
+    startsAt: code.startsAt?.toISOString() ?? null,
     description: code.description,
     active: code.active,
     firstOrderOnly: code.firstOrderOnly,
@@ -88,12 +98,17 @@ export async function saveDiscountCode(
 ): Promise<DiscountCodeSave> {
   const taken: DiscountCodeRefusal = { ok: false, field: "code", error: `A code named ${terms.code} already exists.` };
   const data = {
-    basisPoints: terms.percentOff * 100,
+    kind: terms.kind,
+    basisPoints: terms.kind === "percent" ? terms.percentOff * 100 : 0,
+    amountOffCents: terms.kind === "amount" ? terms.amountOffCents : null,
+    minimumSubtotalCents: terms.minimumSubtotalCents,
+    appliesTo: terms.appliesTo,
     description: terms.description,
     active: terms.active,
     firstOrderOnly: terms.firstOrderOnly,
     ...(terms.usageLimit !== undefined && { usageLimit: terms.usageLimit }),
     ...(terms.expiresAt !== undefined && { expiresAt: terms.expiresAt }),
+    ...(terms.startsAt !== undefined && { startsAt: terms.startsAt }),
   };
   try {
     const saved = await db.$transaction(async (tx) => {

@@ -1,17 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { brand } from "~/lib/brand";
 import { db, isUniqueViolation } from "~/utils/db.server";
 import { welcomeEmail } from "~/services/emails.server";
 import { canonicalMailbox } from "~/lib/email";
-import type { Message } from "~/lib/messages";
 import { enqueueEmails } from "~/services/outbox.server";
 
-/** The newsletter (spec §1-2): one row per address; the welcome email once. */
-
-export const newsletterMessages = {
-  welcome: { title: `Welcome to ${brand.name}! 🎉`, description: "Check your email for your 10% off code: WELCOME10!" },
-  failed: { title: "Something went wrong", description: "Please try again or contact us directly.", destructive: true },
-} satisfies Record<string, Message>;
+/** The newsletter (requirements §1-2): one row per address; the welcome email once. */
 
 /**
  * Signs an address up; a second sign-up of the same mailbox (however it is

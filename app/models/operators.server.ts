@@ -3,12 +3,12 @@ import { recordAudit } from "~/models/audit.server";
 import { EMAIL_MAX_LENGTH, isEmailAddress, normalizeEmail } from "~/lib/email";
 import type { OperatorRow } from "~/lib/operator-accounts";
 import { OPERATOR_ROLES, type Admin, type OperatorRole } from "~/lib/operators";
-import { hashPassword, MIN_PASSWORD_LENGTH } from "~/models/passwords.server";
+import { hashPassword, newPasswordProblem } from "~/models/passwords.server";
 import type { Prisma } from "~/generated/prisma/client";
-import { db, isPostgresUrl } from "~/utils/db.server";
+import { db } from "~/utils/db.server";
 
 /**
- * The owner manages the operators' accounts (issue 13): add one, change a
+ * The owner manages the operators' accounts (decision 021): add one, change a
  * role, reset a password, remove one. A change of role or password ends that
  * operator's sessions, so it takes effect at once. The shop always keeps at
  * least one owner, and an owner cannot remove their own account. Every change
@@ -18,13 +18,12 @@ import { db, isPostgresUrl } from "~/utils/db.server";
 const MAX_PASSWORD_LENGTH = 200;
 
 /**
- * Serialises changes to the operator accounts, so two owners demoting each
- * other at once cannot leave the shop without one. SQLite already runs write
- * transactions one at a time (BEGIN IMMEDIATE); on PostgreSQL, a
- * transaction-scoped advisory lock does it.
+ * Serialises changes to the operator accounts with a transaction-scoped
+ * advisory lock, so two owners demoting each other at once cannot leave the
+ * shop without one.
  */
 async function lockOperators(tx: Prisma.TransactionClient) {
-  if (isPostgresUrl(process.env.DATABASE_URL ?? "")) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('chillpb:operators'))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('chillpb:operators'))`;
 }
 
 const email = z
@@ -40,8 +39,11 @@ export const saveOperatorSchema = z
     /** Required for a new account; for an existing one, a new password (it ends their sessions). */
     password: z
       .string({ invalid_type_error: "must be text" })
-      .min(MIN_PASSWORD_LENGTH, `needs at least ${MIN_PASSWORD_LENGTH} characters`)
       .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`)
+      .superRefine((password, ctx) => {
+        const problem = newPasswordProblem(password);
+        if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+      })
       .optional(),
   })
   .strict();
@@ -57,7 +59,8 @@ export const removeOperatorSchema = z.object({ email }).strict();
 export async function upsertAdmin(rawEmail: string, password: string, role: OperatorRole) {
   const email = normalizeEmail(rawEmail);
   if (!isEmailAddress(email)) throw new Error(`"${rawEmail}" is not an email address`);
-  if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`The password needs at least ${MIN_PASSWORD_LENGTH} characters`);
+  const problem = newPasswordProblem(password);
+  if (problem) throw new Error(`The password ${problem}`);
   const passwordHash = await hashPassword(password);
   const user = await db.adminUser.upsert({ where: { email }, create: { email, passwordHash, role }, update: { passwordHash, role } });
   await db.adminSession.updateMany({ where: { userId: user.id, revokedAt: null, createdAt: { lt: new Date() } }, data: { revokedAt: new Date() } });

@@ -1,10 +1,11 @@
 import { db } from "~/utils/db.server";
+import { lineTotalCents } from "~/models/pricing.server";
 import { findProducts } from "~/models/catalog.server";
 import { ORDER_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, TAKEN_PAYMENT_STATUSES, shortOrderId, type OrderStatus } from "~/lib/orders";
 import { trackingUrl } from "~/lib/tracking";
 
 /**
- * The customer's order page (/orders/<id>?token=…, issue 13): where their
+ * The customer's order page (/orders/<id>?token=…, decision 023): where their
  * order is, with its dates, items, total, delivery city and tracking. Nothing
  * else about the customer: no name, email, street, ZIP or phone, and no
  * operator's name, so a forwarded link gives away nothing personal.
@@ -75,7 +76,7 @@ export async function findCustomerOrder(orderId: string) {
       return {
         name: item.name,
         quantity: item.quantity,
-        lineCents: item.unitPriceCents * item.quantity,
+        lineCents: lineTotalCents(item.unitPriceCents, item.quantity),
         image: product ? { src: product.image, width: product.imageWidth, height: product.imageHeight } : null,
       };
     }),

@@ -5,10 +5,12 @@ import type { Shipping } from "~/lib/checkout-form";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
 import { formatCents } from "~/lib/money";
 import { isTakenPayment } from "~/lib/orders";
-import { messages, minimumOrderMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
+import { applyEarlyRefund, lockPaymentIntent } from "~/models/refunds.server";
+import { messages, minimumOrderMessage, outsideAreaMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
 import { enqueueEmails } from "~/services/outbox.server";
 import { recordPaymentChange } from "~/models/daily-sales.server";
 import { describeError } from "~/utils/errors.server";
+import { metrics } from "~/utils/metrics.server";
 import {
   closeCheckoutSession,
   createCheckoutSession,
@@ -23,10 +25,12 @@ import {
   checkDiscountCode,
   normalizeCode,
   describeCartProblem,
+  lineTotalCents,
   priceOrder,
   type AppliedDiscount,
   type OrderPrice,
 } from "~/models/pricing.server";
+import type { Product } from "~/models/catalog.server";
 
 /**
  * An order's life: placed (written unpaid with its Stripe Checkout Session,
@@ -59,16 +63,41 @@ export type PlaceOrderInput = {
   expectedTotalCents?: number;
   /** The discount a client computed itself (simple-checkout's discountAmount): refused when ours differs. */
   expectedDiscountCents?: number;
+  /** The unit prices a client showed (simple-checkout's items[].product.price), line by line: refused when ours differ. */
+  expectedUnitPrices?: { productId: string; unitPriceCents: number }[];
 };
 
 const refuse = (refusal: CheckoutRefusal, message: Message, extra: { delivery?: DeliveryCheck; price?: OrderPrice } = {}) =>
   ({ ok: false, refusal, message, ...extra }) as const;
 
-const totalChangedMessage = (totalCents: number): Message => ({
-  title: "Total Updated",
-  description: `Your order total is now ${formatCents(totalCents)}. Please check it and place your order again.`,
-  destructive: true,
-});
+/**
+ * What the customer was shown that the shop no longer charges: the one
+ * comparison every checkout path makes before anything is written or charged
+ * (the page's quoted total; a client's discount and unit prices). Null when
+ * everything shown still holds; else the products whose price changed.
+ */
+function shownFiguresChanged(input: PlaceOrderInput, price: OrderPrice): { repriced: Product[] } | null {
+  const current = new Map(price.lines.map((line) => [line.product.id, line.product]));
+  const repriced = new Map<string, Product>();
+  for (const { productId, unitPriceCents } of input.expectedUnitPrices ?? []) {
+    const product = current.get(productId);
+    if (product && product.priceCents !== unitPriceCents) repriced.set(product.id, product);
+  }
+  const changed =
+    repriced.size > 0 ||
+    (input.expectedTotalCents !== undefined && input.expectedTotalCents !== price.totalCents) ||
+    (input.expectedDiscountCents !== undefined && input.expectedDiscountCents !== price.discountCents);
+  return changed ? { repriced: [...repriced.values()] } : null;
+}
+
+const totalChangedMessage = (totalCents: number, repriced: Product[]): Message => {
+  const prices = repriced.map((product) => `${product.name} is now ${formatCents(product.priceCents)}`).join(", ");
+  return {
+    title: "Total Updated",
+    description: `${prices ? `Prices have changed: ${prices}. ` : ""}Your order total is now ${formatCents(totalCents)}. Please check it and place your order again.`,
+    destructive: true,
+  };
+};
 
 /** Re-checks everything (code, cart, minimum, delivery zone, zone minimum, total), then writes the order and opens payment. */
 export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResult> {
@@ -76,25 +105,31 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
   const mailbox = canonicalMailbox(email);
   let discount: AppliedDiscount | null = null;
   if (input.discountCode && normalizeCode(input.discountCode)) {
-    const checked = await checkDiscountCode(input.discountCode, mailbox);
-    if (!checked.ok) return refuse("invalid-code", { title: "Invalid Code", description: checked.error, destructive: true });
+    const checked = await checkDiscountCode(input.discountCode, mailbox, { items: input.items });
+    // Used up by other orders is the same conflict whether it is seen here or when the use is reserved.
+    if (!checked.ok) return refuse(checked.reason === "used-up" ? "code-unavailable" : "invalid-code", { title: "Invalid Code", description: checked.error, destructive: true });
     discount = checked.discount;
   }
 
-  const { price, problem } = await priceOrder(input.items, discount);
-  if (problem) return refuse("cart", { title: "Checkout Error", description: describeCartProblem(problem), destructive: true }, { price });
-  if (price.lines.length === 0) return refuse("cart", { title: "Checkout Error", description: "Your cart is empty.", destructive: true });
-  if (!price.meetsMinimum) return refuse("minimum", minimumOrderMessage(price.remainingCents), { price });
+  // The cart first (no zone yet): what stops it is said before the address is looked up.
+  const unzoned = await priceOrder(input.items, discount);
+  const { problem } = unzoned;
+  if (problem) return refuse("cart", { title: "Checkout Error", description: describeCartProblem(problem), destructive: true }, { price: unzoned.price });
+  if (unzoned.price.lines.length === 0) return refuse("cart", { title: "Checkout Error", description: "Your cart is empty.", destructive: true });
+  if (!unzoned.price.meetsMinimum) {
+    return refuse("minimum", minimumOrderMessage(unzoned.price.minimumCents, unzoned.price.remainingCents), { price: unzoned.price });
+  }
 
   const delivery = await checkDelivery(input.shipping);
   if (!delivery.ok) {
-    return refuse("outside-area", delivery.reason === "outside-area" ? messages.outsideArea : messages.deliveryError, { delivery, price });
+    const message = delivery.reason === "outside-area" ? outsideAreaMessage(delivery.radiusMiles) : messages.deliveryError;
+    return refuse("outside-area", message, { delivery, price: unzoned.price });
   }
-  if (price.subtotalCents < delivery.minimumCents) return refuse("zone-minimum", zoneMinimumMessage(delivery.minimumCents), { delivery, price });
-  const changed =
-    (input.expectedTotalCents !== undefined && input.expectedTotalCents !== price.totalCents) ||
-    (input.expectedDiscountCents !== undefined && input.expectedDiscountCents !== price.discountCents);
-  if (changed) return refuse("total-changed", totalChangedMessage(price.totalCents), { delivery, price });
+  // Then priced in its zone (its fee, its free-shipping threshold, its minimum): the figures the order keeps.
+  const { price } = await priceOrder(input.items, discount, delivery.zone);
+  if (price.zoneRemainingCents > 0) return refuse("zone-minimum", zoneMinimumMessage(price.zoneMinimumCents ?? delivery.minimumCents), { delivery, price });
+  const changed = shownFiguresChanged(input, price);
+  if (changed) return refuse("total-changed", totalChangedMessage(price.totalCents, changed.repriced), { delivery, price });
 
   const order = await reserveAndCreate({ ...input.shipping, email, mailbox }, price, discount, delivery);
   if (!order.ok) return order;
@@ -104,11 +139,13 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
     session = await createCheckoutSession(order.order, input.origin);
   } catch (error) {
     console.error(`Checkout Session for order ${order.order.id} failed: ${describeError(error)}`);
+    metrics().paymentFailures.inc({ reason: "stripe_error" });
     await giveUpOrder(order.order.id, "cancelled");
     return refuse("payment-provider", messages.checkoutError);
   }
   if (session.amount_total !== order.order.totalCents || !session.url) {
     console.error(`Checkout Session ${session.id} totals ${session.amount_total}, order ${order.order.id} totals ${order.order.totalCents}`);
+    metrics().paymentFailures.inc({ reason: "total_mismatch" });
     await closeCheckoutSession(session.id);
     await giveUpOrder(order.order.id, "cancelled");
     return refuse("payment-provider", messages.checkoutError);
@@ -126,6 +163,7 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
       destructive: true,
     });
   }
+  metrics().ordersPlaced.inc();
   return { ok: true, orderId: order.order.id, url: session.url, totalCents: order.order.totalCents };
 }
 
@@ -284,24 +322,32 @@ export function releaseOrder(orderId: string, sessionId: string) {
  * counted again). The session's PaymentIntent is kept: a refund is made against it.
  */
 export async function markOrderPaid(orderId: string, sessionId: string, paymentIntentId: string | null = null): Promise<boolean> {
-  return db.$transaction(async (tx) => {
+  const outcome = await db.$transaction(async (tx): Promise<"paid" | "paid-and-refunded" | null> => {
+    // With its PaymentIntent's refund event, one at a time: a refund that came first is kept for this payment.
+    if (paymentIntentId) await lockPaymentIntent(tx, paymentIntentId);
     const before = await tx.order.findFirst({ where: { id: orderId, stripeSessionId: sessionId }, select: { paymentStatus: true } });
     // Paid already, or paid and since refunded: a late or repeated payment event changes nothing.
-    if (!before || isTakenPayment(before.paymentStatus)) return false;
+    if (!before || isTakenPayment(before.paymentStatus)) return null;
     const { count } = await tx.order.updateMany({
       where: { id: orderId, stripeSessionId: sessionId, paymentStatus: before.paymentStatus },
       data: { paymentStatus: "paid", paidAt: new Date(), paymentIntentId },
     });
-    if (count === 0) return false;
+    if (count === 0) return null;
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { items: true } });
     await recordPaymentChange(tx, order, before.paymentStatus, "paid");
     if (before.paymentStatus !== "unpaid") {
       console.warn(`Order ${orderId} was paid after it was ${before.paymentStatus}; it is fulfilled as paid`);
       if (order.discountCode) await tx.discountCode.updateMany({ where: { code: order.discountCode }, data: { usesHeld: { increment: 1 } } });
     }
+    // Refunded at Stripe before this payment reached the shop: the customer hears of the refund, the kitchen of nothing.
+    if (paymentIntentId && (await applyEarlyRefund(tx, orderId, paymentIntentId))) return "paid-and-refunded";
     await enqueueEmails(tx, [orderConfirmationEmail(order), fulfilmentEmail(order)]);
-    return true;
+    return "paid";
   });
+  // Counted once the transaction has committed.
+  if (outcome) metrics().ordersPaid.inc();
+  if (outcome === "paid-and-refunded") metrics().ordersRefunded.inc();
+  return outcome !== null;
 }
 
 export type Verification = { verified: boolean; orderId: string | null };
@@ -323,7 +369,7 @@ export async function findPaidOrder(orderId: string) {
     select: { id: true, email: true, totalCents: true, createdAt: true, items: { select: { name: true, quantity: true, unitPriceCents: true } } },
   });
   if (!order) return null;
-  const items = order.items.map(({ name, quantity, unitPriceCents }) => ({ name, quantity, lineCents: unitPriceCents * quantity }));
+  const items = order.items.map(({ name, quantity, unitPriceCents }) => ({ name, quantity, lineCents: lineTotalCents(unitPriceCents, quantity) }));
   return { ...order, items };
 }
 

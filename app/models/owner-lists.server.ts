@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Prisma } from "~/generated/prisma/client";
-import { db, isPostgresUrl } from "~/utils/db.server";
+import { db } from "~/utils/db.server";
 import { OWNER_LIST_PAGE_SIZE, SUBSCRIBER_STATUSES, type InquiryRow, type SubscriberRow } from "~/lib/owner-lists";
 
 /**
- * The owner's lists (issue 13): newsletter subscribers (unsubscribed ones
+ * The owner's lists (decision 022): newsletter subscribers (unsubscribed ones
  * marked) and partnership inquiries, searchable and paged, and each as a CSV
  * file streamed a batch at a time, so an export of any size holds one batch
  * in memory.
@@ -27,13 +27,9 @@ export const inquiriesExportSchema = inquiriesQuerySchema.omit({ page: true, pag
 export type SubscribersQuery = z.infer<typeof subscribersQuerySchema>;
 export type InquiriesQuery = z.infer<typeof inquiriesQuerySchema>;
 
-/**
- * A case-insensitive "contains". SQLite's LIKE, which Prisma uses there, is
- * already case-insensitive (for ASCII); PostgreSQL needs `mode`, which the
- * SQLite client's types do not have.
- */
+/** A case-insensitive "contains" (ILIKE). */
 function containing(term: string): Prisma.StringFilter {
-  return (isPostgresUrl(process.env.DATABASE_URL ?? "") ? { contains: term, mode: "insensitive" } : { contains: term }) as Prisma.StringFilter;
+  return { contains: term, mode: "insensitive" };
 }
 
 function subscribersWhere({ q, status }: { q?: string; status: SubscribersQuery["status"] }): Prisma.SubscriberWhereInput {

@@ -5,7 +5,7 @@ import { normalizeEmail } from "~/lib/email";
 import type { partnershipSchema } from "~/lib/partnership-form";
 import { enqueueEmails } from "~/services/outbox.server";
 
-/** Partnership inquiries (spec §2): stored, and emailed to the team through the outbox. */
+/** Partnership inquiries (requirements §2): stored, and emailed to the team through the outbox. */
 export async function submitInquiry(inquiry: z.infer<typeof partnershipSchema>) {
   await db.$transaction(async (tx) => {
     const saved = await tx.partnershipInquiry.create({ data: { ...inquiry, email: normalizeEmail(inquiry.email) } });

@@ -1,13 +1,26 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
 /**
- * Operators' passwords (DESIGN.md §7): scrypt hashes with a random salt, the
+ * Operators' passwords (docs/architecture.md §7): scrypt hashes with a random salt, the
  * parameters kept in the stored string so that they can grow. No HTTP here:
  * sign-in (utils/auth.server.ts) and the account changes
  * (models/operators.server.ts) both call it.
  */
 
 export const MIN_PASSWORD_LENGTH = 12;
+
+/**
+ * Why a new password is refused, or null: at least MIN_PASSWORD_LENGTH
+ * characters that are not spaces (twelve spaces, or a word padded with them,
+ * guard nothing), and no control characters. Spaces inside a passphrase are
+ * welcome.
+ */
+export function newPasswordProblem(password: string): string | null {
+  if (password.replace(/\s/g, "").length < MIN_PASSWORD_LENGTH) return `needs at least ${MIN_PASSWORD_LENGTH} characters besides spaces`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(password)) return "must not hold control characters";
+  return null;
+}
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 64 };
 

@@ -19,7 +19,10 @@ export type PaymentEventOutcome = { duplicate: boolean };
  * Handles each event id once: a repeat is skipped, an event that failed
  * midway is handled again when Stripe resends it. Paid (or completed $0)
  * and expired Checkout Sessions move their order on, a refunded charge
- * refunds its order; every other event is only recorded.
+ * refunds its order; every other event is only recorded. Events count in
+ * any order of arrival: a refund before its payment is kept and applied by
+ * the payment (the order ends refunded, the kitchen never told), an expiry
+ * after a payment changes nothing, a payment after an expiry is honoured.
  */
 export async function handlePaymentEvent(event: PaymentEvent): Promise<PaymentEventOutcome> {
   const seen = await db.stripeEvent.findUnique({ where: { id: event.id } });
@@ -31,8 +34,8 @@ export async function handlePaymentEvent(event: PaymentEvent): Promise<PaymentEv
   return { duplicate: false };
 }
 
-async function moveOrderOn({ type, session, charge }: PaymentEvent) {
-  if (type === "charge.refunded" && charge) return recordStripeRefund(charge);
+async function moveOrderOn({ id, type, session, charge }: PaymentEvent) {
+  if (type === "charge.refunded" && charge) return recordStripeRefund(id, charge);
   const orderId = session?.metadata?.orderId;
   if (!session || !orderId) return;
   switch (type) {

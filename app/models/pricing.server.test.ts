@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { type Product } from "~/models/catalog.server";
-import { priceLines, type AppliedDiscount } from "~/models/pricing.server";
+import { DEFAULT_SETTINGS, type ZoneTerms } from "~/lib/shop-settings";
+import { discountCentsFor, freeShippingHint, priceLines as priceOn, type AppliedDiscount } from "~/models/pricing.server";
+
+/** On the requirements' terms; `zoneMinimumCents` stands for a checked address in a zone with that minimum. */
+function priceLines(lines: Parameters<typeof priceOn<Product>>[0], code: AppliedDiscount | null, zoneMinimumCents: number | null = null) {
+  const zone: ZoneTerms | null =
+    zoneMinimumCents === null ? null : { name: "test", upToMiles: 10, minimumOrderCents: zoneMinimumCents, shippingFeeCents: null, freeShippingThresholdCents: null };
+  return priceOn(lines, code, { settings: DEFAULT_SETTINGS, zone });
+}
 
 function product(id: string, priceCents: number, overrides: Partial<Product> = {}): Product {
   return {
@@ -25,7 +33,16 @@ function oneLine(subtotalCents: number) {
 }
 
 function discount(basisPoints: number, code = "TEST"): AppliedDiscount {
-  return { code, basisPoints, description: `${basisPoints / 100}% off`, firstOrderOnly: false };
+  return {
+    code,
+    kind: "percent",
+    basisPoints,
+    amountOffCents: null,
+    minimumSubtotalCents: null,
+    appliesTo: "all",
+    description: `${basisPoints / 100}% off`,
+    firstOrderOnly: false,
+  };
 }
 
 const TEN_PERCENT = discount(1000, "WELCOME10");
@@ -211,5 +228,67 @@ describe("priceLines: without a discount", () => {
     expect(price.discount).toBeNull();
     expect(price.discountCents).toBe(0);
     expect(price.totalCents).toBe(3500);
+  });
+});
+
+describe("shipping", () => {
+  it.each([
+    [0, 1000],
+    [1999, 1000],
+    [4999, 1000],
+    [5000, 0],
+    [5001, 0],
+  ])("a subtotal of %i cents ships for %i cents", (subtotal, shipping) => {
+    expect(priceLines(oneLine(subtotal), null).shippingCents).toBe(shipping);
+  });
+});
+
+describe("the free-shipping hint", () => {
+  // [subtotal in cents, the hint]
+  const hints: [number, string | null][] = [
+    [1, "Add $49.99 for free shipping"],
+    [600, "Add $44.00 for free shipping"],
+    [1800, "Add $32.00 for free shipping"],
+    [4400, "Add $6.00 for free shipping"],
+    [4999, "Add $0.01 for free shipping"],
+    [5000, null],
+    [5001, null],
+    [12000, null],
+  ];
+
+  it.each(hints)("a subtotal of %i cents: %s", (subtotal, hint) => {
+    expect(freeShippingHint(priceLines(oneLine(subtotal), null))).toBe(hint);
+  });
+
+  it("says nothing for an order with nothing to ship, though shipping is charged on it", () => {
+    const empty = priceLines([], null);
+    expect(empty.shippingCents).toBe(1000);
+    expect(freeShippingHint(empty)).toBeNull();
+  });
+
+  it("is judged on the subtotal, as shipping is, not on the discounted amount", () => {
+    expect(freeShippingHint(priceLines(oneLine(5000), TEN_PERCENT))).toBeNull();
+    expect(freeShippingHint(priceLines(oneLine(4999), TEN_PERCENT))).toBe("Add $0.01 for free shipping");
+  });
+});
+
+describe("discounts", () => {
+  it("takes the fraction of the subtotal, rounded half up to the cent", () => {
+    expect(discountCentsFor(3000, 1000)).toBe(300);
+    expect(discountCentsFor(2005, 1000)).toBe(201); // 200.5 rounds up
+    expect(discountCentsFor(2004, 1000)).toBe(200); // 200.4 rounds down
+    expect(discountCentsFor(2015, 1500)).toBe(302); // 302.25
+    expect(discountCentsFor(2099, 2500)).toBe(525); // 524.75
+    expect(discountCentsFor(0, 1000)).toBe(0);
+  });
+
+  // 10% (WELCOME10) around the $20 minimum and the $50 free-shipping threshold.
+  it.each([
+    [1999, 200], // 199.9
+    [2000, 200],
+    [4999, 500], // 499.9
+    [5000, 500],
+  ])("takes 10%% of %i cents as %i cents", (subtotal, discount) => {
+    expect(discountCentsFor(subtotal, 1000)).toBe(discount);
   });
 });

@@ -5,7 +5,7 @@ import { centsToDollars } from "~/lib/money";
 import type { ProductJson } from "~/lib/owner-records";
 
 /**
- * The owner's side of the catalogue (issue 13): the products as the dashboard
+ * The owner's side of the catalogue (decision 022): the products as the dashboard
  * lists them, and the one function through which every change to a product is
  * written. Storefront reads stay in catalog.server.ts.
  */
@@ -21,7 +21,7 @@ function listProductsForAdmin() {
   return db.product.findMany({ select: adminSelect, orderBy: { position: "asc" } });
 }
 
-/** A product as the functions answer it: spec §3's fields with the price in dollars, and its latest changes. */
+/** A product as the functions answer it: requirements §3's fields with the price in dollars, and its latest changes. */
 export function productJson(product: AdminProduct, history: AuditRecord[]): ProductJson {
   return {
     id: product.id,

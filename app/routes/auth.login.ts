@@ -20,5 +20,3 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!result.ok) return json({ error: result.error }, { status: 401, headers: { "Cache-Control": "no-store" } });
   return json({ email: result.admin.email }, { headers: { "Set-Cookie": result.setCookie, "Cache-Control": "no-store" } });
 }
-
-export const loader = () => json({ error: "Use POST." }, { status: 405 });

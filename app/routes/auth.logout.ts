@@ -8,5 +8,3 @@ export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request, env.PUBLIC_URL);
   return json({ ok: true }, { headers: { "Set-Cookie": await signOut(request), "Cache-Control": "no-store" } });
 }
-
-export const loader = () => json({ error: "Use POST." }, { status: 405 });

@@ -1,13 +1,18 @@
 import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
+import type { ClientActionFunctionArgs } from "@remix-run/react";
 import { cartFormSchema, loadCartLines, updateCart } from "~/models/cart.server";
+import { priceCart } from "~/models/pricing.server";
 import { commitCartSession, getCartSession } from "~/utils/cart-session.server";
 import { readFormData } from "~/utils/forms.server";
 import { safeRedirectPath, wantsHtml } from "~/utils/http.server";
+import { sendOrFail } from "~/lib/request-failure";
+import { cartUnavailable } from "~/lib/messages";
+import { describeError } from "~/utils/errors.server";
 
 /**
  * The cart's one action route (intents add, update, remove, clear, restore).
  * Plain form posts are redirected back to the page they came from; fetchers
- * get JSON. On any error the cart is left exactly as it was.
+ * get JSON: the new lines and the server's figures for them (pricing.server.ts). On any error the cart is left exactly as it was.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request);
@@ -16,7 +21,11 @@ export async function action({ request }: ActionFunctionArgs) {
 
   const parsed = cartFormSchema.safeParse(Object.fromEntries(formData));
   const result = parsed.success
-    ? await updateCart(items, parsed.data)
+    ? await updateCart(items, parsed.data).catch((error: unknown) => {
+        // The catalogue could not be read: the cart stays as it was, and the visitor is told.
+        console.error("Cart change failed", describeError(error));
+        return { ok: false, error: cartUnavailable } as const;
+      })
     : ({ ok: false, error: parsed.error.issues[0]?.message ?? "Invalid cart request." } as const);
 
   if (result.ok) session.set("items", result.items);
@@ -32,10 +41,17 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   if (!result.ok) return json({ ok: false as const, error: result.error }, { status: 400 });
+  // The new cart's lines and the server's figures for them, as the root loader gives them.
+  const [lines, price] = await Promise.all([loadCartLines(result.items), priceCart(result.items)]);
   return json(
-    { ok: true as const, lines: await loadCartLines(result.items) },
+    { ok: true as const, lines, price },
     { headers: { "Set-Cookie": await commitCartSession(session) } },
   );
+}
+
+/** With JavaScript: a change that gets no answer comes back as a RequestFailed for the cart to report. */
+export function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  return sendOrFail(() => serverAction<typeof action>());
 }
 
 export function loader() {

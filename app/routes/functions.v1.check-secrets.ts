@@ -4,7 +4,7 @@ import { handleFunction } from "~/utils/api.server";
 import { stripeConfigured, webhookSecret } from "~/services/stripe.server";
 import { enforceRateLimit } from "~/utils/rate-limit.server";
 
-/** Which integrations are configured, as booleans: never a value (spec §7). Rate limited per address. */
+/** Which integrations are configured, as booleans: never a value (requirements §7). Rate limited per address. */
 export function action({ request, context }: ActionFunctionArgs) {
   return handleFunction("check-secrets", request, async () => {
     if (request.method !== "POST") return json({ error: "Use POST." }, { status: 405 });
@@ -18,5 +18,3 @@ export function action({ request, context }: ActionFunctionArgs) {
     });
   });
 }
-
-export const loader = () => json({ error: "Use POST." }, { status: 405 });

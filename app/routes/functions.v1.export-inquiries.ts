@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { inquiriesCsv, inquiriesExportSchema } from "~/models/owner-lists.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
+import { handleFunction, readJsonBody } from "~/utils/api.server";
 import { csvResponse } from "~/utils/csv-response.server";
 
 /** Owners only: the partnership inquiries matching the list's search, as a streamed CSV file. */
@@ -12,5 +12,3 @@ export function action({ request }: ActionFunctionArgs) {
     return csvResponse("chillpb-partnership-inquiries", inquiriesCsv(filters));
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { dashboardStats } from "~/models/admin-orders.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { apiError, handleFunction } from "~/utils/api.server";
+import { handleFunction } from "~/utils/api.server";
 
 /** Signed-in admins only: today's orders and revenue, and orders per day for 30 days. */
 export function action({ request }: ActionFunctionArgs) {
@@ -10,5 +10,3 @@ export function action({ request }: ActionFunctionArgs) {
     return json(await dashboardStats(), { headers: { "Cache-Control": "no-store" } });
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

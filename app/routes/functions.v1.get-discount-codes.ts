@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { listDiscountCodes } from "~/models/discount-codes.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { apiError, handleFunction } from "~/utils/api.server";
+import { handleFunction } from "~/utils/api.server";
 
 /** The owner's codes: {} → { codes }, each with its uses (paid orders) and reserved (unpaid orders in flight). */
 export function action({ request }: ActionFunctionArgs) {
@@ -10,5 +10,3 @@ export function action({ request }: ActionFunctionArgs) {
     return json({ codes: await listDiscountCodes() }, { headers: { "Cache-Control": "no-store" } });
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { inquiriesQuerySchema, listInquiries } from "~/models/owner-lists.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
+import { handleFunction, readJsonBody } from "~/utils/api.server";
 
 /** Owners only: a page of partnership inquiries. */
 export function action({ request }: ActionFunctionArgs) {
@@ -11,5 +11,3 @@ export function action({ request }: ActionFunctionArgs) {
     return json(await listInquiries(query), { headers: { "Cache-Control": "no-store" } });
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { listOperators } from "~/models/operators.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { apiError, handleFunction } from "~/utils/api.server";
+import { handleFunction } from "~/utils/api.server";
 
 /** Owners only: every operator account with its role and when it was last used. */
 export function action({ request }: ActionFunctionArgs) {
@@ -10,5 +10,3 @@ export function action({ request }: ActionFunctionArgs) {
     return json({ operators: await listOperators() }, { headers: { "Cache-Control": "no-store" } });
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

@@ -16,5 +16,3 @@ export function action({ request }: ActionFunctionArgs) {
     return json({ order }, { headers: { "Cache-Control": "no-store" } });
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { listOrders, ordersQuerySchema } from "~/models/admin-orders.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
+import { handleFunction, readJsonBody } from "~/utils/api.server";
 
-/** Signed-in admins only: a page of paid orders, masked (spec §6-§7). */
+/** Signed-in admins only: a page of paid orders, masked (requirements §6-§7). */
 export function action({ request }: ActionFunctionArgs) {
   return handleFunction("get-orders", request, async () => {
     await requireAdmin(request);
@@ -11,5 +11,3 @@ export function action({ request }: ActionFunctionArgs) {
     return json(await listOrders(query), { headers: { "Cache-Control": "no-store" } });
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

@@ -18,14 +18,19 @@ const bodySchema = z
 /**
  * The owner only: { orderId, reason } → { message, alreadyRefunded }. A full
  * refund through Stripe, once: a second call answers 200 saying so and
- * changes nothing (issue 13).
+ * changes nothing (decision 023). When Stripe's answer does not come, nobody
+ * knows yet whether it refunded: 202 with `pending: true`, and the shop asks
+ * Stripe again until it knows; a call while it is pending answers the same
+ * and asks Stripe nothing (decision 042).
  */
 export function action({ request }: ActionFunctionArgs) {
   return handleFunction("refund-order", request, async () => {
     const admin = await requireAdmin(request, "orders.refund");
     const { orderId, reason } = await readJsonBody(request, bodySchema);
     const result = await refundOrder({ orderId, reason, actorEmail: admin.email });
-    if (result.ok) return json({ message: result.message, alreadyRefunded: result.alreadyRefunded }, { headers: { "Cache-Control": "no-store" } });
+    const headers = { "Cache-Control": "no-store" };
+    if (result.ok && result.outcome === "pending") return json({ message: result.message, alreadyRefunded: false, pending: true }, { status: 202, headers });
+    if (result.ok) return json({ message: result.message, alreadyRefunded: result.outcome === "already-refunded" }, { headers });
     switch (result.reason) {
       case "not-found":
         return apiError(404, "No order with that id.");
@@ -42,5 +47,3 @@ export function action({ request }: ActionFunctionArgs) {
     }
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

@@ -13,5 +13,3 @@ export function action({ request }: ActionFunctionArgs) {
     return apiError(result.reason === "not-found" ? 404 : 409, result.message);
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

@@ -16,5 +16,3 @@ export function action({ request }: ActionFunctionArgs) {
     return apiError(409, result.message);
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

@@ -29,5 +29,3 @@ export function action({ request, context }: ActionFunctionArgs) {
     return json({ ok: true, message: partnershipMessages.sent.description });
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

@@ -25,5 +25,3 @@ export function action({ request, context }: ActionFunctionArgs) {
     return json({ ok: true });
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

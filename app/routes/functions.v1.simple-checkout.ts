@@ -10,19 +10,22 @@ import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
 import { publicOrigin } from "~/utils/origin.server";
 import type { DeliveryCheck } from "~/models/delivery.server";
 import { placeOrder, type CheckoutRefusal } from "~/models/orders.server";
+import type { OrderPrice } from "~/models/pricing.server";
 import { enforceRateLimit } from "~/utils/rate-limit.server";
 
 /**
- * The spec's request body (§7). Only product ids and quantities are read and
- * every figure is computed from the catalogue. A `discountAmount` the client
- * computed itself must match ours: a client that shows one discount is never
- * charged another (409 with our figures instead).
+ * The spec's request body (§7). Every figure is computed from the catalogue;
+ * what the client showed is only compared with it. A unit price
+ * (`product.price`) or a `discountAmount` the client sends, both in dollars,
+ * must match ours: a client that shows one price is never charged another
+ * (409 with our figures instead). Both stay optional, as the spec's body has
+ * them; a line sent without a price is priced by the shop alone.
  */
 const bodySchema = z.object({
   items: z
     .array(
       z.object({
-        product: z.object({ id: z.string().min(1).max(64) }).passthrough(),
+        product: z.object({ id: z.string().min(1).max(64), price: z.number().nonnegative().finite().optional() }).passthrough(),
         quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
       }),
     )
@@ -45,7 +48,7 @@ const statusFor: Record<CheckoutRefusal, number> = {
   "payment-provider": 502,
 };
 
-/** The delivery check as spec §3 answers it: the minimum in dollars, an `error` when the address could not be checked. */
+/** The delivery check as requirements §3 answers it: the minimum in dollars, an `error` when the address could not be checked. */
 function deliveryJson(delivery: DeliveryCheck) {
   if (delivery.ok) {
     return { isWithinRange: true, distance: delivery.miles, deliveryZone: delivery.zone, minimumOrder: centsToDollars(delivery.minimumCents) };
@@ -54,6 +57,27 @@ function deliveryJson(delivery: DeliveryCheck) {
     return { isWithinRange: false, distance: delivery.miles, deliveryZone: "no-delivery", minimumOrder: 0 };
   }
   return { isWithinRange: false, distance: null, deliveryZone: "no-delivery", minimumOrder: 0, error: DELIVERY_PROBLEMS[delivery.reason] };
+}
+
+type BodyItem = z.infer<typeof bodySchema>["items"][number];
+
+/**
+ * The shop's figures in dollars, for a client to show instead of its own:
+ * each line as the client sent it with the product's current unit price, and
+ * the order's discount, subtotal, shipping and total.
+ */
+function figuresJson(price: OrderPrice, sent: BodyItem[]) {
+  const current = new Map(price.lines.map((line) => [line.product.id, line.product.priceCents]));
+  return {
+    items: sent.flatMap((item) => {
+      const priceCents = current.get(item.product.id);
+      return priceCents === undefined ? [] : [{ product: { id: item.product.id, price: centsToDollars(priceCents) }, quantity: item.quantity }];
+    }),
+    discountAmount: centsToDollars(price.discountCents),
+    subtotal: centsToDollars(price.subtotalCents),
+    shippingCost: centsToDollars(price.shippingCents),
+    total: centsToDollars(price.totalCents),
+  };
 }
 
 export function action({ request, context }: ActionFunctionArgs) {
@@ -66,17 +90,15 @@ export function action({ request, context }: ActionFunctionArgs) {
       discountCode: body.discountCode ?? null,
       origin: publicOrigin(),
       expectedDiscountCents: body.discountAmount === undefined ? undefined : dollarsToCents(body.discountAmount),
+      expectedUnitPrices: body.items.flatMap(({ product }) =>
+        product.price === undefined ? [] : [{ productId: product.id, unitPriceCents: dollarsToCents(product.price) }],
+      ),
     });
     if (placed.ok) return json({ url: placed.url, orderId: placed.orderId });
     return apiError(statusFor[placed.refusal], placed.message.description, {
       title: placed.message.title,
       delivery: placed.delivery && deliveryJson(placed.delivery),
-      ...(placed.price && {
-        discountAmount: centsToDollars(placed.price.discountCents),
-        total: centsToDollars(placed.price.totalCents),
-      }),
+      ...(placed.price && figuresJson(placed.price, body.items)),
     });
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

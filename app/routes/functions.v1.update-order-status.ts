@@ -35,7 +35,7 @@ const bodySchema = z
 
 /**
  * Signed-in admins only: { orderId, newStatus, trackingNumber?, carrier? } →
- * { message } (spec §7; tracking with "shipped" only, issue 13).
+ * { message } (requirements §7; tracking with "shipped" only, decision 027).
  */
 export function action({ request }: ActionFunctionArgs) {
   return handleFunction("update-order-status", request, async () => {
@@ -48,5 +48,3 @@ export function action({ request }: ActionFunctionArgs) {
     return apiError(409, "This order has not been paid, so it cannot be fulfilled.");
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

@@ -60,5 +60,3 @@ export function action({ request }: ActionFunctionArgs) {
     return json({ message, product: productJson(product, await auditTrail("product", product.id, 20)) });
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

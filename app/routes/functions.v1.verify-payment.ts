@@ -33,5 +33,3 @@ export function action({ request, context }: ActionFunctionArgs) {
     }
   });
 }
-
-export const loader = () => apiError(405, "Use POST.");

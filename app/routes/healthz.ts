@@ -1,13 +1,11 @@
 import { json } from "@remix-run/node";
-import { db } from "~/utils/db.server";
+import { liveness } from "~/services/health.server";
 
-/** For load balancers: 200 when the server can reach its database. */
-export async function loader() {
-  try {
-    await db.product.count();
-    return json({ status: "ok" }, { headers: { "Cache-Control": "no-store" } });
-  } catch (error) {
-    console.error("Health check failed", error);
-    return json({ status: "error" }, { status: 503, headers: { "Cache-Control": "no-store" } });
-  }
+/**
+ * Liveness, for a supervisor or an orchestrator: 200 whenever the process
+ * answers, with its release. It asks no database, so an outage there does not
+ * get every instance restarted; the load balancer asks /readyz (decision 050).
+ */
+export function loader() {
+  return json(liveness(), { headers: { "Cache-Control": "no-store" } });
 }

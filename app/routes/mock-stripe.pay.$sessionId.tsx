@@ -6,14 +6,18 @@ import { readFormData } from "~/utils/forms.server";
 import { formatCents } from "~/lib/money";
 import { publicOrigin } from "~/utils/origin.server";
 import { MOCK_WEBHOOK_SECRET } from "~/services/stripe.server";
-import { stripeMock } from "../../mocks/stripe";
+import { findSession as findStandInSession, paySession } from "~/services/payment-stand-in.server";
+import { TEST_CARDS } from "~/services/test-scenarios";
 import { brand } from "~/lib/brand";
 import { privatePageMeta } from "~/lib/seo";
+import { describeError } from "~/utils/errors.server";
 
 /**
  * The demo's stand-in for Stripe's hosted payment page (MOCKS=true only).
  * 4242 4242 4242 4242 pays and sends Stripe's signed webhook to this shop;
- * 4000 0000 0000 0002 is declined; Cancel returns to the shop's cancel URL.
+ * the other test cards of app/services/test-scenarios.ts are refused as Stripe
+ * refuses them (declined, insufficient funds, a processing error); Cancel
+ * returns to the shop's cancel URL.
  * A $0 order (a 100% code) asks for no card, as Stripe's no-cost orders do:
  * the customer only completes it.
  */
@@ -22,7 +26,7 @@ export const meta: MetaFunction = () => privatePageMeta("Test payment");
 
 async function findSession(sessionId: string | undefined) {
   if (!env.MOCKS) throw new Response("Not Found", { status: 404 });
-  const session = sessionId ? await stripeMock.session(sessionId) : null;
+  const session = sessionId ? await findStandInSession(sessionId) : null;
   if (!session) throw new Response("Not Found", { status: 404 });
   return session;
 }
@@ -48,13 +52,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const session = await findSession(params.sessionId);
   if (session.status !== "open") return pageClosed();
   const card = String((await readFormData(request)).get("card") ?? "").replace(/\D/g, "");
-  if (session.amount_total > 0 && card === "4000000000000002") return json({ error: "Your card was declined." }, { status: 402 });
-  if (session.amount_total > 0 && card !== "4242424242424242") {
-    return json({ error: "Use the test card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)." }, { status: 400 });
+  if (session.amount_total > 0) {
+    const test = TEST_CARDS[card as keyof typeof TEST_CARDS] as (typeof TEST_CARDS)[keyof typeof TEST_CARDS] | undefined;
+    if (!test) return json({ error: "Use a test card: 4242 4242 4242 4242 pays (the README lists the cards that fail)." }, { status: 400 });
+    if ("message" in test) return json({ error: test.message }, { status: 402 });
   }
 
   // Paid or expired since it was read above, perhaps by another tab on another server instance.
-  const paid = await stripeMock.pay(session.id);
+  const paid = await paySession(session.id);
   if (!paid) return pageClosed();
   const payload = JSON.stringify({
     id: `evt_test_${session.id.slice(-16)}`,
@@ -72,7 +77,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     });
   } catch (error) {
     // As with real Stripe, a missed webhook is covered by verify-payment on the success page.
-    console.warn("The payment stand-in could not deliver its webhook", error);
+    console.warn(`The payment stand-in could not deliver its webhook: ${describeError(error)}`);
   }
   return redirect(paid.success_url.replace("{CHECKOUT_SESSION_ID}", paid.id));
 }

@@ -110,7 +110,8 @@ function Outcome({ outcome }: { outcome: Outcome }) {
   const { order } = outcome;
   return (
     <section className="order-card" aria-labelledby="result-title">
-      <MessageBanner message={messages.paymentConfirmed} />
+      {/* A $0 order (a 100% code) took no payment: it is confirmed, not paid. */}
+      <MessageBanner message={order.totalCents > 0 ? messages.paymentConfirmed : messages.orderConfirmedNoPayment} />
       <span className="order-card__check" aria-hidden="true">
         <CheckIcon />
       </span>

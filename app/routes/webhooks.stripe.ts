@@ -3,6 +3,7 @@ import { z } from "zod";
 import { handlePaymentEvent, type PaymentEvent } from "~/models/payment-events.server";
 import { readLimited } from "~/utils/api.server";
 import { describeError } from "~/utils/errors.server";
+import { metrics } from "~/utils/metrics.server";
 import { verifyWebhookEvent } from "~/services/stripe.server";
 
 const MAX_WEBHOOK_BYTES = 512 * 1024;
@@ -90,24 +91,26 @@ export async function action({ request }: ActionFunctionArgs) {
     verified = verifyWebhookEvent(rawBody, request.headers.get("Stripe-Signature"));
   } catch (error) {
     console.warn(`Rejected a Stripe webhook: ${error instanceof Error ? error.message : "bad signature"}`);
+    metrics().webhooks.inc({ outcome: "bad_signature" });
     return json({ error: "Invalid signature" }, { status: 400 });
   }
 
   const event = parseEvent(verified);
   if (!event.ok) {
     console.warn(`Rejected a signed Stripe webhook of an unexpected shape (${event.problem})`);
+    metrics().webhooks.inc({ outcome: "bad_shape" });
     return json({ error: "Unexpected event shape" }, { status: 400 });
   }
 
   try {
     const { duplicate } = await handlePaymentEvent(event);
+    metrics().webhooks.inc({ outcome: duplicate ? "duplicate" : "handled" });
     return json(duplicate ? { received: true, duplicate: true } : { received: true });
   } catch (error) {
     // Never the error itself: a Prisma error prints the query and its arguments.
     console.error(`Stripe webhook ${event.id} (${event.type}) failed: ${describeError(error)}`);
+    metrics().webhooks.inc({ outcome: "failed" });
     // A 5xx makes Stripe deliver the event again later.
     return json({ error: "Could not handle the event" }, { status: 500 });
   }
 }
-
-export const loader = () => json({ error: "Use POST." }, { status: 405 });

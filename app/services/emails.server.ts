@@ -1,4 +1,5 @@
 import { brand } from "~/lib/brand";
+import { lineTotalCents } from "~/models/pricing.server";
 import { ORDER_STATUS_COPY, shortOrderId, type OrderStatus } from "~/lib/orders";
 import { env } from "~/utils/env.server";
 import { formatCents } from "~/lib/money";
@@ -64,7 +65,7 @@ function itemsTable(order: OrderForEmail) {
   const rows = order.items
     .map(
       (item) =>
-        `<tr><td style="padding:6px 0">${escapeHtml(item.name)} × ${item.quantity}</td><td align="right">${formatCents(item.unitPriceCents * item.quantity)}</td></tr>`,
+        `<tr><td style="padding:6px 0">${escapeHtml(item.name)} × ${item.quantity}</td><td align="right">${formatCents(lineTotalCents(item.unitPriceCents, item.quantity))}</td></tr>`,
     )
     .join("");
   const discount = order.discountCents
@@ -84,7 +85,7 @@ function orderPageButton(orderId: string) {
 
 function itemsText(order: OrderForEmail) {
   return [
-    ...order.items.map((item) => `  ${item.quantity} × ${item.name}  ${formatCents(item.unitPriceCents * item.quantity)}`),
+    ...order.items.map((item) => `  ${item.quantity} × ${item.name}  ${formatCents(lineTotalCents(item.unitPriceCents, item.quantity))}`),
     `  Subtotal  ${formatCents(order.subtotalCents)}`,
     ...(order.discountCents ? [`  Discount${order.discountCode ? ` (${order.discountCode})` : ""}  -${formatCents(order.discountCents)}`] : []),
     `  Shipping  ${order.shippingCents ? formatCents(order.shippingCents) : "Free"}`,
@@ -124,6 +125,19 @@ ${orderPageButton(order.id)}`,
   return { kind: "order-confirmation", to: order.email, subject: `Your ${brand.name} order ${id} is confirmed`, text, html, orderId: order.id };
 }
 
+/** When an order was placed, in the kitchen's own time: "Wed, Nov 25, 2026, 9:41 AM PST". */
+export const kitchenTime = (date: Date) =>
+  date.toLocaleString("en-US", {
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: "America/Los_Angeles",
+    timeZoneName: "short",
+  });
+
 /** Everything the kitchen needs, unmasked: this goes only to FULFILMENT_EMAIL. */
 export function fulfilmentEmail(order: OrderForEmail): EmailContent {
   const id = shortOrderId(order.id);
@@ -135,7 +149,7 @@ export function fulfilmentEmail(order: OrderForEmail): EmailContent {
     `Zone: ${order.deliveryZone}, ${(order.distanceTenths / 10).toFixed(1)} miles`,
   ];
   const text = `New paid order ${id} (${order.id})
-Placed ${order.createdAt.toISOString()}
+Placed ${kitchenTime(order.createdAt)}
 
 Customer:
 ${customer.map((line) => `  ${line}`).join("\n")}

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
+import { timeOutsideCall } from "~/utils/metrics.server";
 
 /**
  * Addresses to coordinates through a Nominatim-compatible API, following its
- * usage policy (DESIGN.md §6): an identifying User-Agent, at most one request
+ * usage policy (docs/architecture.md §6): an identifying User-Agent, at most one request
  * a second for the whole shop (paced through the database, so every server
  * instance counts), answers cached, a short timeout, and a ZIP-centroid
  * fallback when the service has no answer or is unreachable.
@@ -34,7 +35,7 @@ export async function geocodeAddress(street: StreetAddress): Promise<Geocoded | 
   const knownMissing = cached && Date.now() - cached.createdAt.getTime() < NOT_FOUND_TTL_MS;
 
   if (!knownMissing && (await waitForTurn())) {
-    const answer = await askGeocoder(query);
+    const answer = await timeOutsideCall("geocoder", "search", () => askGeocoder(query), (reply) => reply.status === "failed");
     if (answer.status !== "failed") {
       // A "not found" is cached too (as no position), for a day.
       const position = answer.status === "found" ? answer.position : { lat: null, lon: null };

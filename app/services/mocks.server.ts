@@ -10,8 +10,9 @@ const globalForMocks = globalThis as typeof globalThis & { __mocksStarted?: bool
 export async function startMocks() {
   if (!env.MOCKS || globalForMocks.__mocksStarted) return;
   globalForMocks.__mocksStarted = true;
-  // Imported only here, so a real deployment never loads MSW (about 50 MB).
-  const [{ setupServer }, { handlers }] = await Promise.all([import("msw/node"), import("../../mocks")]);
-  setupServer(...handlers).listen({ onUnhandledRequest: "bypass" });
+  // Imported only here (mocks/ imports MSW itself only when asked for its handlers), so a
+  // real deployment never loads MSW (about 28 MB); tests/e2e/production-modules.spec.ts checks it.
+  const [{ setupServer }, { createHandlers }] = await Promise.all([import("msw/node"), import("../../mocks")]);
+  setupServer(...(await createHandlers())).listen({ onUnhandledRequest: "bypass" });
   console.log("Stripe and the geocoder are answered by the built-in stand-ins (MOCKS=true): no real payments.");
 }

@@ -3,18 +3,25 @@ import { randomBytes } from "node:crypto";
 import { db } from "~/utils/db.server";
 import type { EmailContent } from "~/services/emails.server";
 import { env } from "~/utils/env.server";
+import { metrics } from "~/utils/metrics.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { createMailer, isPermanentFailure, SMTP_TIMEOUTS, type Mailer } from "~/services/mailer.server";
+import { describeError } from "~/utils/errors.server";
+import { finishesWithin } from "~/utils/within.server";
 
 /**
- * The email outbox (DESIGN.md §6). An email is a row written in the same
- * transaction as the change that causes it. A worker claims a few due rows
- * with a lease (so two processes never send the same row), and before each
- * send renews that row's lease, checking the row is still its own: a row
- * another worker took over meanwhile is skipped. It sends, and marks the row
- * sent, or retries with exponential backoff until MAX_ATTEMPTS, when the row
- * is dead. A permanent refusal (a 5xx answer about the message) makes the row
- * dead at once. A crash mid-send leaves a lease that expires and is retried.
+ * The email outbox (architecture §6). An email is a row written in the same
+ * transaction as the change that causes it. A worker claims a batch of due
+ * rows with a lease in one statement (FOR UPDATE SKIP LOCKED: two processes
+ * never claim the same row, nor wait for each other), sends them a few at a
+ * time (OUTBOX_CONCURRENCY), and before each send renews that row's lease,
+ * checking the row is still its own: a row another worker took over meanwhile
+ * is skipped. It marks each row sent, or retries it with exponential backoff
+ * until MAX_ATTEMPTS, when the row is dead. A permanent refusal (a 5xx answer
+ * about the message) makes the row dead at once. A crash mid-send leaves a
+ * lease that expires and is retried. While batches come back full, the worker
+ * claims the next at once, so a burst drains at the mail server's speed
+ * (decision 038).
  */
 
 /** 30 s, 1 min, 2 min … then hourly: the last try comes about seven hours after the first, and the row is dead. */
@@ -25,8 +32,8 @@ export const MAX_ATTEMPTS = 14;
  * send never outlives the lease on its row.
  */
 const LEASE_MS = 2 * SMTP_TIMEOUTS.socketMs;
-/** Rows claimed at a time: few, so a claimed row's turn comes soon. */
-const CLAIM_LIMIT = 5;
+/** Rows claimed at a time for each send in flight: a claimed row's turn still comes within a few sends. */
+const BATCH_PER_SEND = 5;
 const BASE_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
@@ -61,46 +68,67 @@ export function backoffMs(attempts: number) {
   return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
 }
 
-const dueWhere = (now: Date) => ({
-  OR: [
-    { status: "pending", nextAttemptAt: { lte: now } },
-    // A sender that died mid-send: its lease has run out.
-    { status: "sending", claimedUntil: { lt: now } },
-  ],
-});
+type ClaimedRow = {
+  id: string;
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  unsubscribeUrl: string | null;
+  orderId: string | null;
+  attempts: number;
+  status: string;
+};
 
 /**
- * Claims up to `limit` due rows for this worker. Rows another worker claimed
- * first are skipped and further candidates tried, so two workers share the
- * work instead of racing for the same rows. Taking over an expired lease
- * counts as an attempt, so a message that crashes its sender cannot loop forever.
+ * Claims up to `limit` due rows for this worker in one statement: pending rows
+ * whose time has come, and rows whose sender died mid-send (its lease ran out).
+ * Rows another worker holds locked are skipped, not waited for. Taking over
+ * an expired lease counts as an attempt, so a message that crashes its sender
+ * cannot loop forever: at MAX_ATTEMPTS it is dead instead.
  */
 async function claimDue(workerId: string, now: Date, limit: number, leaseMs: number) {
-  const candidates = await db.outboxMessage.findMany({
-    where: dueWhere(now),
-    orderBy: { nextAttemptAt: "asc" },
-    take: limit * 4,
-    select: { id: true, status: true, attempts: true },
-  });
-  const lease = { claimedBy: workerId, claimedUntil: new Date(now.getTime() + leaseMs) };
-  const claimed: string[] = [];
-  for (const candidate of candidates) {
-    if (claimed.length >= limit) break;
-    const abandoned = candidate.status === "sending";
-    const { count } = await db.outboxMessage.updateMany({
-      where: { id: candidate.id, ...dueWhere(now) },
-      data: abandoned
-        ? candidate.attempts + 1 >= MAX_ATTEMPTS
-          ? { status: "dead", attempts: { increment: 1 }, claimedBy: null, claimedUntil: null, lastError: "Sender stopped mid-send" }
-          : { status: "sending", attempts: { increment: 1 }, ...lease }
-        : { status: "sending", ...lease },
-    });
-    if (count === 1 && !(abandoned && candidate.attempts + 1 >= MAX_ATTEMPTS)) claimed.push(candidate.id);
-  }
-  return claimed;
+  const leaseEnd = new Date(now.getTime() + leaseMs);
+  const rows = await db.$queryRaw<ClaimedRow[]>`
+    WITH due AS (
+      SELECT "id" FROM "OutboxMessage"
+       WHERE ("status" = 'pending' AND "nextAttemptAt" <= ${now}) OR ("status" = 'sending' AND "claimedUntil" < ${now})
+       ORDER BY "nextAttemptAt" LIMIT ${limit}
+       FOR UPDATE SKIP LOCKED
+    ), claimed AS (
+      SELECT m."id", m."status" = 'sending' AND m."attempts" + 1 >= ${MAX_ATTEMPTS} AS "dies"
+        FROM "OutboxMessage" m JOIN due ON due."id" = m."id"
+    )
+    UPDATE "OutboxMessage" m SET
+      "attempts" = CASE WHEN m."status" = 'sending' THEN m."attempts" + 1 ELSE m."attempts" END,
+      "status" = CASE WHEN claimed."dies" THEN 'dead' ELSE 'sending' END,
+      "claimedBy" = CASE WHEN claimed."dies" THEN NULL ELSE ${workerId} END,
+      "claimedUntil" = CASE WHEN claimed."dies" THEN NULL ELSE ${leaseEnd}::timestamp(3) END,
+      "lastError" = CASE WHEN claimed."dies" THEN 'Sender stopped mid-send' ELSE m."lastError" END
+      FROM claimed WHERE claimed."id" = m."id"
+    RETURNING m."id", m."kind", m."to", m."subject", m."text", m."html", m."unsubscribeUrl", m."orderId", m."attempts", m."status"`;
+  // A row whose sender stopped mid-send too often died in the claim itself.
+  const died = rows.filter((row) => row.status === "dead").length;
+  if (died > 0) metrics().emailsDead.inc(died);
+  return rows.filter((row) => row.status === "sending");
 }
 
 export type OutboxRun = { sent: number; failed: number };
+
+type WorkerOptions = {
+  mailer: Mailer;
+  workerId: string;
+  /** The pass's start (tests move it); the lease is `leaseMs` from the moment it is renewed. */
+  now?: Date;
+  /** Rows claimed at a time (BATCH_PER_SEND for each send in flight by default). */
+  limit?: number;
+  leaseMs?: number;
+  /** Sends in flight at once (OUTBOX_CONCURRENCY). */
+  concurrency?: number;
+  /** True once the process is shutting down: the pass sends nothing more and gives its other claimed rows back. */
+  stopping?: () => boolean;
+};
 
 /**
  * Extends this worker's lease on a row it is sending, if the row is still its
@@ -123,7 +151,7 @@ async function whileHoldingLease<T>(id: string, renew: () => Promise<boolean>, l
       .then((held) => {
         if (!held) console.error(`Email ${id} lost its lease while being sent`);
       })
-      .catch((error: unknown) => console.error(`Could not renew the lease of email ${id}`, error));
+      .catch((error: unknown) => console.error(`Could not renew the lease of email ${id}: ${describeError(error)}`));
   }, Math.max(1, Math.floor(leaseMs / 3)));
   timer.unref();
   try {
@@ -135,73 +163,103 @@ async function whileHoldingLease<T>(id: string, renew: () => Promise<boolean>, l
 }
 
 /**
- * One pass of the worker: claim, send, record. Safe to run in several processes at once.
- * `now` is the pass's start (tests move it); the lease is `leaseMs` from the moment it is renewed.
+ * One batch of the worker: claim, send (`concurrency` at a time), record.
+ * Safe to run in several processes at once.
  */
-export async function processOutbox({
+export async function processOutbox(options: WorkerOptions): Promise<OutboxRun> {
+  const { sent, failed } = await processBatch(options);
+  return { sent, failed };
+}
+
+/**
+ * Batch after batch while they come back full, then stops: what the worker
+ * does each time it looks, so a burst of emails goes out at the mail
+ * server's speed rather than one batch a poll.
+ */
+export async function drainOutbox(options: WorkerOptions): Promise<OutboxRun> {
+  const total = { sent: 0, failed: 0 };
+  for (;;) {
+    const now = options.now ?? new Date();
+    const batch = await processBatch({ ...options, now });
+    total.sent += batch.sent;
+    total.failed += batch.failed;
+    if (batch.claimed < batch.limit || options.stopping?.()) return total;
+  }
+}
+
+async function processBatch({
   mailer,
   workerId,
   now = new Date(),
-  limit = CLAIM_LIMIT,
+  concurrency = env.OUTBOX_CONCURRENCY,
+  limit = BATCH_PER_SEND * concurrency,
   leaseMs = LEASE_MS,
   stopping = () => false,
-}: {
-  mailer: Mailer;
-  workerId: string;
-  now?: Date;
-  limit?: number;
-  leaseMs?: number;
-  /** True once the process is shutting down: the pass sends nothing more and gives its other claimed rows back. */
-  stopping?: () => boolean;
-}): Promise<OutboxRun> {
+}: WorkerOptions): Promise<OutboxRun & { claimed: number; limit: number }> {
   const run = { sent: 0, failed: 0 };
   const startedAt = Date.now();
   // The pass's clock: `now`, moved on by the time the pass has taken so far.
   const leaseEnd = () => new Date(now.getTime() + (Date.now() - startedAt) + leaseMs);
   const claimed = await claimDue(workerId, now, limit, leaseMs);
-  for (const [index, id] of claimed.entries()) {
-    if (stopping()) {
-      await releaseClaims(claimed.slice(index), workerId);
-      break;
+  const queue = [...claimed];
+  const lane = async () => {
+    for (let message = queue.shift(); message; message = queue.shift()) {
+      if (stopping()) {
+        await releaseClaims([message.id, ...queue.splice(0).map((row) => row.id)], workerId);
+        return;
+      }
+      const outcome = await sendOne(message, { mailer, workerId, now, leaseMs, leaseEnd });
+      if (outcome === "sent") run.sent++;
+      else if (outcome === "failed") run.failed++;
     }
-    // The claim may be old by now: renew it, and leave the row alone if another worker has it.
-    if (!(await renewLease(id, workerId, leaseEnd()))) continue;
-    const message = await db.outboxMessage.findUniqueOrThrow({ where: { id } });
-    const mine = { id, claimedBy: workerId, status: "sending" };
-    try {
-      await whileHoldingLease(id, () => renewLease(id, workerId, leaseEnd()), leaseMs, () => mailer.send(message));
-    } catch (error) {
-      run.failed++;
-      const attempts = message.attempts + 1;
-      const permanent = isPermanentFailure(error);
-      const dead = permanent || attempts >= MAX_ATTEMPTS;
-      await db.outboxMessage.updateMany({
-        where: mine,
-        data: {
-          status: dead ? "dead" : "pending",
-          attempts,
-          nextAttemptAt: new Date(now.getTime() + backoffMs(attempts)),
-          claimedBy: null,
-          claimedUntil: null,
-          lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500),
-        },
-      });
-      console.error(
-        `Email ${id} (${message.kind}) failed, attempt ${attempts}${permanent ? ": refused permanently, giving up" : dead ? ": giving up" : ""}`,
-      );
-      continue;
-    }
-    run.sent++;
-    const flag = orderFlagByKind[message.kind];
-    await db.$transaction([
-      db.outboxMessage.updateMany({
-        where: mine,
-        data: { status: "sent", sentAt: new Date(), attempts: message.attempts + 1, claimedBy: null, claimedUntil: null, lastError: null },
-      }),
-      ...(flag && message.orderId ? [db.order.update({ where: { id: message.orderId }, data: { [flag]: true } })] : []),
-    ]);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, claimed.length)) }, lane));
+  return { ...run, claimed: claimed.length, limit };
+}
+
+/** Sends one claimed row and records what happened; "lost" when another worker has taken the row over. */
+async function sendOne(
+  message: ClaimedRow,
+  { mailer, workerId, now, leaseMs, leaseEnd }: { mailer: Mailer; workerId: string; now: Date; leaseMs: number; leaseEnd: () => Date },
+): Promise<"sent" | "failed" | "lost"> {
+  const { id } = message;
+  // The claim may be old by now: renew it, and leave the row alone if another worker has it.
+  if (!(await renewLease(id, workerId, leaseEnd()))) return "lost";
+  const mine = { id, claimedBy: workerId, status: "sending" };
+  try {
+    await whileHoldingLease(id, () => renewLease(id, workerId, leaseEnd()), leaseMs, () => mailer.send(message));
+  } catch (error) {
+    const attempts = message.attempts + 1;
+    const permanent = isPermanentFailure(error);
+    const dead = permanent || attempts >= MAX_ATTEMPTS;
+    await db.outboxMessage.updateMany({
+      where: mine,
+      data: {
+        status: dead ? "dead" : "pending",
+        attempts,
+        nextAttemptAt: new Date(now.getTime() + backoffMs(attempts)),
+        claimedBy: null,
+        claimedUntil: null,
+        lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+      },
+    });
+    metrics().emailsFailed.inc();
+    if (dead) metrics().emailsDead.inc();
+    console.error(
+      `Email ${id} (${message.kind}) failed, attempt ${attempts}${permanent ? ": refused permanently, giving up" : dead ? ": giving up" : ""}`,
+    );
+    return "failed";
   }
-  return run;
+  metrics().emailsSent.inc();
+  const flag = orderFlagByKind[message.kind];
+  await db.$transaction([
+    db.outboxMessage.updateMany({
+      where: mine,
+      data: { status: "sent", sentAt: new Date(), attempts: message.attempts + 1, claimedBy: null, claimedUntil: null, lastError: null },
+    }),
+    ...(flag && message.orderId ? [db.order.update({ where: { id: message.orderId }, data: { [flag]: true } })] : []),
+  ]);
+  return "sent";
 }
 
 /** Rows this worker claimed but will not send (it is stopping): due again at once, for any instance. */
@@ -219,7 +277,7 @@ const globalForOutbox = globalThis as typeof globalThis & { __outboxWorker?: Out
 /** Starts this process's worker (once). */
 export function startOutboxWorker() {
   if (env.OUTBOX_POLL_MS === 0 || env.NODE_ENV === "test" || globalForOutbox.__outboxWorker) return;
-  const mailer = createMailer();
+  const mailer = createMailer(env.SMTP_URL, {}, env.OUTBOX_CONCURRENCY);
   const workerId = `${hostname()}-${process.pid}-${randomBytes(4).toString("hex")}`;
   const worker: OutboxWorker = {
     mailer,
@@ -227,10 +285,10 @@ export function startOutboxWorker() {
     stopping: false,
     timer: setInterval(() => {
       if (worker.pass || worker.stopping) return;
-      worker.pass = processOutbox({ mailer, workerId, stopping: () => worker.stopping })
+      worker.pass = drainOutbox({ mailer, workerId, stopping: () => worker.stopping })
         .then(
           () => undefined,
-          (error: unknown) => console.error("Outbox worker pass failed", error),
+          (error: unknown) => console.error(`Outbox worker pass failed: ${describeError(error)}`),
         )
         .finally(() => {
           worker.pass = null;
@@ -254,12 +312,7 @@ export async function stopOutboxWorker(timeoutMs: number): Promise<boolean> {
   if (!worker) return true;
   worker.stopping = true;
   clearInterval(worker.timer);
-  let timer: NodeJS.Timeout | undefined;
-  const finished = await Promise.race([
-    (worker.pass ?? Promise.resolve()).then(() => true),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
-  ]);
-  clearTimeout(timer);
+  const finished = await finishesWithin(worker.pass, timeoutMs);
   if (finished) worker.mailer.close?.();
   return finished;
 }

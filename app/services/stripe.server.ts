@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import { env } from "~/utils/env.server";
 import { describeError } from "~/utils/errors.server";
+import { timeOutsideCall } from "~/utils/metrics.server";
 
 /**
  * Stripe Checkout: the hosted payment page and its signed webhook. In the demo
@@ -15,7 +16,7 @@ export const MOCK_WEBHOOK_SECRET = "whsec_chillpb_mock_secret";
  * How long a payment page stays open. An unpaid order holds its discount code
  * until then, so it is kept short: Stripe's own minimum is 30 minutes.
  */
-const PAYMENT_WINDOW_SECONDS = 60 * 60;
+export const PAYMENT_WINDOW_SECONDS = 60 * 60;
 
 let client: Stripe | undefined;
 
@@ -65,50 +66,54 @@ export async function createCheckoutSession(order: SessionOrder, origin: string)
   // the items only, so the session's total is subtotal - discount + shipping.
   const coupon =
     order.discountCents > 0
-      ? await api.coupons.create(
-          {
-            amount_off: order.discountCents,
-            currency: "usd",
-            duration: "once",
-            max_redemptions: 1,
-            name: order.discountCode ?? "Discount",
-          },
-          { idempotencyKey: `coupon-${order.id}` },
+      ? await timeOutsideCall("stripe", "coupons.create", () =>
+          api.coupons.create(
+            {
+              amount_off: order.discountCents,
+              currency: "usd",
+              duration: "once",
+              max_redemptions: 1,
+              name: order.discountCode ?? "Discount",
+            },
+            { idempotencyKey: `coupon-${order.id}` },
+          ),
         )
       : null;
 
-  return api.checkout.sessions.create(
-    {
-      mode: "payment",
-      customer_email: order.email,
-      client_reference_id: order.id,
-      metadata: { orderId: order.id },
-      payment_intent_data: { metadata: { orderId: order.id } },
-      line_items: order.items.map((item) => ({
-        quantity: item.quantity,
-        price_data: { currency: "usd", unit_amount: item.unitPriceCents, product_data: { name: item.name } },
-      })),
-      shipping_options: [
-        {
-          shipping_rate_data: {
-            type: "fixed_amount",
-            display_name: order.shippingCents > 0 ? "Frozen local delivery" : "Free frozen local delivery",
-            fixed_amount: { amount: order.shippingCents, currency: "usd" },
+  return timeOutsideCall("stripe", "checkout.sessions.create", () =>
+    api.checkout.sessions.create(
+      {
+        mode: "payment",
+        customer_email: order.email,
+        client_reference_id: order.id,
+        metadata: { orderId: order.id },
+        payment_intent_data: { metadata: { orderId: order.id } },
+        line_items: order.items.map((item) => ({
+          quantity: item.quantity,
+          price_data: { currency: "usd", unit_amount: item.unitPriceCents, product_data: { name: item.name } },
+        })),
+        shipping_options: [
+          {
+            shipping_rate_data: {
+              type: "fixed_amount",
+              display_name: order.shippingCents > 0 ? "Frozen local delivery" : "Free frozen local delivery",
+              fixed_amount: { amount: order.shippingCents, currency: "usd" },
+            },
           },
-        },
-      ],
-      ...(coupon && { discounts: [{ coupon: coupon.id }] }),
-      expires_at: Math.floor(Date.now() / 1000) + PAYMENT_WINDOW_SECONDS,
-      success_url: `${origin}/order-success?session_id={CHECKOUT_SESSION_ID}`,
-      // The cart and the filled form come back from the order this browser placed (its cart cookie), never from the URL.
-      cancel_url: `${origin}/checkout?cancelled=true`,
-    },
-    { idempotencyKey: `checkout-${order.id}` },
+        ],
+        ...(coupon && { discounts: [{ coupon: coupon.id }] }),
+        expires_at: Math.floor(Date.now() / 1000) + PAYMENT_WINDOW_SECONDS,
+        success_url: `${origin}/order-success?session_id={CHECKOUT_SESSION_ID}`,
+        // The cart and the filled form come back from the order this browser placed (its cart cookie), never from the URL.
+        cancel_url: `${origin}/checkout?cancelled=true`,
+      },
+      { idempotencyKey: `checkout-${order.id}` },
+    ),
   );
 }
 
 function retrieveCheckoutSession(sessionId: string) {
-  return stripe().checkout.sessions.retrieve(sessionId);
+  return timeOutsideCall("stripe", "checkout.sessions.retrieve", () => stripe().checkout.sessions.retrieve(sessionId));
 }
 
 /**
@@ -121,7 +126,7 @@ export type PageClosing = { ok: true } | { ok: false; reason: "paid" | "unreacha
 /** Closes a payment page so it can no longer be paid. */
 export async function closeCheckoutSession(sessionId: string): Promise<PageClosing> {
   try {
-    await stripe().checkout.sessions.expire(sessionId);
+    await timeOutsideCall("stripe", "checkout.sessions.expire", () => stripe().checkout.sessions.expire(sessionId));
     return { ok: true };
   } catch (error) {
     try {
@@ -169,7 +174,30 @@ export async function findPaymentIntentId(sessionId: string) {
  * the refund down) gets the same refund back instead of a second one.
  */
 export function refundPayment(orderId: string, paymentIntentId: string) {
-  return stripe().refunds.create({ payment_intent: paymentIntentId, metadata: { orderId } }, { idempotencyKey: `refund-${orderId}` });
+  return timeOutsideCall("stripe", "refunds.create", () =>
+    stripe().refunds.create({ payment_intent: paymentIntentId, metadata: { orderId } }, { idempotencyKey: `refund-${orderId}` }),
+  );
+}
+
+/**
+ * A Stripe call that got no answer: it timed out or its connection dropped
+ * (the SDK's StripeConnectionError, after its own retry). Stripe may have
+ * done what was asked or not; only asking again (with the same idempotency
+ * key) tells. Any answer from Stripe, an error included, is not this.
+ */
+export function isOutcomeUnknown(error: unknown) {
+  return error instanceof Stripe.errors.StripeConnectionError;
+}
+
+/**
+ * Stripe answered and refused: a 4xx other than 409 (the idempotency key is
+ * in use by a request still under way) and 429 (too many requests), so the
+ * same request would be refused again. A 5xx or no answer may go another way
+ * next time, and is not this.
+ */
+export function isRefusedByStripe(error: unknown): error is InstanceType<typeof Stripe.errors.StripeError> {
+  if (!(error instanceof Stripe.errors.StripeError) || typeof error.statusCode !== "number") return false;
+  return error.statusCode >= 400 && error.statusCode < 500 && error.statusCode !== 409 && error.statusCode !== 429;
 }
 
 /** Stripe refused a refund because the payment was already refunded in full (e.g. from its dashboard). */

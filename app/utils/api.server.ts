@@ -1,7 +1,11 @@
 import { json } from "@remix-run/node";
+import { reportError } from "~/services/error-reports.server";
 import { z } from "zod";
+import { isAcceptableJson, UNACCEPTABLE_TEXT } from "~/lib/text";
+import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { describeError } from "~/utils/errors.server";
+import { wantsHtml } from "~/utils/http.server";
 import { assertSameOrigin } from "~/utils/same-origin.server";
 
 /**
@@ -29,12 +33,25 @@ export function bodyTooLarge(body: "json" | "text" = "json") {
 }
 
 /**
+ * 400 for a body holding text the shop never accepts (app/lib/text.ts): the
+ * same answer from every form and function, before anything reaches the
+ * database. A page's form post gets it as its error page; anything else as
+ * `{ error }`.
+ */
+export function unacceptableText(request: Request) {
+  const headers = { "Cache-Control": "no-store" };
+  return wantsHtml(request)
+    ? new Response(UNACCEPTABLE_TEXT, { status: 400, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } })
+    : json({ error: UNACCEPTABLE_TEXT }, { status: 400, headers });
+}
+
+/**
  * Reads and validates a JSON body, throwing a 4xx JSON Response for anything
  * else. A POST with no body at all and no Content-Type (the spec's "Body:
  * none") reads as `{}`; any other body must be application/json.
  */
 export async function readJsonBody<Schema extends z.ZodTypeAny>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
-  if (request.method !== "POST") throw apiError(405, "Use POST.");
+  if (request.method !== "POST") throw json({ error: "Use POST." }, { status: 405, headers: { Allow: "POST", "Cache-Control": "no-store" } });
   const type = request.headers.get("Content-Type");
   const isJson = type?.toLowerCase().startsWith("application/json") ?? false;
   if (type !== null && !isJson) throw apiError(415, "Send the body as application/json.");
@@ -47,6 +64,7 @@ export async function readJsonBody<Schema extends z.ZodTypeAny>(request: Request
   } catch {
     throw apiError(400, "Request body is not valid JSON.");
   }
+  if (!isAcceptableJson(data)) throw unacceptableText(request);
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -77,6 +95,7 @@ export async function readJsonForm<Schema extends z.ZodTypeAny>(request: Request
  * soon as it grows past `limit` bytes (declared or streamed, chunked included).
  * It stops reading there and holds at most `limit` bytes; it does not cancel
  * the stream, since that would destroy the socket before the 413 is sent.
+ * Bytes that are not UTF-8 are refused (`unacceptableText`), not replaced.
  */
 export async function readLimited(request: Request, limit: number): Promise<string | null> {
   if (Number(request.headers.get("Content-Length") ?? 0) > limit) return null;
@@ -95,12 +114,31 @@ export async function readLimited(request: Request, limit: number): Promise<stri
   } finally {
     reader.releaseLock();
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    return strictUtf8.decode(Buffer.concat(chunks));
+  } catch {
+    throw unacceptableText(request);
+  }
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** What a function answers when no database connection could be had in time. */
+export const SHOP_BUSY = "The shop is very busy right now. Please try again in a few seconds.";
+
+/**
+ * 503 with Retry-After for a request that found the database busy
+ * (isDatabaseBusy): nothing was done, and the same request a few seconds
+ * later will most likely go through.
+ */
+export function shopBusy() {
+  return json({ error: SHOP_BUSY }, { status: 503, headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS), "Cache-Control": "no-store" } });
 }
 
 /**
- * Runs a function's handler after the same-origin check; unexpected failures
- * become a logged 500 without details.
+ * Runs a function's handler after the same-origin check; a busy database
+ * becomes a 503 with Retry-After, other unexpected failures a logged 500
+ * without details.
  */
 export async function handleFunction(name: string, request: Request, run: () => Promise<Response>) {
   try {
@@ -108,8 +146,13 @@ export async function handleFunction(name: string, request: Request, run: () => 
     return await run();
   } catch (error) {
     if (error instanceof Response) return error;
+    if (isDatabaseBusy(error)) {
+      console.warn(`Function ${name} found no free database connection: ${describeError(error)}`);
+      return shopBusy();
+    }
     // Briefly: a database error's full message prints the query's arguments (customer data).
     console.error(`Function ${name} failed: ${describeError(error)}`);
+    reportError(error, { source: "function", route: `/functions/v1/${name}` });
     return apiError(500, "Something went wrong. Please try again.");
   }
 }

@@ -7,6 +7,7 @@ import { secureCookies, sessionSecret } from "~/utils/env.server";
 import { EMAIL_MAX_LENGTH, isEmailAddress, normalizeEmail } from "~/lib/email";
 import { hasPermission, OWNER_ONLY_MESSAGE, type Admin, type Permission } from "~/lib/operators";
 import { hashPassword, verifyPassword } from "~/models/passwords.server";
+import { describeError } from "~/utils/errors.server";
 import {
   clearBackoff,
   releaseBackoffAttempt,
@@ -15,7 +16,7 @@ import {
 } from "~/utils/rate-limit.server";
 
 /**
- * Operator sign-in (DESIGN.md §7): passwords checked against their scrypt
+ * Operator sign-in (docs/architecture.md §7): passwords checked against their scrypt
  * hashes (models/passwords.server.ts), sessions in the database (the cookie
  * holds a random token; the database only its SHA-256), idle and absolute
  * expiry, sign-out that ends the session on the server, and throttling of failed sign-ins per account-and-address pair and per
@@ -132,7 +133,7 @@ export async function signIn(credentials: Credentials, clientAddress: string, no
     admin = await authenticator.authenticate("form", new Request("http://admin.local/auth/login", { method: "POST", body }));
   } catch (error) {
     const message = error instanceof SignInError ? error.message : "Wrong email or password.";
-    if (!(error instanceof SignInError)) console.error("Sign-in failed unexpectedly", error);
+    if (!(error instanceof SignInError)) console.error(`Sign-in failed unexpectedly: ${describeError(error)}`);
     return { ok: false, reason: "refused", error: message };
   }
 

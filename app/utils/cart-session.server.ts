@@ -14,6 +14,8 @@ type CartSessionData = {
   items: CartItem[];
   /** The order this browser placed and is paying for (in another tab, or after a redirect). */
   pendingOrderId: string;
+  /** The last order this browser placed, kept once it is paid: a stale tab is told it is paid. */
+  placedOrderId: string;
 };
 type CartFlashData = {
   flash: CartFlash;
@@ -41,13 +43,25 @@ export async function getCartSession(request: Request) {
   return {
     session,
     items: parsed.success ? parsed.data : [],
-    /** False for a visitor the server has never given a cart: only then may the browser's copy be restored. */
+    /** False when the server holds no cart for this visitor (never given one, or emptied): only then may the browser's saved copy be restored. */
     known: session.has("items"),
   };
 }
 
+/**
+ * The cart cookie to send. A cart with nothing in it (no items, no order
+ * being paid or just placed, no flash) deletes the cookie instead of writing
+ * an empty one for 30 days: a visitor without the cookie gets the cached
+ * pages (an emptied cart used to keep every page rendered for a month).
+ */
 export function commitCartSession(session: CartSession) {
-  return storage.commitSession(session);
+  const empty =
+    (session.get("items") ?? []).length === 0 &&
+    !session.has("pendingOrderId") &&
+    !session.has("placedOrderId") &&
+    !session.has("flash") &&
+    !session.has("restoreOrderId");
+  return empty ? storage.destroySession(session) : storage.commitSession(session);
 }
 
 /** Puts a given-up order's items back into an empty cart (merged, capped). */

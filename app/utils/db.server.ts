@@ -1,56 +1,77 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient, type Prisma } from "~/generated/prisma/client";
-import { PrismaClient as PostgresPrismaClient, type Prisma as PostgresPrisma } from "~/generated/prisma-postgres/client";
-import { SQLiteAdapter } from "~/utils/sqlite.server";
+import { PrismaClient } from "~/generated/prisma/client";
 
-/** A DATABASE_URL for PostgreSQL (production, several instances); anything else is a SQLite file. */
-export function isPostgresUrl(url: string) {
-  return /^postgres(ql)?:\/\//.test(url);
+/**
+ * This process's connection pool: at most DATABASE_POOL_SIZE connections
+ * (node-pg's own default, 10), and a query waits at most
+ * DATABASE_POOL_TIMEOUT_MS for one to come free (or to open) before it fails
+ * as "database busy" (isDatabaseBusy), which the shop answers 503 with
+ * Retry-After. Unbounded (node-pg's default) a request would wait for as long
+ * as the pool stays full. Read here, not in env.server.ts, so that the seed
+ * scripts, which need no other setting, can make a client too.
+ */
+export type PoolSettings = { max: number; connectionTimeoutMillis: number };
+
+/** DATABASE_POOL_SIZE and DATABASE_POOL_TIMEOUT_MS, or their defaults; an invalid value stops the start with its name. */
+export function poolSettings(source: Record<string, string | undefined> = process.env): PoolSettings {
+  return {
+    max: positiveInteger(source, "DATABASE_POOL_SIZE", 10),
+    connectionTimeoutMillis: positiveInteger(source, "DATABASE_POOL_TIMEOUT_MS", 5_000),
+  };
+}
+
+function positiveInteger(source: Record<string, string | undefined>, name: string, fallback: number) {
+  const text = source[name]?.trim();
+  if (!text) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new Error(`Invalid environment:\n  - ${name}: must be a whole number above 0`);
+  return Number(text);
 }
 
 /**
- * A Prisma client for DATABASE_URL.
- *
- * PostgreSQL: the client generated from prisma/postgres/schema.prisma (made by
- * scripts/postgres-schema.mjs from the one source schema), through node-pg.
- * Both clients come from the same models, so the app types everything with the
- * SQLite client's types; `PostgresMatchesSQLite` below fails the typecheck if
- * the two ever differ (docs/decisions/015).
- *
- * SQLite: the file of `file:<path>`. The adapter (app/utils/sqlite.server.ts)
- * opens it in WAL mode with a busy timeout, starts transactions with BEGIN
- * IMMEDIATE, and holds every other query back while a transaction is open:
- * inside `db.$transaction(async (tx) => …)`, query through `tx` only, since a
- * `db` query waits for the end of that very transaction.
+ * The Prisma client of DATABASE_URL, through node-pg, with this process's
+ * pool settings. The server sets DATABASE_URL before the app loads: the
+ * embedded PostgreSQL's when none was given (server/embedded-postgres.mjs).
  */
-export function createPrismaClient(url = process.env.DATABASE_URL ?? "file:./var/shop.db"): PrismaClient {
-  if (isPostgresUrl(url)) {
-    // Safe: the two clients have the same models (`_PostgresMatchesSQLite` below).
-    return new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as PrismaClient;
-  }
-  return new PrismaClient({ adapter: new SQLiteAdapter(url.replace(/^file:/, "")) });
+export function createPrismaClient(url = process.env.DATABASE_URL): PrismaClient {
+  // Nothing connects before the first query, so a module that only imports the models needs no database.
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, ...poolSettings() }) });
 }
-
-/**
- * `true` only when both clients have the same models, each with the same
- * fields of the same types (enums included): a model or field in one schema
- * only, or a type that differs, makes `_PostgresMatchesSQLite` fail to typecheck.
- */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Rows<Map> = { [Model in keyof Map]: Map[Model] extends { payload: { scalars: infer Scalars } } ? Scalars : never };
-type PostgresMatchesSQLite = Same<Rows<Prisma.TypeMap["model"]>, Rows<PostgresPrisma.TypeMap["model"]>>;
-type Expect<Check extends true> = Check;
-type _PostgresMatchesSQLite = Expect<PostgresMatchesSQLite>;
 
 // One client per process, kept across dev rebuilds so they don't leak connections.
 const globalForDb = globalThis as typeof globalThis & { __db?: PrismaClient };
 
 export const db = (globalForDb.__db ??= createPrismaClient());
 
-/** Whether `db` is PostgreSQL: for the rare query that each database serves best written its own way. */
-export const dbIsPostgres = isPostgresUrl(process.env.DATABASE_URL ?? "");
-
 /** A write refused by a unique index (Prisma's P2002): someone else wrote that row first. */
 export function isUniqueViolation(error: unknown) {
   return error instanceof Error && "code" in error && error.code === "P2002";
 }
+
+/**
+ * node-pg's pool could give no connection in time: every one was in use for
+ * DATABASE_POOL_TIMEOUT_MS, or a new one did not open within it. Prisma's
+ * driver adapter passes these errors of pg-pool through as they are (an
+ * Error with no code), so their messages are what identifies them;
+ * tests/integration/database-busy.test.ts holds them to the installed pg-pool.
+ */
+const POOL_TIMEOUT_MESSAGES = new Set(["timeout exceeded when trying to connect", "Connection terminated due to connection timeout"]);
+
+/**
+ * Whether a query failed because no database connection could be had: the
+ * pool stayed full (or a new connection did not open) for
+ * DATABASE_POOL_TIMEOUT_MS, or PostgreSQL refused another connection (53300,
+ * too many connections; Prisma's P2037, or P2010 for a raw query). The shop
+ * is busy, not broken: such a request is answered 503 with Retry-After.
+ */
+export function isDatabaseBusy(error: unknown) {
+  if (!(error instanceof Error)) return false;
+  if (POOL_TIMEOUT_MESSAGES.has(error.message)) return true;
+  const meta = "meta" in error ? error.meta : null;
+  const cause = isRecord(meta) && isRecord(meta.driverAdapterError) ? meta.driverAdapterError.cause : null;
+  return isRecord(cause) && cause.kind === "TooManyConnections";
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+
+/** How long a client told the shop is busy waits before it tries again (Retry-After, in seconds). */
+export const BUSY_RETRY_AFTER_SECONDS = 5;

@@ -70,3 +70,24 @@ describe("the environment of the demo and of development", () => {
     expect(problems({ NODE_ENV: "test" })).toBeNull();
   });
 });
+
+describe("where the server listens, and which proxies it trusts", () => {
+  it("listens on every interface without a proxy, and only on the loopback behind one unless HOST says otherwise", () => {
+    expect(parseEnv({})).toMatchObject({ HOST: "0.0.0.0", TRUST_PROXY: false });
+    expect(parseEnv({ TRUST_PROXY: "1" })).toMatchObject({ HOST: "127.0.0.1", TRUST_PROXY: 1 });
+    expect(parseEnv({ TRUST_PROXY: "true" })).toMatchObject({ HOST: "127.0.0.1", TRUST_PROXY: 1 });
+    expect(parseEnv({ TRUST_PROXY: "10.0.0.2, 10.0.1.0/24", HOST: "0.0.0.0" })).toMatchObject({ HOST: "0.0.0.0", TRUST_PROXY: ["10.0.0.2", "10.0.1.0/24"] });
+    expect(parseEnv({ TRUST_PROXY: "false" })).toMatchObject({ HOST: "0.0.0.0", TRUST_PROXY: false });
+  });
+
+  it("takes proxy addresses, ranges and Express's named ranges, and refuses anything else by name", () => {
+    expect(parseEnv({ TRUST_PROXY: "loopback, uniquelocal, ::1, fd00::/8" }).TRUST_PROXY).toEqual(["loopback", "uniquelocal", "::1", "fd00::/8"]);
+    expect(problems({ TRUST_PROXY: "10.0.0.1, nginx.internal, 10.0.0.0/33" })).toContain('TRUST_PROXY: not a number of hops or a list of proxy addresses: "nginx.internal", "10.0.0.0/33"');
+  });
+
+  it("refuses a shutdown time that is not a positive number of milliseconds", () => {
+    expect(parseEnv({}).SHUTDOWN_TIMEOUT_MS).toBe(25_000);
+    expect(problems({ SHUTDOWN_TIMEOUT_MS: "soon" })).toContain("SHUTDOWN_TIMEOUT_MS: must be a positive number of milliseconds");
+    expect(problems({ SHUTDOWN_TIMEOUT_MS: "-5" })).toContain("SHUTDOWN_TIMEOUT_MS: must be a positive number of milliseconds");
+  });
+});

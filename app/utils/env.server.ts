@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import { brand } from "~/lib/brand";
 
@@ -10,11 +11,91 @@ const flag = z
   .optional()
   .transform((value) => value === "true");
 
+/** An address or CIDR range, or one of the names Express's `trust proxy` knows. */
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+function isProxyEntry(entry: string) {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/** A comma-separated list of addresses, CIDR ranges and loopback/linklocal/uniquelocal, or the zod issue naming the entries that are not. */
+function addressList(text: string, ctx: z.RefinementCtx, expected: string): string[] {
+  const entries = text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const invalid = entries.filter((entry) => !isProxyEntry(entry));
+  if (invalid.length === 0) return entries;
+  ctx.addIssue({ code: z.ZodIssueCode.custom, message: `not ${expected}: ${invalid.map((entry) => JSON.stringify(entry)).join(", ")}` });
+  return z.NEVER;
+}
+
+/**
+ * TRUST_PROXY as Express's "trust proxy": unset or "false" trusts nobody (the
+ * socket's address); "true" is one hop (the load balancer); a number is that
+ * many hops; anything else is a comma-separated list of proxy addresses, CIDR
+ * ranges or the names loopback, linklocal, uniquelocal. Never "trust every
+ * hop", which lets a client pick its address.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): false | number | string[] => {
+    const text = (value ?? "").trim();
+    if (text === "" || text === "false" || text === "0") return false;
+    if (text === "true") return 1;
+    if (/^\d+$/.test(text)) return Number(text);
+    return addressList(text, ctx, "a number of hops or a list of proxy addresses");
+  });
+
+/**
+ * METRICS_ALLOW: who may read /metrics (decision 049), as the client address
+ * the shop resolves (TRUST_PROXY). A comma-separated list of addresses, CIDR
+ * ranges and the names loopback, linklocal, uniquelocal; unset or empty is
+ * "loopback"; "none" lets nobody in.
+ */
+const metricsAllow = z
+  .string()
+  .optional()
+  .transform((value, ctx): string[] => {
+    const text = (value ?? "").trim();
+    if (text === "") return ["loopback"];
+    if (text === "none") return [];
+    return addressList(text, ctx, '"none" or a list of addresses, CIDR ranges, loopback, linklocal, uniquelocal');
+  });
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().positive().default(3000),
-    DATABASE_URL: z.string().min(1).default("file:./var/shop.db"),
+    /**
+     * The address to listen on. Unset: every interface, or only the loopback
+     * when TRUST_PROXY is set, since a proxy's X-Forwarded-For can be trusted
+     * only if nobody can reach the port without it (decision 045).
+     */
+    HOST: z.string().min(1).optional(),
+    TRUST_PROXY: trustProxy,
+    METRICS_ALLOW: metricsAllow,
+    /** Where errors are reported (decision 055): a Sentry DSN; unset, nothing is reported. */
+    SENTRY_DSN: z.string().url("SENTRY_DSN must be the DSN URL Sentry shows for the project").optional(),
+    /** Reported with each error; defaults to production or development by NODE_ENV. */
+    SENTRY_ENVIRONMENT: z.string().max(64).optional(),
+    /** The release's git commit, when the release folder has no .git to ask (decision 050). */
+    GIT_COMMIT: z
+      .string()
+      .regex(/^[0-9a-f]{7,40}$/i, "must be a git commit hash (7 to 40 hex digits)")
+      .optional(),
+    /** How long SIGTERM waits for requests and an email in flight before the process exits anyway (decision 031). */
+    SHUTDOWN_TIMEOUT_MS: z.coerce
+      .number({ invalid_type_error: "must be a positive number of milliseconds" })
+      .int("must be a positive number of milliseconds")
+      .positive("must be a positive number of milliseconds")
+      .default(25_000),
+    /** The PostgreSQL server; server.mjs sets it to the embedded database's when it is unset (decision 035). */
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
     SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
     PUBLIC_URL: z.string().url().optional(),
     /** Set by `npm start` when NODE_ENV is not production: a shop that runs on a fresh clone. */
@@ -47,10 +128,24 @@ const schema = z
     TEAM_EMAIL: z.string().email().default(brand.contactEmail),
     /** How often the outbox worker looks for due emails; 0 turns the worker off in this process. */
     OUTBOX_POLL_MS: z.coerce.number().int().min(0).default(1_000),
+    /** Emails this instance's worker sends at once (and SMTP connections it keeps): the mail server's pace, not the shop's. */
+    OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
+    /** How often this instance looks for a due background job (the orphan sweep, …); 0 runs none in this process. */
+    JOBS_TICK_MS: z.coerce.number().int().min(0).default(5_000),
+    /**
+     * How often this instance asks Stripe again about refunds whose answer never came (decision 042);
+     * 0 turns the checker off in this process.
+     */
+    REFUND_CHECK_MS: z.coerce.number().int().min(0).default(30_000),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    /** The least severe log lines written: fatal, error, warn, info (the default), debug, trace or silent. */
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /** Write the JSON log lines to this file instead of stdout. */
+    LOG_FILE: z.string().min(1).optional(),
   })
   .transform((env) => ({
     ...env,
+    HOST: env.HOST ?? (env.TRUST_PROXY === false ? "0.0.0.0" : "127.0.0.1"),
     // Without a Stripe key the demo runs against the stand-ins, never real money.
     MOCKS: env.MOCKS ? env.MOCKS === "true" : env.DEMO && !env.STRIPE_SECRET_KEY,
   }))
@@ -97,5 +192,5 @@ export const env = parseEnv();
 /** Signs the cart cookie (and later the session cookies). Only the demo falls back to a fixed value. */
 export const sessionSecret = env.SESSION_SECRET ?? "chillpb-development-secret-not-for-production";
 
-/** Cookies are Secure whenever the shop is served over https (DESIGN.md §7). */
+/** Cookies are Secure whenever the shop is served over https (docs/architecture.md §7). */
 export const secureCookies = env.PUBLIC_URL?.startsWith("https://") ?? false;

@@ -1,6 +1,7 @@
 import { HONEYPOT_FIELD } from "~/lib/forms";
+import { decodeUrlEncoded, isAcceptableText } from "~/lib/text";
 import { env } from "~/utils/env.server";
-import { bodyTooLarge, readLimited } from "~/utils/api.server";
+import { bodyTooLarge, readLimited, unacceptableText } from "~/utils/api.server";
 import { wantsHtml } from "~/utils/http.server";
 import { assertSameOrigin } from "~/utils/same-origin.server";
 
@@ -8,8 +9,10 @@ import { assertSameOrigin } from "~/utils/same-origin.server";
 const MAX_FORM_BYTES = 16 * 1024;
 
 /**
- * Reads a form post safely: same origin only, at most MAX_FORM_BYTES, and
- * never throws on a body that is not a form (it reads as an empty form).
+ * Reads a form post safely: same origin only, at most MAX_FORM_BYTES, text
+ * the shop accepts only (a 400 otherwise, app/lib/text.ts; a textarea's line
+ * breaks pass, single-line fields refuse them in their schemas), and never
+ * throws on a body that is not a form (it reads as an empty form).
  */
 export async function readFormData(request: Request): Promise<FormData> {
   assertSameOrigin(request, env.PUBLIC_URL);
@@ -19,11 +22,23 @@ export async function readFormData(request: Request): Promise<FormData> {
   if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) {
     return new FormData();
   }
-  if (type.startsWith("multipart/form-data")) {
-    return new Response(text, { headers: { "Content-Type": type } }).formData().catch(() => new FormData());
+  const formData = type.startsWith("multipart/form-data")
+    ? await new Response(text, { headers: { "Content-Type": type } }).formData().catch(() => new FormData())
+    : urlEncodedForm(text);
+  if (!formData) throw unacceptableText(request);
+  for (const [key, value] of formData) {
+    const texts = typeof value === "string" ? [key, value] : [key, value.name];
+    if (!texts.every((part) => isAcceptableText(part, { lineBreaks: true }))) throw unacceptableText(request);
   }
+  return formData;
+}
+
+/** A form-encoded body, or null when its escapes are malformed or not UTF-8. */
+function urlEncodedForm(text: string) {
+  const pairs = decodeUrlEncoded(text);
+  if (!pairs) return null;
   const formData = new FormData();
-  for (const [key, value] of new URLSearchParams(text)) formData.append(key, value);
+  for (const [key, value] of pairs) formData.append(key, value);
   return formData;
 }
 

@@ -1,11 +1,13 @@
+import { createHash } from "node:crypto";
 import { json } from "@remix-run/node";
 import { db, isUniqueViolation } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
 /**
- * Requests per client address per minute on each public form and function
- * (DESIGN.md §7), counted in the database so that the limit holds across
- * server instances. Fixed one-minute windows.
+ * Requests per client address per minute on each public form and function,
+ * counted in the database so that the limit holds across server instances.
+ * A window starts with an address's first request and lasts a minute (not a
+ * clock minute, which a burst could straddle to get twice the limit).
  */
 
 /**
@@ -13,7 +15,7 @@ import { env } from "~/utils/env.server";
  * "check-secrets" guard endpoints that spend the Stripe API budget or describe
  * the setup.
  */
-export type RateLimitScope = "newsletter" | "partnership" | "discount" | "delivery" | "checkout" | "verify" | "check-secrets";
+export type RateLimitScope = "newsletter" | "partnership" | "discount" | "delivery" | "checkout" | "verify" | "check-secrets" | "client-errors";
 
 export const tooManyRequests = {
   title: "Slow down a little",
@@ -21,17 +23,35 @@ export const tooManyRequests = {
   destructive: true,
 };
 
+const WINDOW_MS = 60_000;
+
+/** An IPv6 address with a zone is at most 45 characters; anything longer is stored by its hash. */
+const MAX_ADDRESS_IN_KEY = 64;
+
+/**
+ * The client address as a key holds it: as it is when it is short, hashed
+ * when it is not, so no request can store a key of its own length (an
+ * 8,000-character X-Forwarded-For once did).
+ */
+function addressInKey(clientAddress: string) {
+  if (clientAddress.length <= MAX_ADDRESS_IN_KEY) return clientAddress;
+  return `sha256:${createHash("sha256").update(clientAddress).digest("hex")}`;
+}
+
 export async function hitRateLimit(scope: RateLimitScope, clientAddress: string, now = Date.now()) {
-  const window = Math.floor(now / 60_000);
-  const key = `${scope}:${clientAddress}:${window}`;
-  const row = await db.rateLimitWindow.upsert({
-    where: { key },
-    create: { key, count: 1, expiresAt: new Date((window + 2) * 60_000) },
-    update: { count: { increment: 1 } },
-  });
+  const key = `${scope}:${addressInKey(clientAddress)}`;
+  const at = new Date(now);
+  const fresh = new Date(now + WINDOW_MS);
+  // One statement: a window that has run out starts again with this request, on whichever instance.
+  const [row] = await db.$queryRaw<{ count: number; expiresAt: Date }[]>`
+    INSERT INTO "RateLimitWindow" ("key", "count", "expiresAt") VALUES (${key}, 1, ${fresh})
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN "RateLimitWindow"."expiresAt" <= ${at} THEN 1 ELSE "RateLimitWindow"."count" + 1 END,
+      "expiresAt" = CASE WHEN "RateLimitWindow"."expiresAt" <= ${at} THEN ${fresh} ELSE "RateLimitWindow"."expiresAt" END
+    RETURNING "count", "expiresAt"`;
   return {
-    allowed: row.count <= env.RATE_LIMIT_PER_MINUTE,
-    retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * 60_000 - now) / 1000)),
+    allowed: row!.count <= env.RATE_LIMIT_PER_MINUTE,
+    retryAfterSeconds: Math.max(1, Math.ceil((row!.expiresAt.getTime() - now) / 1000)),
   };
 }
 
@@ -59,7 +79,7 @@ export async function enforceRateLimit(scope: RateLimitScope, clientAddress: str
  * Stored in RateLimitWindow, one row per key: `count` is the failures and
  * `expiresAt` is the end of the wait plus `memoryMs`, so the wait ends at
  * `expiresAt - memoryMs` and the row can be swept once it expires
- * (`startRateLimitSweeper`).
+ * (the rate-limit-sweep job in app/entry.server.tsx).
  */
 export type BackoffPolicy = { freeAttempts: number; baseDelayMs: number; maxDelayMs: number; memoryMs: number };
 
@@ -132,14 +152,3 @@ export async function sweepExpiredRateLimits(now = Date.now()) {
   return count;
 }
 
-const SWEEP_EVERY_MS = 60_000;
-const globalForSweeper = globalThis as typeof globalThis & { __rateLimitSweeper?: NodeJS.Timeout };
-
-/** Sweeps expired windows and waits once a minute in this process (once per process; not under test). */
-export function startRateLimitSweeper() {
-  if (env.NODE_ENV === "test" || globalForSweeper.__rateLimitSweeper) return;
-  globalForSweeper.__rateLimitSweeper = setInterval(() => {
-    sweepExpiredRateLimits().catch((error: unknown) => console.error("Sweeping expired rate limits failed", error));
-  }, SWEEP_EVERY_MS);
-  globalForSweeper.__rateLimitSweeper.unref();
-}

@@ -1,5 +1,5 @@
 /**
- * Refuses a state-changing request sent from another site (DESIGN.md §7).
+ * Refuses a state-changing request sent from another site (docs/architecture.md §7).
  * Browsers send Origin with every POST; a request with neither Origin nor
  * Sec-Fetch-Site did not come from a browser page and cannot be a forgery.
  * A second line behind server/http-guards.mjs's `sameOrigin`, for when the

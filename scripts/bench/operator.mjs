@@ -1,12 +1,12 @@
 // The operator's figures: the shop on 100,000 paid orders, signed in as an
 // operator: get-orders and get-dashboard one call at a time, the memory a
 // dashboard call takes, and /shop while the operator works.
-import { existsSync, rmSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { answeredAll, background, hammer, median, medianOfRounds, sample } from "./load.mjs";
-import { PAID_ORDERS, ensureOrders } from "./orders-db.mjs";
+import { ensureOrders } from "./orders-db.mjs";
 import { MB, calls, count, ms, throughputText } from "./report.mjs";
 import {
+  benchDatabase,
   peakRssBytes,
   prepareDatabase,
   productionEnv,
@@ -17,18 +17,19 @@ import {
   watchPeakRss,
 } from "./server.mjs";
 
-const ORDERS_DB = "var/bench-100k.db";
+const PAID_ORDERS = 100_000;
+const ORDERS_DB = "chillpb_bench_orders_100k";
 const SETTLE_MS = 5_000;
 const OPERATOR = { email: "bench-operator@chillpb.example", password: "bench-operator-passphrase" };
 
 /** `freshDb`: make the 100,000 orders again even when the database holds them. */
 export async function benchOperator({ figure, step, port, rounds, roundSeconds, samples, freshDb }) {
   const ordersPort = port + 1;
-  const ordersEnv = productionEnv({ port: ordersPort, databaseFile: ORDERS_DB });
-  if (freshDb) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${ORDERS_DB}${suffix}`, { force: true });
-  step(`${existsSync(ORDERS_DB) ? "migrating" : "making"} ${ORDERS_DB}`);
+  const database = await benchDatabase(ORDERS_DB, { fresh: freshDb });
+  const ordersEnv = productionEnv({ port: ordersPort, databaseUrl: database.url });
+  step(`migrating the database ${ORDERS_DB}`);
   prepareDatabase(ordersEnv);
-  const filled = await ensureOrders(ORDERS_DB);
+  const filled = await ensureOrders(database.url, PAID_ORDERS);
   step(filled.filled ? `wrote ${count(PAID_ORDERS)} paid orders in ${filled.seconds.toFixed(1)} s` : `reused its ${count(PAID_ORDERS)} paid orders`);
   quietly("node_modules/.bin/tsx", ["scripts/admin-create.ts", "--email", OPERATOR.email, "--password", OPERATOR.password, "--role", "owner"], ordersEnv);
   const orders = await startServer(ordersEnv);
@@ -139,4 +140,5 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
     ordersMemory,
   );
   await orders.stop();
+  await database.release();
 }

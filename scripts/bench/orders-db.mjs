@@ -1,26 +1,22 @@
-// The admin figures' database: 100,000 paid orders (and a few thousand
-// abandoned checkouts) over four months, written with multi-row INSERTs in
-// one transaction. Made once and reused; `--fresh-db` makes it again.
-import { createClient } from "@libsql/client";
+// The operator figures' database: paid orders (and abandoned checkouts, one
+// in 34) over four months, generated inside PostgreSQL with generate_series,
+// so a million orders take minutes, not hours. Made once per size and reused;
+// `--fresh-db` makes it again. The same seed gives the same orders everywhere.
+import pg from "pg";
 
-export const PAID_ORDERS = 100_000;
-const ABANDONED_CHECKOUTS = 3_000;
 const DAYS = 120;
-const ROWS_PER_INSERT = 500;
-const DAY_MS = 24 * 60 * 60 * 1000;
+const CUSTOMERS = 30_000;
+const ABANDONED_EVERY = 34;
 
-/** A seeded generator, so that every machine gets the same orders (mulberry32). */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+/** Mail providers with rough US shares, then small ones: schools, companies, ISPs. */
+const DOMAINS = [
+  ["gmail.com", 38], ["yahoo.com", 10], ["icloud.com", 10], ["outlook.com", 8], ["hotmail.com", 5], ["aol.com", 2],
+  ["me.com", 2], ["live.com", 1], ["msn.com", 1], ["comcast.net", 1], ["sbcglobal.net", 1], ["att.net", 1],
+  ["verizon.net", 1], ["protonmail.com", 1], ["ucla.edu", 1], ["usc.edu", 1], ["caltech.edu", 0.5],
+  ["cox.net", 0.5], ["charter.net", 0.5], ["earthlink.net", 0.5], ["fastmail.com", 0.5], ["hey.com", 0.3],
+  ["snap.com", 0.3], ["hulu.com", 0.3], ["riotgames.com", 0.3], ["cedars-sinai.org", 0.3], ["lausd.net", 0.3],
+  ["lacity.org", 0.3], ["spacex.com", 0.2], ["disney.com", 0.2],
+];
 const FIRST_NAMES = [
   "Olivia", "Liam", "Emma", "Noah", "Sofia", "Mateo", "Mia", "Lucas", "Isabella", "Ethan", "Camila", "Daniel",
   "Ava", "Sebastian", "Harper", "Leo", "Chloe", "Julian", "Zoe", "Gabriel", "Aria", "Adrian", "Layla", "Diego",
@@ -31,15 +27,6 @@ const LAST_NAMES = [
   "Brown", "Park", "Gonzalez", "Williams", "Davis", "Patel", "Wong", "Rivera", "Flores", "Tran", "Cohen",
   "Miller", "Sanchez", "Ramirez", "Torres", "Wilson", "Anderson", "Thomas", "Moore", "Jackson", "Ali",
 ];
-/** Mail providers with rough US shares, then small ones: schools, companies, ISPs. */
-const DOMAINS = [
-  ["gmail.com", 38], ["yahoo.com", 10], ["icloud.com", 10], ["outlook.com", 8], ["hotmail.com", 5], ["aol.com", 2],
-  ["me.com", 2], ["live.com", 1], ["msn.com", 1], ["comcast.net", 1], ["sbcglobal.net", 1], ["att.net", 1],
-  ["verizon.net", 1], ["protonmail.com", 1], ["ucla.edu", 1], ["usc.edu", 1], ["caltech.edu", 0.5],
-  ["cox.net", 0.5], ["charter.net", 0.5], ["earthlink.net", 0.5], ["fastmail.com", 0.5], ["hey.com", 0.3],
-  ["snap.com", 0.3], ["hulu.com", 0.3], ["riotgames.com", 0.3], ["cedars-sinai.org", 0.3], ["lausd.net", 0.3],
-  ["lacity.org", 0.3], ["spacex.com", 0.2], ["disney.com", 0.2],
-];
 /** Where orders go: city, ZIP, straight-line tenths of a mile from the West LA kitchen. */
 const PLACES = [
   ["Santa Monica", "90401", 33], ["Venice", "90291", 45], ["Culver City", "90232", 42], ["Beverly Hills", "90210", 40],
@@ -49,227 +36,179 @@ const PLACES = [
 ];
 const STREETS = ["Wilshire Blvd", "Ocean Ave", "Main St", "Venice Blvd", "Pico Blvd", "Sunset Blvd", "Olympic Blvd", "Lincoln Blvd", "Montana Ave", "Abbot Kinney Blvd"];
 
-function weighted(next, pairs) {
-  const total = pairs.reduce((sum, [, weight]) => sum + weight, 0);
-  let pick = next() * total;
-  for (const [value, weight] of pairs) {
-    pick -= weight;
-    if (pick < 0) return value;
-  }
-  return pairs[pairs.length - 1][0];
-}
+const text = (value) => `'${String(value).replaceAll("'", "''")}'`;
+const array = (values) => `ARRAY[${values.map(text).join(", ")}]`;
+const rows = (list) => list.map((row) => `(${row.map((value) => (typeof value === "number" ? value : text(value))).join(", ")})`).join(",\n      ");
 
-const pickFrom = (next, list) => list[Math.floor(next() * list.length)];
-/** Prisma's DateTime as the libSQL adapter stores it. */
-const sqliteDate = (ms) => new Date(ms).toISOString().replace("Z", "+00:00");
-
-function uuid(next) {
-  const hex = Array.from({ length: 32 }, () => Math.floor(next() * 16).toString(16));
-  hex[12] = "4";
-  hex[16] = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
-  const text = hex.join("");
-  return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`;
-}
-
-/** Lower case, no +tag, and Gmail without dots: app/lib/email.ts's canonical mailbox. */
-function mailboxOf(email) {
-  let [local, domain] = email.toLowerCase().split("@");
-  local = local.split("+")[0];
-  if (domain === "gmail.com") local = local.replaceAll(".", "");
-  return `${local}@${domain}`;
-}
-
-/** Fulfilment status by the order's age: old orders are delivered, today's are still in the kitchen. */
-function statusFor(next, ageMs) {
-  if (ageMs > 7 * DAY_MS) return weighted(next, [["delivered", 95], ["shipped", 3], ["preparing", 1], ["pending", 1]]);
-  if (ageMs > 2 * DAY_MS) return weighted(next, [["delivered", 50], ["shipped", 35], ["preparing", 10], ["pending", 5]]);
-  return weighted(next, [["pending", 40], ["preparing", 35], ["shipped", 20], ["delivered", 5]]);
-}
-
-function zoneOf(tenths) {
-  if (tenths <= 100) return "standard";
-  return tenths <= 200 ? "extended" : "premium";
-}
-
-function* generateOrders(products, now) {
-  const next = random(20261122);
-  const customers = Array.from({ length: 30_000 }, (_, index) => {
-    const firstName = pickFrom(next, FIRST_NAMES);
-    const lastName = pickFrom(next, LAST_NAMES);
-    const domain = weighted(next, DOMAINS);
-    const style = next();
-    const local =
-      style < 0.5
-        ? `${firstName}.${lastName}${index % 100}`
-        : style < 0.8
-          ? `${firstName[0]}${lastName}${index}`
-          : `${firstName}${index}+chillpb`;
-    // Most people type their address in lower case; some keep the capitals.
-    const typed = `${local}@${domain}`;
-    const email = style < 0.1 ? typed : typed.toLowerCase();
-    const [city, zipCode, tenths] = pickFrom(next, PLACES);
-    return {
-      email,
-      mailbox: mailboxOf(email),
-      firstName,
-      lastName,
-      phone: next() < 0.6 ? `(310) 555-${String(1000 + (index % 9000)).padStart(4, "0")}` : null,
-      address: `${100 + Math.floor(next() * 12000)} ${pickFrom(next, STREETS)}`,
-      city,
-      zipCode,
-      tenths: tenths + Math.floor(next() * 10),
-    };
+/** Cumulative shares, so a random number in [0, 1) picks a domain by its weight. */
+function domainRanges() {
+  const total = DOMAINS.reduce((sum, [, weight]) => sum + weight, 0);
+  let low = 0;
+  return DOMAINS.map(([name, weight]) => {
+    const range = [name, low / total, (low + weight) / total];
+    low += weight;
+    return range;
   });
-  const total = PAID_ORDERS + ABANDONED_CHECKOUTS;
-  const abandonEvery = Math.floor(total / ABANDONED_CHECKOUTS);
-  const claimed = new Set();
-  let abandoned = 0;
-  for (let index = 0; index < total; index++) {
-    // More orders lately than four months ago, as a growing shop has.
-    const createdAt = Math.round(now - DAYS * DAY_MS * next() ** 1.4);
-    const customer = customers[Math.floor(next() ** 1.5 * customers.length)];
-    const paid = !(index % abandonEvery === 0 && abandoned < ABANDONED_CHECKOUTS);
-    if (!paid) abandoned++;
-    const items = [];
-    const lines = 1 + Math.floor(next() * 3);
-    const shelf = [...products];
-    for (let line = 0; line < lines; line++) {
-      const [product] = shelf.splice(Math.floor(next() * shelf.length), 1);
-      items.push({ ...product, quantity: 1 + Math.floor(next() * 4) });
-    }
-    let subtotal = items.reduce((sum, item) => sum + item.priceCents * item.quantity, 0);
-    while (subtotal < 2000) {
-      items[0].quantity++;
-      subtotal += items[0].priceCents;
-    }
-    // WELCOME10 on some first paid orders; the claim is unique per mailbox, as the shop keeps it.
-    const welcome = paid && !claimed.has(customer.mailbox) && next() < 0.3;
-    if (paid) claimed.add(customer.mailbox);
-    const discount = welcome ? Math.round(subtotal * 0.1) : 0;
-    const shipping = subtotal >= 5000 ? 0 : 1000;
-    const status = paid ? statusFor(next, now - createdAt) : "pending";
-    const reached = (step) => paid && ["pending", "preparing", "shipped", "delivered"].indexOf(status) >= step;
-    yield {
-      id: uuid(next),
-      status,
-      paymentStatus: paid ? "paid" : weighted(next, [["expired", 70], ["cancelled", 20], ["unpaid", 10]]),
-      email: customer.email,
-      mailbox: customer.mailbox,
-      // The indexed domain the admin's search matches (app/lib/email.ts mailboxDomain).
-      emailDomain: customer.mailbox.slice(customer.mailbox.lastIndexOf("@") + 1),
-      firstName: customer.firstName,
-      lastName: customer.lastName,
-      phone: customer.phone,
-      address: customer.address,
-      city: customer.city,
-      state: "CA",
-      zipCode: customer.zipCode,
-      subtotalCents: subtotal,
-      discountCents: discount,
-      shippingCents: shipping,
-      totalCents: subtotal - discount + shipping,
-      discountCode: welcome ? "WELCOME10" : null,
-      firstOrderClaim: welcome ? `WELCOME10:${customer.mailbox}` : null,
-      deliveryZone: zoneOf(customer.tenths),
-      distanceTenths: customer.tenths,
-      stripeSessionId: `cs_test_bench_${String(index).padStart(6, "0")}`,
-      paidAt: paid ? sqliteDate(createdAt + 60_000 + Math.floor(next() * 240_000)) : null,
-      chefNotified: paid,
-      preparingSent: reached(1),
-      shippedSent: reached(2),
-      deliveredSent: reached(3),
-      createdAt: sqliteDate(createdAt),
-      updatedAt: sqliteDate(Math.min(now, createdAt + Math.floor(next() * 3 * DAY_MS))),
-      items,
-    };
-  }
-}
-
-// Every column the shop writes when it takes an order: a column the app derives
-// from another (a search key, say) must be added here too, or the bench's
-// orders would lack it and its query would measure an empty index.
-const ORDER_COLUMNS = [
-  "id", "status", "paymentStatus", "email", "mailbox", "emailDomain", "firstName", "lastName", "phone", "address", "city", "state",
-  "zipCode", "subtotalCents", "discountCents", "shippingCents", "totalCents", "discountCode", "firstOrderClaim",
-  "deliveryZone", "distanceTenths", "stripeSessionId", "paidAt", "chefNotified", "preparingSent", "shippedSent",
-  "deliveredSent", "createdAt", "updatedAt",
-];
-const ITEM_COLUMNS = ["orderId", "productId", "name", "unitPriceCents", "quantity"];
-
-function insert(table, columns, rows) {
-  const placeholders = `(${columns.map(() => "?").join(", ")})`;
-  return {
-    sql: `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(", ")}) VALUES ${rows.map(() => placeholders).join(", ")}`,
-    args: rows.flatMap((row) => columns.map((column) => (typeof row[column] === "boolean" ? Number(row[column]) : row[column]))),
-  };
 }
 
 /**
- * Makes sure `file` (already migrated and seeded) holds the 100,000 paid
- * orders: fills it when it does not, and when it was filled days ago moves
- * every date forward so that "the last 30 days" still hold a month of orders.
- * Returns what it did.
+ * The statements that fill an empty shop with `paidOrders` paid orders and
+ * their abandoned checkouts, in one transaction. Each order has 1-3 lines of
+ * distinct products and meets the $20 minimum; a customer's first paid order
+ * may carry WELCOME10 (claimed once per mailbox, as the shop keeps it);
+ * fulfilment status follows the order's age.
  */
-export async function ensureOrders(file) {
-  const client = createClient({ url: `file:${file}` });
+function fillStatements(paidOrders) {
+  // Orders n with n % ABANDONED_EVERY = 0 are the abandoned ones: as many in all as leaves exactly paidOrders paid.
+  let total = paidOrders;
+  while (total - Math.ceil(total / ABANDONED_EVERY) < paidOrders) total++;
+  return [
+    // One backend, so random() after setseed gives the same orders on every machine.
+    "SET LOCAL max_parallel_workers_per_gather = 0",
+    "SELECT setseed(0.20261122)",
+    `CREATE TEMP TABLE bench_domain (name text, low float8, high float8) ON COMMIT DROP`,
+    `INSERT INTO bench_domain VALUES\n      ${rows(domainRanges())}`,
+    `CREATE TEMP TABLE bench_place (k int, city text, zip text, tenths int) ON COMMIT DROP`,
+    `INSERT INTO bench_place VALUES\n      ${rows(PLACES.map((place, index) => [index, ...place]))}`,
+    `CREATE TEMP TABLE bench_customer ON COMMIT DROP AS
+     WITH drawn AS (
+       SELECT n,
+              (${array(FIRST_NAMES)})[1 + floor(random() * ${FIRST_NAMES.length})::int] AS first_name,
+              (${array(LAST_NAMES)})[1 + floor(random() * ${LAST_NAMES.length})::int] AS last_name,
+              random() AS domain_pick, random() AS style, random() AS phone_pick,
+              100 + floor(random() * 12000)::int AS house,
+              (${array(STREETS)})[1 + floor(random() * ${STREETS.length})::int] AS street,
+              floor(random() * ${PLACES.length})::int AS place, floor(random() * 10)::int AS jitter
+         FROM generate_series(0, ${CUSTOMERS - 1}) AS n
+     ), typed AS (
+       SELECT drawn.*, d.name AS domain,
+              CASE WHEN style < 0.5 THEN first_name || '.' || last_name || (n % 100)
+                   WHEN style < 0.8 THEN left(first_name, 1) || last_name || n
+                   ELSE first_name || n || '+chillpb' END || '@' || d.name AS typed_email
+         FROM drawn JOIN bench_domain d ON drawn.domain_pick >= d.low AND drawn.domain_pick < d.high
+     ), emails AS (
+       -- Most people type their address in lower case; some keep the capitals.
+       SELECT typed.*, CASE WHEN style < 0.1 THEN typed_email ELSE lower(typed_email) END AS email FROM typed
+     )
+     SELECT emails.n, first_name, last_name, email, domain,
+            -- app/lib/email.ts's canonical mailbox: lower case, no +tag, Gmail without dots.
+            CASE WHEN domain = 'gmail.com' THEN replace(split_part(split_part(lower(email), '@', 1), '+', 1), '.', '')
+                 ELSE split_part(split_part(lower(email), '@', 1), '+', 1) END || '@' || domain AS mailbox,
+            CASE WHEN phone_pick < 0.6 THEN '(310) 555-' || lpad((1000 + n % 9000)::text, 4, '0') END AS phone,
+            house || ' ' || street AS address, p.city, p.zip, p.tenths + jitter AS tenths
+       FROM emails JOIN bench_place p ON p.k = emails.place`,
+    `CREATE UNIQUE INDEX ON bench_customer (n)`,
+    // The orders' draws: more orders lately than four months ago, as a growing shop has.
+    `CREATE TEMP TABLE bench_order ON COMMIT DROP AS
+     SELECT n,
+            floor(random() ^ 1.5 * ${CUSTOMERS})::int AS customer,
+            now() - (random() ^ 1.4) * interval '${DAYS} days' AS created_at,
+            n % ${ABANDONED_EVERY} <> 0 AS paid,
+            1 + floor(random() * 3)::int AS lines, floor(random() * 6)::int AS first_product,
+            CASE WHEN random() < 0.5 THEN 1 ELSE 5 END AS step,
+            random() AS status_pick, random() AS welcome_pick, random() AS payment_pick, random() AS paid_after, random() AS updated_after,
+            gen_random_uuid()::text AS id
+       FROM generate_series(0, ${total - 1}) AS n`,
+    // 1-3 lines of distinct products (steps 1 and 5 visit every product before repeating one).
+    `CREATE TEMP TABLE bench_item ON COMMIT DROP AS
+     SELECT o.id AS order_id, line, p.id AS product_id, p.name, p."priceCents" AS price, 1 + floor(random() * 4)::int AS quantity
+       FROM bench_order o
+       CROSS JOIN LATERAL generate_series(0, o.lines - 1) AS line
+       JOIN (SELECT id, name, "priceCents", row_number() OVER (ORDER BY position) - 1 AS k FROM "Product") p
+         ON p.k = (o.first_product + line * o.step) % 6`,
+    // The $20 minimum: the first line grows until the order reaches it.
+    `UPDATE bench_item i SET quantity = i.quantity + ceil((2000 - t.subtotal)::numeric / i.price)::int
+       FROM (SELECT order_id, sum(price * quantity) AS subtotal FROM bench_item GROUP BY order_id) t
+      WHERE i.order_id = t.order_id AND i.line = 0 AND t.subtotal < 2000`,
+    `INSERT INTO "Order" ("id", "status", "paymentStatus", "email", "mailbox", "emailDomain", "firstName", "lastName", "phone",
+                          "address", "city", "state", "zipCode", "subtotalCents", "discountCents", "shippingCents", "totalCents",
+                          "discountCode", "firstOrderClaim", "deliveryZone", "distanceTenths", "stripeSessionId", "paidAt",
+                          "chefNotified", "preparingSent", "shippedSent", "deliveredSent", "createdAt", "updatedAt")
+     WITH priced AS (
+       SELECT o.*, c.email, c.mailbox, c.domain, c.first_name, c.last_name, c.phone, c.address, c.city, c.zip, c.tenths,
+              t.subtotal::int AS subtotal, extract(epoch FROM now() - o.created_at) / 86400 AS age_days
+         FROM bench_order o
+         JOIN bench_customer c ON c.n = o.customer
+         JOIN (SELECT order_id, sum(price * quantity) AS subtotal FROM bench_item GROUP BY order_id) t ON t.order_id = o.id
+     ), welcomed AS (
+       SELECT priced.*,
+              paid AND welcome_pick < 0.3
+                AND row_number() OVER (PARTITION BY mailbox, paid ORDER BY created_at, n) = 1 AS welcome,
+              CASE WHEN NOT paid THEN 'pending'
+                   WHEN age_days > 7 THEN CASE WHEN status_pick < 0.95 THEN 'delivered' WHEN status_pick < 0.98 THEN 'shipped' WHEN status_pick < 0.99 THEN 'preparing' ELSE 'pending' END
+                   WHEN age_days > 2 THEN CASE WHEN status_pick < 0.50 THEN 'delivered' WHEN status_pick < 0.85 THEN 'shipped' WHEN status_pick < 0.95 THEN 'preparing' ELSE 'pending' END
+                   ELSE CASE WHEN status_pick < 0.40 THEN 'pending' WHEN status_pick < 0.75 THEN 'preparing' WHEN status_pick < 0.95 THEN 'shipped' ELSE 'delivered' END
+              END AS status
+         FROM priced
+     ), totals AS (
+       SELECT welcomed.*,
+              CASE WHEN welcome THEN round(subtotal * 0.1)::int ELSE 0 END AS discount,
+              CASE WHEN subtotal >= 5000 THEN 0 ELSE 1000 END AS shipping
+         FROM welcomed
+     )
+     SELECT id, status::"OrderStatus",
+            (CASE WHEN paid THEN 'paid' WHEN payment_pick < 0.7 THEN 'expired' WHEN payment_pick < 0.9 THEN 'cancelled' ELSE 'unpaid' END)::"PaymentStatus",
+            email, mailbox, domain, first_name, last_name, phone, address, city, 'CA', zip,
+            subtotal, discount, shipping, subtotal - discount + shipping,
+            CASE WHEN welcome THEN 'WELCOME10' END, CASE WHEN welcome THEN 'WELCOME10:' || mailbox END,
+            CASE WHEN tenths <= 100 THEN 'standard' WHEN tenths <= 200 THEN 'extended' ELSE 'premium' END, tenths,
+            'cs_test_bench_' || lpad(n::text, 7, '0'),
+            CASE WHEN paid THEN created_at + interval '60 seconds' + paid_after * interval '240 seconds' END,
+            paid, paid AND status <> 'pending', paid AND status IN ('shipped', 'delivered'), paid AND status = 'delivered',
+            created_at, least(now(), created_at + updated_after * interval '3 days')
+       FROM totals`,
+    `INSERT INTO "OrderItem" ("orderId", "productId", "name", "unitPriceCents", "quantity")
+     SELECT order_id, product_id, name, price, quantity FROM bench_item ORDER BY order_id, line`,
+    // The dashboard's daily totals, as the shop keeps them when orders are paid.
+    "SELECT rebuild_daily_sales()",
+  ];
+}
+
+/**
+ * Makes sure the database of `url` (migrated and seeded) holds `paidOrders`
+ * paid orders: fills it when it does not, and when it was filled hours ago
+ * moves every date forward so that "the last 30 days" still hold a month of
+ * orders. Answers what it did. ANALYZE follows either way, as after any bulk
+ * change (docs/operations.md).
+ */
+export async function ensureOrders(url, paidOrders) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  // The shop's timestamp columns hold UTC: now() must be read in UTC when it is written there.
+  await client.query("SET TIME ZONE 'UTC'");
   try {
-    const count = async (sql) => Number((await client.execute(sql)).rows[0].count);
+    const count = async (sql) => Number((await client.query(sql)).rows[0].count);
     const paid = await count(`SELECT count(*) AS count FROM "Order" WHERE "paymentStatus" = 'paid'`);
-    if (paid === PAID_ORDERS) return { filled: false, shiftedHours: await shiftDates(client) };
-    const started = performance.now();
-    const products = (await client.execute(`SELECT id, name, "priceCents" FROM "Product" ORDER BY position`)).rows.map(
-      (row) => ({ id: row.id, name: row.name, priceCents: Number(row.priceCents) }),
-    );
-    // Whatever an older fill left, then the new orders, in one transaction.
-    const statements = [
-      `DELETE FROM "OrderItem"`,
-      `DELETE FROM "OrderStatusChange"`,
-      `UPDATE "OutboxMessage" SET "orderId" = NULL`,
-      `DELETE FROM "Order"`,
-    ].map((sql) => ({ sql, args: [] }));
-    let batch = [];
-    const flush = () => {
-      statements.push(insert("Order", ORDER_COLUMNS, batch));
-      const items = batch.flatMap((order) =>
-        order.items.map((item) => ({ orderId: order.id, productId: item.id, name: item.name, unitPriceCents: item.priceCents, quantity: item.quantity })),
-      );
-      for (let start = 0; start < items.length; start += ROWS_PER_INSERT) {
-        statements.push(insert("OrderItem", ITEM_COLUMNS, items.slice(start, start + ROWS_PER_INSERT)));
-      }
-      batch = [];
-    };
-    for (const order of generateOrders(products, Date.now())) {
-      batch.push(order);
-      if (batch.length === ROWS_PER_INSERT) flush();
+    if (paid === paidOrders) {
+      const shiftedHours = await shiftDates(client);
+      return { filled: false, shiftedHours };
     }
-    if (batch.length > 0) flush();
-    // The dashboard's daily totals, as the shop keeps them when orders are paid
-    // (the same Los Angeles-day rule as the migration that added them).
-    statements.push(`DELETE FROM "DailySales"`, `INSERT INTO "DailySales" ("day", "orders", "revenueCents")
-SELECT "day", COUNT(*), SUM("totalCents") FROM (
-    SELECT date("createdAt", CASE
-        WHEN datetime("createdAt") >= datetime(strftime('%Y', "createdAt") || '-03-01', 'weekday 0', '+7 days', '+10 hours')
-         AND datetime("createdAt") < datetime(strftime('%Y', "createdAt") || '-11-01', 'weekday 0', '+9 hours')
-        THEN '-7 hours' ELSE '-8 hours' END) AS "day", "totalCents"
-    FROM "Order" WHERE "paymentStatus" = 'paid'
-) GROUP BY "day"`);
-    await client.batch(statements, "write");
-    await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-    await client.execute("ANALYZE");
+    const started = performance.now();
+    await client.query("BEGIN");
+    for (const sql of [`DELETE FROM "OrderItem"`, `DELETE FROM "OrderStatusChange"`, `UPDATE "OutboxMessage" SET "orderId" = NULL`, `DELETE FROM "Order"`]) {
+      await client.query(sql);
+    }
+    for (const sql of fillStatements(paidOrders)) await client.query(sql);
+    await client.query("COMMIT");
+    await client.query("VACUUM ANALYZE");
     return { filled: true, seconds: (performance.now() - started) / 1000 };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
   } finally {
-    client.close();
+    await client.end();
   }
 }
 
 /** Moves every order's dates forward by the time since the newest one, when that is more than six hours. */
 async function shiftDates(client) {
-  const newest = (await client.execute(`SELECT max("createdAt") AS newest FROM "Order"`)).rows[0].newest;
-  const hours = Math.floor((Date.now() - Date.parse(String(newest))) / 3_600_000);
+  const { rows: [{ hours }] } = await client.query(`SELECT floor(extract(epoch FROM now() - max("createdAt")) / 3600)::int AS hours FROM "Order"`);
   if (hours < 6) return 0;
-  const shifted = (column) => `strftime('%Y-%m-%dT%H:%M:%f+00:00', "${column}", '+${hours} hours')`;
-  await client.execute(
-    `UPDATE "Order" SET "createdAt" = ${shifted("createdAt")}, "updatedAt" = ${shifted("updatedAt")}, "paidAt" = CASE WHEN "paidAt" IS NULL THEN NULL ELSE ${shifted("paidAt")} END`,
-  );
+  const shift = `interval '${hours} hours'`;
+  await client.query("BEGIN");
+  await client.query(`UPDATE "Order" SET "createdAt" = "createdAt" + ${shift}, "updatedAt" = "updatedAt" + ${shift}, "paidAt" = "paidAt" + ${shift}`);
+  await client.query("SELECT rebuild_daily_sales()");
+  await client.query("COMMIT");
+  await client.query("VACUUM ANALYZE");
   return hours;
 }

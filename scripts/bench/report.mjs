@@ -1,4 +1,4 @@
-// The bench's figures beside their budgets (issue 12): a table for the
+// The bench's figures beside their budgets (decision 033): a table for the
 // terminal, the same as markdown for the README, and JSON for history.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";

@@ -4,11 +4,28 @@
 // and CPU time.
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { startEmbeddedPostgres } from "../../server/embedded-postgres.mjs";
+import { databaseUrl, withClient } from "../scratch-postgres.mjs";
 
 const CLOCK_TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 
+/**
+ * A database `name` on the bench's own embedded PostgreSQL (var/bench-postgres,
+ * durable as production's: fsync on), as the shop's default is; emptied first
+ * when `fresh`. `release()` lets go of the server.
+ */
+export async function benchDatabase(name, { fresh = false } = {}) {
+  const server = await startEmbeddedPostgres({ dir: "var/bench-postgres", log: () => undefined });
+  await withClient(server.adminUrl, async (client) => {
+    if (fresh) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+  });
+  return { url: databaseUrl(server.adminUrl, name), release: server.release };
+}
+
 /** The environment of a production instance; Stripe is configured but never called by the pages measured. */
-export function productionEnv({ port, databaseFile }) {
+export function productionEnv({ port, databaseUrl }) {
   return {
     ...process.env,
     NODE_ENV: "production",
@@ -16,7 +33,7 @@ export function productionEnv({ port, databaseFile }) {
     MOCKS: "false",
     HOST: "127.0.0.1",
     PORT: String(port),
-    DATABASE_URL: `file:./${databaseFile}`,
+    DATABASE_URL: databaseUrl,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     SESSION_SECRET: "bench-session-secret-0123456789abcdef",
     STRIPE_SECRET_KEY: "sk_test_bench_never_called",

@@ -113,10 +113,9 @@ test("a failed role check is an error with Try again, not 'owners only', and Try
 });
 
 /**
- * The owner's pages (issue 13 item 8): each says it is loading while its
- * function is held, shows its error within 2 s of the failed answer (a 5xx is
- * retried once, half a second later, and that is inside the 2 s), and Try
- * again loads it. `loaded` is what the page shows once its data has come.
+ * The owner's pages (decision 028): each says it is loading while its
+ * function is held, shows its error after the failed answer and at most one
+ * retry (a 5xx is retried once, half a second later), and Try again loads it. `loaded` is what the page shows once its data has come.
  */
 const ownerPages: { path: string; fn: string; loading: string; error: string; loaded: (page: Page) => Locator }[] = [
   { path: "/admin/products", fn: "get-products", loading: "Loading products…", error: "Failed to fetch products", loaded: (page) => page.getByRole("link", { name: "Chocolate Mini Bites" }).first() },
@@ -143,13 +142,15 @@ for (const ownerPage of ownerPages) {
     await expect(page.getByRole("status", { name: ownerPage.loading })).toBeHidden();
   });
 
-  test(`${ownerPage.path} shows its error within 2 s of the failed answer, and Try again loads it`, async ({ adminPage: page }) => {
-    await failFunction(page, ownerPage.fn, 500);
+  test(`${ownerPage.path} shows its error after the failed answer and at most one retry, and Try again loads it`, async ({ adminPage: page }) => {
+    const calls = await failFunction(page, ownerPage.fn, 500);
     const failed = page.waitForResponse(`**/functions/v1/${ownerPage.fn}`);
     await page.goto(ownerPage.path);
     expect((await failed).status()).toBe(500);
     const alert = page.getByRole("alert", { name: ownerPage.error });
-    await expect(alert).toBeVisible({ timeout: 2000 });
+    await expect(alert).toBeVisible();
+    // Said at once, not after a series of retries with growing back-off (speed itself is the bench's to judge).
+    expect(calls.count).toBeLessThanOrEqual(2);
     await expect(alert).toContainText("The database is unavailable.");
 
     await page.unroute(`**/functions/v1/${ownerPage.fn}`);

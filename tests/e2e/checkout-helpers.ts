@@ -53,3 +53,22 @@ export async function payOrderFor(request: APIRequestContext, email: string) {
   const paid = await request.post(new URL(url).pathname, { form: { card: "4242 4242 4242 4242" } });
   expect(paid.ok()).toBe(true);
 }
+
+/**
+ * Back at the checkout after Cancel on the payment page: the spec's notice,
+ * the cart and the filled form (locked), and the offer to cancel the payment,
+ * which is still open until 'Cancel payment' is pressed; pressing it unlocks
+ * the form (with JavaScript or without: it is a form post).
+ */
+export async function cancelOpenPayment(page: Page) {
+  await expect(page).toHaveURL(/\/checkout\?cancelled=true/);
+  await expect(page.getByText("Checkout Cancelled")).toBeVisible();
+  const offer = page.getByTestId("open-payment");
+  await expect(offer.getByRole("heading", { name: "Your payment is still open" })).toBeVisible();
+  await expect(offer.getByRole("link", { name: "Return to payment" })).toHaveAttribute("href", /\/mock-stripe\/pay\//);
+  await expect(page.getByLabel(/^Email/)).toBeDisabled();
+  await page.screenshot({ path: `test-results/screenshots/checkout-open-payment-offer-${page.viewportSize()?.width ?? 0}.png`, fullPage: true });
+  await offer.getByRole("button", { name: "Cancel payment" }).click();
+  await expect(page.getByTestId("open-payment")).toHaveCount(0);
+  await expect(page.getByLabel(/^Email/)).toBeEnabled();
+}

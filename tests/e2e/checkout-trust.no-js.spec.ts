@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { fillCart, fillShipping, newEmail, payOrderFor, westLa } from "./checkout-helpers";
+import { cancelOpenPayment, fillCart, fillShipping, newEmail, payOrderFor, westLa } from "./checkout-helpers";
 
 // JavaScript is off: the same promises with plain form posts.
 
@@ -66,6 +66,7 @@ test("Cancel on the payment page brings back the cart and the filled form", asyn
   await expect(page.getByRole("heading", { name: "Your order is waiting for payment" })).toBeVisible();
   await page.getByRole("link", { name: "Continue to payment" }).click();
   await page.getByRole("link", { name: "Cancel and return to Chill PB" }).click();
+  await cancelOpenPayment(page);
 
   await expect(page.getByText("Checkout Cancelled")).toBeVisible();
   await expect(page.getByText("3 × $10.00")).toBeVisible();
@@ -73,4 +74,5 @@ test("Cancel on the payment page brings back the cart and the filled form", asyn
   await expect(page.getByLabel(/^Email/)).toHaveValue(email);
   await expect(page.getByRole("textbox", { name: "Discount code" })).toHaveValue("WELCOME10");
   await expect(page.getByTestId("order-total")).toHaveText("$37.00");
+  await expect(page.getByRole("button", { name: "Place Order" })).toBeEnabled();
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { fillCart, fillShipping, newEmail, payOrderFor, westLa } from "./checkout-helpers";
+import { cancelOpenPayment, fillCart, fillShipping, newEmail, payOrderFor, westLa } from "./checkout-helpers";
 
 // The total shown is the total charged, a typed code is never lost, and no cart is lost.
 
@@ -124,6 +124,10 @@ test("Cancel on the payment page brings back the cart and the filled form", asyn
   await page.getByRole("button", { name: "Place Order" }).click();
   const paymentTab = await paymentTabPromise;
   await paymentTab.getByRole("link", { name: "Cancel and return to Chill PB" }).click();
+  // Until the payment is cancelled, its cart stays with the order.
+  await page.goto("/shop");
+  await expect(page.getByTestId("cart-count")).toHaveText("0");
+  await cancelOpenPayment(paymentTab);
 
   await expect(paymentTab.getByRole("alert").filter({ hasText: "Checkout Cancelled" })).toBeVisible();
   await expect(paymentTab.getByText("5 × $6.00")).toBeVisible();
@@ -142,6 +146,6 @@ test("Cancel on the payment page brings back the cart and the filled form", asyn
 test("a cart under $20 says so as soon as the checkout opens", async ({ page }) => {
   await fillCart(page, [{ productId: "bar-strawberry-pb", quantity: 1 }]);
   await page.goto("/checkout");
-  await expect(page.getByTestId("summary-notice")).toContainText("Minimum order of $20.00 required: add $14.00 more to your cart.");
+  await expect(page.getByTestId("summary-notice")).toContainText("Minimum order amount is $20.00. Please add $14.00 more to your cart.");
   await expect(page.getByRole("button", { name: "Check Delivery & Continue" })).toBeDisabled();
 });

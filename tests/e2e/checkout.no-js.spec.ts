@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { fillCart, fillShipping, westLa } from "./checkout-helpers";
+import { cancelOpenPayment, fillCart, fillShipping, westLa } from "./checkout-helpers";
 
 // JavaScript is off: every checkout step is a plain form post to /checkout.
 
@@ -48,6 +48,8 @@ test("a declined card, then cancel: the cart is saved", async ({ page }) => {
   await page.getByRole("button", { name: /Pay/ }).click();
   await expect(page.getByRole("alert")).toHaveText("Your card was declined.");
   await page.getByRole("link", { name: "Cancel and return to Chill PB" }).click();
+  await expect(page.getByText("2 × $10.00")).toBeVisible();
+  await cancelOpenPayment(page);
   await expect(page.getByText("Checkout Cancelled")).toBeVisible();
   await expect(page.getByText("2 × $10.00")).toBeVisible();
 });

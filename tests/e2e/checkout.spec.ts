@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { fillCart, fillShipping, westLa } from "./checkout-helpers";
+import { expect, test, type Page, type Request } from "@playwright/test";
+import { cancelOpenPayment, fillCart, fillShipping, westLa } from "./checkout-helpers";
 
 test("a full purchase: checkout, delivery check, WELCOME10, payment in a new tab, Order Confirmed", async ({ page, context }) => {
   await fillCart(page, [{ productId: "bites-variety", quantity: 3 }]);
@@ -87,10 +87,13 @@ test("an address outside the area shows the contact card with a prefilled email"
   await expect(sendEmail).toHaveAttribute("href", /^mailto:hello@chillpb\.example\?subject=Delivery%20request&body=.*Bakersfield/);
   await page.screenshot({ path: "test-results/screenshots/checkout-outside-desktop.png", fullPage: true });
 
-  // Placing the order anyway is refused on the server (with a toast of its own).
+  // Place Order is off and says why; placing the order anyway (Enter in a
+  // field submits the form) is refused on the server, with a toast of its own.
+  await expect(page.getByRole("button", { name: "Place Order" })).toBeDisabled();
+  await expect(page.getByTestId("undeliverable-hint")).toContainText("We can't deliver to this address yet");
   for (const dismiss of await page.getByRole("button", { name: "Dismiss" }).all()) await dismiss.click();
   await expect(page.getByRole("alert").filter({ hasText: "Outside Delivery Area" })).toHaveCount(0);
-  await page.getByRole("button", { name: "Place Order" }).click();
+  await page.getByLabel(/^Email/).press("Enter");
   await expect(page.getByRole("alert").filter({ hasText: "Outside Delivery Area" })).toBeVisible();
 });
 
@@ -114,6 +117,9 @@ test("the test address shows the test-card hint; a declined card and a cancel ke
     "Your order was not completed. Your cart has been saved.",
   );
   await expect(paymentTab.getByText("4 × $6.00")).toBeVisible();
+  await cancelOpenPayment(paymentTab);
+  await expect(paymentTab.getByText("4 × $6.00")).toBeVisible();
+  await expect(paymentTab.getByRole("button", { name: "Place Order" })).toBeEnabled();
 });
 
 test("an empty cart is sent back to the shop", async ({ page }) => {
@@ -126,4 +132,55 @@ test("an unknown payment session shows Order Not Found", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Order Not Found" })).toBeVisible();
   await page.getByRole("link", { name: "Continue Shopping" }).click();
   await expect(page).toHaveURL(/\/shop$/);
+});
+
+async function checkedWestLa(page: Page) {
+  await fillCart(page, [{ productId: "bites-variety", quantity: 3 }]);
+  await page.goto("/checkout");
+  await fillShipping(page, { ...westLa, email: `recheck-${Date.now()}@example.com` });
+  await page.getByRole("button", { name: "Check Delivery", exact: true }).click();
+  await expect(page.getByTestId("delivery-result")).toContainText("We deliver to you!");
+}
+
+const intentOf = (request: Request) => new URLSearchParams(request.postData() ?? "").get("intent");
+
+test("a changed ZIP code and an immediate Check Again: one post, the check's, which carries the new ZIP code", async ({ page }) => {
+  await checkedWestLa(page);
+  const intents: (string | null)[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/checkout") intents.push(intentOf(request));
+  });
+  await page.getByLabel(/ZIP code/).fill("00201");
+  const answered = page.waitForResponse((response) => intentOf(response.request()) === "check-delivery");
+  // A person's press: the button goes down (taking the focus from the ZIP field) and comes up a moment later.
+  await page.getByRole("button", { name: "Check Again" }).hover();
+  await page.mouse.down();
+  await page.waitForTimeout(150);
+  await page.mouse.up();
+  await answered;
+  await expect(page.getByTestId("delivery-result")).toContainText(/20\.1 miles away · Premium zone/i);
+  // Leaving the field for the button sent no refresh to race the press.
+  expect(intents).toEqual(["check-delivery"]);
+});
+
+test("a press while the refresh a changed field sent is under way is not lost", async ({ page }) => {
+  await checkedWestLa(page);
+  // The refresh that leaving a changed field sends is slow here, so the press comes while it is under way.
+  await page.route("**/checkout?_data=*", async (route) => {
+    if (intentOf(route.request()) === "refresh") await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue().catch(() => undefined);
+  });
+  await page.getByLabel(/ZIP code/).fill("00201");
+  const refreshing = page.waitForRequest((request) => intentOf(request) === "refresh");
+  // Away from the field, not to a button: the summary may change, so the page asks the server again.
+  await page.getByRole("heading", { name: "Delivery Check" }).click();
+  await refreshing;
+  const checked = page.waitForRequest((request) => intentOf(request) === "check-delivery");
+  // A person's press: down, and up a moment later, while the refresh is still out.
+  await page.getByRole("button", { name: /^Check (Delivery|Again)$/ }).hover();
+  await page.mouse.down();
+  await page.waitForTimeout(150);
+  await page.mouse.up();
+  await checked;
+  await expect(page.getByTestId("delivery-result")).toContainText(/20\.1 miles away · Premium zone/i);
 });

@@ -1,52 +1,46 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { expect, test } from "@playwright/test";
 import Stripe from "stripe";
+import { scratchDatabase, startShop, type ScratchDatabase, type ShopProcess } from "../support/shop-process";
 
 /**
  * Attacks and faults against a real server process of its own (a built shop,
- * its own SQLite file), with a trusted proxy hop and the default rate limit:
+ * its own database), with a trusted proxy hop and the default rate limit:
  * oversized and chunked bodies, keep-alive after a refusal, forged client
  * addresses, cross-site posts.
  */
 
 // One server per Playwright worker, so parallel runs of this file never share a port or a database.
-const PORT = 3190 + Number(process.env.TEST_WORKER_INDEX ?? 0);
-const ORIGIN = `http://localhost:${PORT}`;
-const DB = `var/e2e-hardening-${PORT}.db`;
-let server: ChildProcess;
+const PORT = Number(process.env.E2E_PORT ?? 3100) + 90 + Number(process.env.TEST_WORKER_INDEX ?? 0);
+// 127.0.0.1, not localhost: behind a trusted proxy the server listens on the IPv4 loopback only (decision 045).
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+let database: ScratchDatabase;
+let server: ShopProcess;
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
-  const env = { ...process.env, DATABASE_URL: `file:./${DB}`, SKIP_BUILD: "true", PORT: String(PORT) };
-  execFileSync("node", ["scripts/prepare.mjs"], { env, stdio: "pipe" });
-  server = spawn("node", ["server.mjs"], {
-    env: { ...env, MOCKS: "true", TRUST_PROXY: "1", PUBLIC_URL: ORIGIN, RATE_LIMIT_PER_MINUTE: "10", OUTBOX_POLL_MS: "0" },
-    stdio: ["ignore", "ignore", "inherit"],
+  database = await scratchDatabase("chillpb_e2e_hardening");
+  server = await startShop(PORT, {
+    ...process.env,
+    DATABASE_URL: database.url,
+    MOCKS: "true",
+    TRUST_PROXY: "1",
+    PUBLIC_URL: ORIGIN,
+    RATE_LIMIT_PER_MINUTE: "10",
+    OUTBOX_POLL_MS: "0",
   });
-  for (let tries = 0; tries < 100; tries++) {
-    const ok = await fetch(`${ORIGIN}/healthz`).then((response) => response.ok, () => false);
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("the hardening server did not start");
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill();
-    await exited;
-  }
-  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
+  await server?.stop();
+  await database?.drop();
 });
 
 function residentMegabytes() {
-  const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
+  const status = readFileSync(`/proc/${server.child.pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
@@ -125,7 +119,7 @@ function uploadThenRead(path: string, totalBytes: number): Promise<{ statusLine:
     socket.on("end", () => done(null));
     socket.on("error", (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
     socket.write(
-      `POST ${path} HTTP/1.1\r\nHost: localhost:${PORT}\r\nOrigin: ${ORIGIN}\r\n` +
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\nOrigin: ${ORIGIN}\r\n` +
         "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n",
     );
     const chunk = Buffer.alloc(64 * 1024, "a");
@@ -190,9 +184,6 @@ test("after an oversized JSON body the next request on the same keep-alive conne
 });
 
 test("rotating X-Forwarded-For cannot pass the rate limit: the address the trusted proxy appended counts", async () => {
-  // The limit counts whole-minute windows: start early in one, so all 15 requests fall in it.
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 200));
   const statuses: number[] = [];
   for (let index = 0; index < 15; index++) {
     const answer = await send("/functions/v1/send-welcome-email", {

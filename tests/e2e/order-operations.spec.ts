@@ -1,10 +1,11 @@
 import type { Page } from "@playwright/test";
 import { westLa } from "./checkout-helpers";
 import { demoAdmin, expect, test } from "./fixtures";
+import { STRIPE_SLOW_REFUND_TAG } from "~/services/test-scenarios";
 import { emailTo, orderPageLink, paidOrder, uniqueEmail } from "./order-helpers";
 
 /**
- * Tracking, refunds and the customer's order page (issue 13), as people use
+ * Tracking, refunds and the customer's order page (decision 023), as people use
  * them: the owner ships with a tracking number and the customer follows the
  * link in their confirmation email; the owner refunds an order; staff never
  * see the Refund button. Emails are read back from the .eml files the e2e
@@ -35,6 +36,8 @@ test("the owner ships with a tracking number, and the customer's order page from
 
   await adminPage.goto(`/admin/orders/${orderId}`);
   await expect(adminPage.getByRole("heading", { name: `Order ${shortId}` })).toBeVisible();
+  // The owner can tell a customer until when their order link works (decision 048).
+  await expect(adminPage.getByText(/The customer's order page link works until [A-Z][a-z]{2} \d{1,2}, \d{4}/)).toBeVisible();
   await adminPage.getByLabel("Change status").selectOption("shipped");
   const dialog = adminPage.getByRole("dialog", { name: `Ship order ${shortId}` });
   await dialog.getByLabel("Carrier").selectOption("UPS");
@@ -117,6 +120,36 @@ test("the owner refunds an order: a confirm dialog asks the reason, then the pay
   await adminPage.goto(orderPageLink(refunded));
   await expect(adminPage.getByRole("heading", { level: 1, name: "This order was refunded" })).toBeVisible();
   await screenshots(adminPage, "order-page-refunded");
+});
+
+test("a refund Stripe answers too late: the owner is told it is not known yet, and the order shows Refund pending, on its page and in the list", async ({ adminPage }) => {
+  // The stand-in refunds, but answers only after the shop's two tries have timed out (STRIPE_TIMEOUT_MS, 10 s each).
+  const email = `slow-refund-${Date.now()}-${Math.floor(Math.random() * 1e6)}${STRIPE_SLOW_REFUND_TAG}example.com`;
+  const { orderId, shortId } = await paidOrder(adminPage.request, email);
+
+  await adminPage.goto(`/admin/orders/${orderId}`);
+  await adminPage.getByRole("button", { name: "Refund", exact: true }).click();
+  const dialog = adminPage.getByRole("dialog", { name: `Refund order ${shortId}` });
+  await dialog.getByLabel("Reason").fill("Box arrived thawed");
+  await dialog.getByRole("button", { name: "Refund $40.00" }).click();
+
+  await expect(adminPage.getByText(`it is not known yet whether order ${shortId} was refunded`, { exact: false })).toBeVisible({ timeout: 45_000 });
+  await expect(dialog).toBeHidden();
+  await expect(adminPage.getByTestId("payment-badge")).toHaveText("Paid");
+  await expect(adminPage.getByTestId("refund-pending-badge")).toHaveText("Refund pending");
+  const pending = adminPage.getByTestId("refund-pending");
+  await expect(pending).toContainText(`Asked of Stripe by ${demoAdmin.email}`);
+  await expect(pending).toContainText("Box arrived thawed");
+  // Nothing to press again: the shop is asking Stripe.
+  await expect(adminPage.getByRole("button", { name: "Refund", exact: true })).toHaveCount(0);
+  await screenshots(adminPage, "admin-order-refund-pending");
+
+  await adminPage.goto("/admin");
+  for (const viewport of viewports) {
+    await adminPage.setViewportSize(viewport);
+    const row = viewport.width < 768 ? adminPage.getByRole("listitem").filter({ hasText: shortId }) : adminPage.getByRole("row").filter({ hasText: shortId });
+    await expect(row.getByTestId("refund-pending-badge")).toHaveText("Refund pending");
+  }
 });
 
 test("staff see the order, but not the Refund button", async ({ staffPage, request }) => {

@@ -1,12 +1,12 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import http from "node:http";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
+import { scratchDatabase, startShop, type ScratchDatabase, type ShopProcess } from "../support/shop-process";
 
 /**
  * The page cache and the compressor against two real server processes over
- * one SQLite file, as two instances behind a load balancer
+ * one database, as two instances behind a load balancer
  * (docs/decisions/016): cached pages carry each response's own nonce and
  * still run their scripts, a product change made elsewhere reaches both
  * instances, a visitor's own pages are never cached, compressed pages arrive
@@ -17,41 +17,23 @@ import { expect, test } from "@playwright/test";
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3100) + 400 + Number(process.env.TEST_WORKER_INDEX ?? 0) * 2;
 const ORIGIN = `http://localhost:${BASE_PORT}`;
 const ORIGINS = [ORIGIN, `http://localhost:${BASE_PORT + 1}`];
-const DB = `var/e2e-page-cache-${BASE_PORT}.db`;
-const env = { ...process.env, DATABASE_URL: `file:./${DB}`, SKIP_BUILD: "true", MOCKS: "true", OUTBOX_POLL_MS: "0" };
-const servers: ChildProcess[] = [];
+let database: ScratchDatabase;
+const servers: ShopProcess[] = [];
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   // Migrating, seeding and starting two servers takes a while on a busy machine.
   test.setTimeout(120_000);
-  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
-  execFileSync("node", ["scripts/prepare.mjs"], { env, stdio: "pipe" });
-  for (const origin of ORIGINS) {
-    const port = new URL(origin).port;
-    servers.push(spawn("node", ["server.mjs"], { env: { ...env, PORT: port, PUBLIC_URL: origin }, stdio: ["ignore", "ignore", "inherit"] }));
-  }
-  for (const origin of ORIGINS) {
-    let up = false;
-    for (let tries = 0; tries < 100 && !up; tries++) {
-      up = await fetch(`${origin}/healthz`).then((response) => response.ok, () => false);
-      if (!up) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    if (!up) throw new Error(`the server at ${origin} did not start`);
-  }
+  database = await scratchDatabase("chillpb_e2e_page_cache");
+  const env = { ...process.env, DATABASE_URL: database.url, MOCKS: "true", OUTBOX_POLL_MS: "0" };
+  // One after the other: the first migrates and seeds, the second finds it done.
+  for (const origin of ORIGINS) servers.push(await startShop(Number(new URL(origin).port), { ...env, PUBLIC_URL: origin }));
 });
 
 test.afterAll(async () => {
-  await Promise.all(
-    servers.map((server) => {
-      if (server.exitCode !== null) return;
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      server.kill();
-      return exited;
-    }),
-  );
-  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
+  await Promise.all(servers.map((server) => server.stop()));
+  await database?.drop();
 });
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; raw: Buffer; body: string };
@@ -83,7 +65,7 @@ function setPrice(productId: string, priceCents: number) {
     import { db } from "./app/utils/db.server";
     await changeCatalog((tx) => tx.product.update({ where: { id: ${JSON.stringify(productId)} }, data: { priceCents: ${priceCents} } }));
     await db.$disconnect();`;
-  execFileSync("node_modules/.bin/tsx", ["--input-type=module", "--eval", script], { env, stdio: "pipe" });
+  execFileSync("node_modules/.bin/tsx", ["--input-type=module", "--eval", script], { env: { ...process.env, DATABASE_URL: database.url }, stdio: "pipe" });
 }
 
 test("a cached page carries its own response's fresh nonce on every script, and still runs them", async ({ page }) => {
@@ -184,7 +166,7 @@ test("a visitor's own pages are never cached, and a plain read sets no cookie", 
   const unknown = await get(`${origin}/shop/no-such-treat`);
   expect(unknown.status).toBe(404);
   expect(unknown.headers["x-page-cache"]).toBe("miss");
-  expect(anyone.body).toContain('"cart":{"lines":[],"known":false,"freeShippingHint":null}');
+  expect(anyone.body).toContain('"cart":{"lines":[],"known":false,"price":null}');
 
   // Pages that are not the catalogue's are always rendered.
   for (const path of ["/checkout", "/order-success?session_id=cs_test_unknown", "/unsubscribe"]) {

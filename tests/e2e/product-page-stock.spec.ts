@@ -1,8 +1,7 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
 import { expect, test, type Browser } from "@playwright/test";
 import { changeCatalog } from "../../app/models/catalog.server";
 import { createPrismaClient } from "../../app/utils/db.server";
+import { scratchDatabase, startShop, type ScratchDatabase, type ShopProcess } from "../support/shop-process";
 
 /**
  * A sold-out product, with JavaScript on and off. Stock is changed from this
@@ -12,37 +11,26 @@ import { createPrismaClient } from "../../app/utils/db.server";
  * the other files' tests that add it to a cart meanwhile.
  */
 
-// One server per parallel worker, on this file's ports (3550-3559).
-const PORT = 3550 + Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+// One server per parallel worker, on ports of this file's own beside the main e2e server's.
+const PORT = Number(process.env.E2E_PORT ?? 3100) + 450 + Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 const ORIGIN = `http://localhost:${PORT}`;
-const DB = `var/e2e-stock-${PORT}.db`;
 const PRODUCT = { id: "bar-banana-pb", name: "Banana Blast" };
-let server: ChildProcess;
-const db = createPrismaClient(`file:./${DB}`);
+let database: ScratchDatabase;
+let server: ShopProcess;
+let db: ReturnType<typeof createPrismaClient>;
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
-  const env = { ...process.env, DATABASE_URL: `file:./${DB}`, SKIP_BUILD: "true", PORT: String(PORT) };
-  // The catalogue only: no demo orders to wait for.
-  execFileSync("node", ["scripts/prepare.mjs"], { env: { ...env, NODE_ENV: "production" }, stdio: "pipe" });
-  server = spawn("node", ["server.mjs"], { env: { ...env, MOCKS: "true", RATE_LIMIT_PER_MINUTE: "1000" }, stdio: ["ignore", "ignore", "inherit"] });
-  for (let tries = 0; tries < 100; tries++) {
-    if (await fetch(`${ORIGIN}/healthz`).then((response) => response.ok, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("the stock test's server did not start");
+  database = await scratchDatabase("chillpb_e2e_stock");
+  db = createPrismaClient(database.url);
+  server = await startShop(PORT, { ...process.env, DATABASE_URL: database.url, MOCKS: "true", RATE_LIMIT_PER_MINUTE: "1000" });
 });
 
 test.afterAll(async () => {
-  await db.$disconnect();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill();
-    await exited;
-  }
-  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true });
+  await db?.$disconnect();
+  await server?.stop();
+  await database?.drop();
 });
 
 /**

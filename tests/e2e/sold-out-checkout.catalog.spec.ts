@@ -23,8 +23,13 @@ test("a sold-out line at checkout blocks the order until it is removed", async (
     await expect(page.getByTestId("order-total")).toHaveText("$40.00");
 
     await page.setViewportSize({ width: 390, height: 844 });
+    // On a phone the folded summary opens by itself: the reason Place Order is off is in view.
     await page.getByTestId("sold-out-line").scrollIntoViewIfNeeded();
+    await expect(page.getByTestId("sold-out-line")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Remove sold-out item" })).toBeVisible();
     await page.screenshot({ path: "test-results/screenshots/checkout-sold-out-phone.png" });
+    // Back to a desktop: on a phone the summary (and its Remove button) is folded under its total.
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     await fillShipping(page, { ...westLa, email: "sold-out@example.com" });
     await page.getByRole("button", { name: "Remove sold-out item" }).click();

@@ -22,7 +22,12 @@ test("filter, add to cart, open the drawer and change quantities with plain form
 
   await drawer.getByRole("button", { name: "Add one more Banana Blast" }).click();
   await expect(drawer.getByLabel("Banana Blast quantity")).toHaveText("2");
+  // The server's figures, rendered with the page: the line's total, the subtotal, shipping and what free shipping needs.
+  await expect(drawer.getByTestId("cart-line-total")).toHaveText("· 2 for $12.00");
   await expect(drawer.getByTestId("cart-total")).toHaveText("$12.00");
+  await expect(drawer.getByTestId("cart-shipping")).toHaveText("+ $10.00 shipping");
+  await expect(drawer.getByTestId("free-shipping-hint")).toHaveText("Add $38.00 for free shipping");
+  await expect(drawer.getByRole("button", { name: "Add $8.00 more" })).toBeDisabled();
   await expect(page).toHaveURL(/cart=open/);
 
   await drawer.getByRole("button", { name: "Remove one Banana Blast" }).click();

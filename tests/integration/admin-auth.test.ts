@@ -23,7 +23,7 @@ import {
 } from "../utils";
 
 /**
- * Operator sign-in (DESIGN.md §7): password hashes, the session cookie,
+ * Operator sign-in (docs/architecture.md §7): password hashes, the session cookie,
  * sessions that end on the server, expiry, and throttling of failed sign-ins.
  */
 

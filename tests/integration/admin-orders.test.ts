@@ -24,7 +24,7 @@ import {
 } from "../utils";
 
 /**
- * The operator's order functions (spec §6-§7): signed-in admins only,
+ * The operator's order functions (requirements §6-§7): signed-in admins only,
  * customer data masked on the server, strict request bodies, and a status
  * change that records who made it and queues exactly one customer email.
  */
@@ -161,6 +161,7 @@ describe("get-orders", () => {
       delivered_sent: false,
       tracking: null,
       refund: null,
+      refund_pending: null,
     });
     expect(order?.items).toHaveLength(2);
     // Every order is masked the same way.

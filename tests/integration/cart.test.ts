@@ -35,6 +35,9 @@ describe("/cart as a fetcher (JSON)", () => {
 
     response = await cart.post({ intent: "clear" });
     expect((await readCartJson(response)).lines).toEqual([]);
+    // An empty cart is no cookie at all (the cached pages are for visitors without one), not an empty one kept 30 days.
+    const setCookie = response.headers.getSetCookie().find((line) => line.startsWith("chillpb_cart="));
+    expect(setCookie).toMatch(/^chillpb_cart=;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i);
     expect(await cart.items()).toEqual([]);
   });
 
@@ -52,6 +55,10 @@ describe("/cart as a fetcher (JSON)", () => {
       ["quantity 1000", { intent: "add", productId: "bar-banana-pb", quantity: "1000" }, /between 1 and 99/],
       ["a quantity in words", { intent: "add", productId: "bar-banana-pb", quantity: "lots" }, /whole number/],
       ["a fractional quantity", { intent: "update", productId: "bar-banana-pb", quantity: "1.5" }, /whole number/],
+      ["a hexadecimal quantity", { intent: "add", productId: "bar-banana-pb", quantity: "0x10" }, /whole number/],
+      ["a quantity in exponent form", { intent: "add", productId: "bar-banana-pb", quantity: "1e1" }, /whole number/],
+      ["a binary quantity", { intent: "update", productId: "bar-banana-pb", quantity: "0b11" }, /whole number/],
+      ["an empty quantity", { intent: "update", productId: "bar-banana-pb", quantity: " " }, /whole number/],
       ["an update to 1000", { intent: "update", productId: "bar-banana-pb", quantity: "1000" }, /between 1 and 99/],
       ["an update of an unknown product", { intent: "update", productId: "nope", quantity: "2" }, /couldn't find/],
       ["an update of a product not in the cart", { intent: "update", productId: "bites-banana", quantity: "2" }, /not in your cart/],
@@ -127,12 +134,14 @@ describe("/cart restore from the browser's saved copy", () => {
     expect(await cart.items()).toEqual([]);
   });
 
-  it("tells the browser whether the server has ever given this visitor a cart", async () => {
+  it("tells the browser whether it holds a cart for this visitor: an emptied cart is no cart (no cookie)", async () => {
     const cart = cartClient();
     expect((await cart.page()).cart.known).toBe(false);
     await cart.post({ intent: "add", productId: "bites-variety" });
-    await cart.post({ intent: "clear" });
     expect((await cart.page()).cart.known).toBe(true);
+    // Emptied, the cookie is gone; the browser dropped its saved copy when it saw the empty cart, so nothing comes back.
+    await cart.post({ intent: "clear" });
+    expect((await cart.page()).cart.known).toBe(false);
   });
 });
 

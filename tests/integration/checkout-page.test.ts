@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { SerializeFrom } from "@remix-run/node";
 import { http, HttpResponse } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -5,7 +6,19 @@ import { stripeMock } from "../../mocks/stripe";
 import { server } from "../setup/msw";
 import { action as checkoutAction, loader as checkoutLoader } from "~/routes/checkout/route";
 import { db } from "~/utils/db.server";
-import { browser, callFunction, cartClient, payOrder, readJson, shipping, signedInAdmin, type Browser, type CartLine } from "../utils";
+import {
+  browser,
+  callFunction,
+  cartClient,
+  deliverStripeEvent,
+  payOrder,
+  readJson,
+  shipping,
+  signedInAdmin,
+  stripeSessionEvent,
+  type Browser,
+  type CartLine,
+} from "../utils";
 
 /**
  * The checkout page's form, one intent at a time, through the route's action
@@ -18,7 +31,7 @@ import { browser, callFunction, cartClient, payOrder, readJson, shipping, signed
 type LoaderJson = SerializeFrom<typeof checkoutLoader>;
 type ActionJson = SerializeFrom<typeof checkoutAction>;
 /** The action's answer to a known intent: the whole new state of the form. */
-type StateJson = Exclude<ActionJson, { error: string }>;
+type StateJson = Extract<ActionJson, { values: unknown }>;
 
 const STRIPE_SESSIONS = "https://api.stripe.com/v1/checkout/sessions";
 const WEST_LA_KEY = "11600 wilshire blvd|los angeles|ca|90025";
@@ -43,7 +56,7 @@ function checkoutForm(intent: string, overrides: Record<string, string> = {}) {
   return { intent, ...shipping(), code: "", ...overrides };
 }
 
-function postCheckout(visitor: Browser, fields: Record<string, string>, options: { html?: boolean } = {}) {
+function postCheckout(visitor: Browser, fields: Record<string, string>, options: { html?: boolean; headers?: Record<string, string> } = {}) {
   return visitor.post(checkoutAction, "/checkout", fields, options);
 }
 
@@ -221,7 +234,9 @@ describe("refresh", () => {
       subtotalCents: 2600,
       discountCode: null,
       discountCents: 0,
+      discountProblem: null,
       shippingCents: 1000,
+      shippingWaived: false,
       totalCents: 3600,
       minimumCents: 2000,
       remainingCents: 0,
@@ -249,8 +264,11 @@ describe("refresh", () => {
     expect(await readJson<ActionJson>(response)).toEqual({ error: "Unknown checkout action." });
   });
 
-  it("sends a post with an empty cart back to the shop", async () => {
-    expect(await postCheckout(browser(), checkoutForm("refresh"))).toHaveRedirect("/shop");
+  it("sends a post with an empty cart to the checkout page, which sends a browser with no order waiting to the shop", async () => {
+    const visitor = browser();
+    // The checkout page shows an order this browser placed in another tab; with none, the shop.
+    expect(await postCheckout(visitor, checkoutForm("refresh"))).toHaveRedirect("/checkout");
+    expect(await visitor.get(checkoutLoader, "/checkout")).toHaveRedirect("/shop");
   });
 });
 
@@ -389,5 +407,139 @@ describe("resume ('Return to checkout' from the page that waits for payment)", (
     expect(response.status).toBe(303);
     expect(response).toHaveRedirect("/checkout");
     expect((await openCheckout(visitor)).checkout?.values.firstName).toBe("");
+  });
+});
+
+describe("returning with ?cancelled=true (Cancel on the payment page): the page offers, only a same-origin POST cancels", () => {
+  /** A visitor whose order for 3 bites ($40.00) waits for payment, and that order's payment page. */
+  async function visitorPaying() {
+    const visitor = await shopperWith([["bites-variety", 3]]);
+    const fields = checkoutForm("place-order");
+    const { placed } = await stateOf(await placeOrderAt(visitor, fields));
+    if (!placed) throw new Error("The order was not placed");
+    const session = (await stripeMock.allSessions()).find((candidate) => candidate.metadata.orderId === placed.orderId);
+    if (!session) throw new Error("No payment page was opened");
+    return { visitor, fields, placed, session };
+  }
+
+  async function expectStillPending(orderId: string, sessionId: string) {
+    expect(await db.order.findUniqueOrThrow({ where: { id: orderId } })).toMatchObject({ paymentStatus: "unpaid" });
+    expect((await stripeMock.session(sessionId))?.status).toBe("open");
+  }
+
+  it.each([
+    ["from the payment page", {}],
+    ["from a link on another site", { "Sec-Fetch-Site": "cross-site" }],
+  ])("a GET %s leaves the order pending and its payment page open, and offers to cancel it", async (_from, headers) => {
+    const { visitor, fields, placed, session } = await visitorPaying();
+
+    const response = await visitor.get(checkoutLoader, "/checkout?cancelled=true", { headers });
+    expect(response.status).toBe(200);
+    await expectStillPending(placed.orderId, session.id);
+    const page = await readJson<LoaderJson>(response);
+    expect(page.cancelled).toBe(true);
+    expect(page.openPayment).toEqual({ orderId: placed.orderId, shortId: placed.shortId, totalCents: 4000, paymentUrl: session.url });
+    // The cart and the form as they were, shown with the offer.
+    expect(page.checkout?.values).toMatchObject({ firstName: "Jamie", email: fields.email, zipCode: "90025" });
+    expect(page.checkout?.summary).toMatchObject({ subtotalCents: 3000, totalCents: 4000 });
+    // Still this browser's order waiting for payment: the cart stays with it.
+    expect(await cartClient(visitor).items()).toEqual([]);
+    const again = await readJson<LoaderJson>(await visitor.get(checkoutLoader, "/checkout"));
+    expect(again.placed).toMatchObject({ orderId: placed.orderId });
+  });
+
+  it("the POST cancel-payment cancels the order, closes its payment page and brings back the cart and the form", async () => {
+    const { visitor, fields, placed, session } = await visitorPaying();
+    await visitor.get(checkoutLoader, "/checkout?cancelled=true");
+
+    const response = await postCheckout(visitor, { intent: "cancel-payment" }, { html: true });
+    expect(response).toHaveRedirect("/checkout?cancelled=true");
+    expect(response.status).toBe(303);
+    expect(await db.order.findUniqueOrThrow({ where: { id: placed.orderId } })).toMatchObject({ paymentStatus: "cancelled" });
+    expect((await stripeMock.session(session.id))?.status).toBe("expired");
+
+    const page = await readJson<LoaderJson>(await visitor.get(checkoutLoader, "/checkout?cancelled=true"));
+    expect(page.openPayment).toBeNull();
+    expect(page.placed).toBeNull();
+    expect(page.checkout?.values).toMatchObject({ firstName: "Jamie", email: fields.email, zipCode: "90025" });
+    expect(page.checkout?.delivery).toMatchObject({ ok: true, addressKey: WEST_LA_KEY });
+    expect(await cartClient(visitor).items()).toEqual([["bites-variety", 3]]);
+    // A reload keeps the form (the draft).
+    const reloaded = await readJson<LoaderJson>(await visitor.get(checkoutLoader, "/checkout?cancelled=true"));
+    expect(reloaded.checkout?.values).toMatchObject({ email: fields.email });
+  });
+
+  it("shows the order's code as applied even when the order holds its last use", async () => {
+    const code = `LAST${randomUUID().slice(0, 6).toUpperCase()}`;
+    await db.discountCode.create({ data: { code, basisPoints: 1000, description: "10% off, once", usageLimit: 1 } });
+    const visitor = await shopperWith([["bites-variety", 3]]);
+    const fields = checkoutForm("place-order", { code });
+    await postCheckout(visitor, { ...fields, intent: "apply-discount" });
+    const { placed } = await stateOf(await placeOrderAt(visitor, { ...fields, code: "", appliedCode: code }));
+    expect(placed?.totalCents).toBe(3700);
+
+    const page = await readJson<LoaderJson>(await visitor.get(checkoutLoader, "/checkout?cancelled=true"));
+    expect(page.openPayment).toMatchObject({ orderId: placed?.orderId, totalCents: 3700 });
+    expect(page.checkout?.message).toBeNull();
+    expect(page.checkout?.discount).toMatchObject({ code });
+    expect(page.checkout?.summary).toMatchObject({ discountCents: 300, totalCents: 3700 });
+  });
+
+  it.each([
+    ["an Origin of another site", { Origin: "https://evil.example" }],
+    ["Sec-Fetch-Site: cross-site", { "Sec-Fetch-Site": "cross-site" }],
+  ])("a cross-site POST (%s) is refused with 403, and the order stays pending", async (_how, headers) => {
+    const { visitor, placed, session } = await visitorPaying();
+    const response = await postCheckout(visitor, { intent: "cancel-payment" }, { html: true, headers });
+    expect(response.status).toBe(403);
+    await expectStillPending(placed.orderId, session.id);
+  });
+
+  it("says so and keeps the offer when Stripe cannot be reached to close the page", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const { visitor, placed, session } = await visitorPaying();
+    server.use(
+      http.post(`${STRIPE_SESSIONS}/:id/expire`, () => HttpResponse.json({ error: { type: "api_error", message: "boom" } }, { status: 500 })),
+      http.get(`${STRIPE_SESSIONS}/:id`, () => HttpResponse.json({ error: { type: "api_error", message: "boom" } }, { status: 500 })),
+    );
+    const response = await postCheckout(visitor, { intent: "cancel-payment" });
+    expect(response.status).toBe(502);
+    expect(await readJson<{ error: string }>(response)).toEqual({ error: "We could not cancel the payment just now. Please try again in a moment." });
+    expect(await db.order.findUniqueOrThrow({ where: { id: placed.orderId } })).toMatchObject({ paymentStatus: "unpaid" });
+    server.resetHandlers();
+    expect((await readJson<LoaderJson>(await visitor.get(checkoutLoader, "/checkout?cancelled=true"))).openPayment).toMatchObject({
+      orderId: placed.orderId,
+      paymentUrl: session.url,
+    });
+  });
+
+  it("an order paid meanwhile goes to its confirmation, from the GET and from the POST", async () => {
+    const { visitor, placed, session } = await visitorPaying();
+    await payOrder(session.id);
+    expect(await visitor.get(checkoutLoader, "/checkout?cancelled=true")).toHaveRedirect(`/order-success?session_id=${session.id}`);
+    expect(await postCheckout(visitor, { intent: "cancel-payment" }, { html: true })).toHaveRedirect(`/order-success?session_id=${session.id}`);
+    expect(await db.order.findUniqueOrThrow({ where: { id: placed.orderId } })).toMatchObject({ paymentStatus: "paid" });
+  });
+
+  it("an order whose payment page Stripe expired is given up already: the cart and the form come back with nothing to offer", async () => {
+    const { visitor, fields, placed, session } = await visitorPaying();
+    const expired = await stripeMock.timeOut(session.id);
+    if (!expired) throw new Error("The Stripe stand-in could not expire the session");
+    expect((await deliverStripeEvent(stripeSessionEvent("checkout.session.expired", expired))).status).toBe(200);
+    expect(await db.order.findUniqueOrThrow({ where: { id: placed.orderId } })).toMatchObject({ paymentStatus: "expired" });
+
+    const page = await readJson<LoaderJson>(await visitor.get(checkoutLoader, "/checkout?cancelled=true"));
+    expect(page.openPayment).toBeNull();
+    expect(page.checkout?.values).toMatchObject({ email: fields.email });
+    expect(await cartClient(visitor).items()).toEqual([["bites-variety", 3]]);
+  });
+
+  it("with no order waiting, the POST only goes back to the checkout", async () => {
+    const visitor = await shopperWith();
+    const response = await postCheckout(visitor, { intent: "cancel-payment" }, { html: true });
+    expect(response).toHaveRedirect("/checkout?cancelled=true");
+    const page = await readJson<LoaderJson>(await visitor.get(checkoutLoader, "/checkout?cancelled=true"));
+    expect(page.openPayment).toBeNull();
+    expect(page.checkout?.summary).toMatchObject({ totalCents: 4000 });
   });
 });

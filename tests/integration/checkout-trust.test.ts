@@ -91,14 +91,19 @@ describe("first-order codes compare the canonical mailbox", () => {
     const { base } = await paidGmailCustomer();
     const before = await db.order.count();
 
-    for (const email of [`${base},x`, `x\u0000${base}`]) {
+    // A NUL never gets as far as the email rule: the body is refused as it is read (decision 046).
+    const spellings: [email: string, codeError: RegExp, checkoutError: RegExp][] = [
+      [`${base},x`, /email/i, /shipping\.email/],
+      [`x\u0000${base}`, /characters we cannot accept/, /characters we cannot accept/],
+    ];
+    for (const [email, codeError, checkoutError] of spellings) {
       const response = await callFunction("validate-discount-code", { code: "WELCOME10", email });
       expect(response.status, JSON.stringify(email)).toBe(400);
-      expect((await readJson<ErrorJson>(response)).error, JSON.stringify(email)).toMatch(/email/i);
+      expect((await readJson<ErrorJson>(response)).error, JSON.stringify(email)).toMatch(codeError);
 
       const checkout = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { email, discountCode: "WELCOME10" }));
       expect(checkout.status, JSON.stringify(email)).toBe(400);
-      expect((await readJson<ErrorJson>(checkout)).error, JSON.stringify(email)).toMatch(/shipping\.email/);
+      expect((await readJson<ErrorJson>(checkout)).error, JSON.stringify(email)).toMatch(checkoutError);
     }
     expect(await db.order.count()).toBe(before);
   });

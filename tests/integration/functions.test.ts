@@ -4,8 +4,11 @@ import zipcodes from "zipcodes";
 import { stripeMock } from "../../mocks/stripe";
 import { server } from "../setup/msw";
 import { db } from "~/utils/db.server";
-import { distanceMiles, kitchenPosition } from "~/models/delivery.server";
+import { distanceMiles } from "~/models/delivery.server";
+import { shopSettings } from "~/models/catalog.server";
 import { markOrderPaid } from "~/models/orders.server";
+import { changeCatalog } from "~/models/catalog.server";
+import { catalogue } from "../../prisma/catalogue";
 import {
   callFunction,
   checkoutBody,
@@ -199,9 +202,9 @@ describe("simple-checkout", () => {
     });
   });
 
-  it("ignores prices and names sent by the client", async () => {
+  it("takes names and amounts in cents from the catalogue, never from the client", async () => {
     const body = {
-      items: [{ product: { id: "bites-variety", price: 0.01, priceCents: 1, name: "Free" }, quantity: 3 }],
+      items: [{ product: { id: "bites-variety", price: 10, priceCents: 1, name: "Free" }, quantity: 3 }],
       shipping: shipping(),
       discountAmount: 0,
       total: 0.03,
@@ -216,17 +219,127 @@ describe("simple-checkout", () => {
     expect((await stripeMock.session(order.stripeSessionId ?? ""))?.amount_total).toBe(4000);
   });
 
-  it("refuses with 409 and its own figures a discount amount the client computed differently, and writes no order", async () => {
-    const body = { ...checkoutBody([["bites-variety", 3]]), discountAmount: 999 };
-    const response = await callFunction("simple-checkout", body);
-    expect(response.status).toBe(409);
-    expect(await readJson<ErrorJson & { discountAmount: number; total: number }>(response)).toMatchObject({
-      title: "Total Updated",
-      error: "Your order total is now $40.00. Please check it and place your order again.",
-      discountAmount: 0,
-      total: 40,
+  describe("charges only the prices the client showed (decision 041): any other is refused with 409 and the shop's figures", () => {
+    type FiguresJson = ErrorJson & {
+      items: { product: { id: string; price: number }; quantity: number }[];
+      discountAmount: number;
+      subtotal: number;
+      shippingCost: number;
+      total: number;
+    };
+    const strawberry = catalogue.find((product) => product.id === "bar-strawberry-pb")!;
+    /** An owner's price change: Strawberry Bliss from $6 to $7. */
+    const raiseStrawberry = () =>
+      changeCatalog((tx) => tx.product.update({ where: { id: strawberry.id }, data: { priceCents: 700 } }));
+    afterEach(async () => {
+      await changeCatalog((tx) => tx.product.update({ where: { id: strawberry.id }, data: { priceCents: strawberry.priceCents } }));
     });
-    expect(await db.order.count({ where: { email: body.shipping.email } })).toBe(0);
+    const strawberryBody = (price: number, extra: Record<string, unknown> = {}) => ({
+      ...checkoutBody([]),
+      items: [{ product: { id: "bar-strawberry-pb", name: "Strawberry Bliss", price }, quantity: 5 }],
+      discountAmount: 0,
+      ...extra,
+    });
+
+    it("a unit price that is no longer the catalogue's: no order, no payment page", async () => {
+      await raiseStrawberry();
+      const body = strawberryBody(6);
+      const response = await callFunction("simple-checkout", body);
+      expect(response.status).toBe(409);
+      expect(await readJson<FiguresJson>(response)).toEqual({
+        title: "Total Updated",
+        error: "Prices have changed: Strawberry Bliss is now $7.00. Your order total is now $45.00. Please check it and place your order again.",
+        items: [{ product: { id: "bar-strawberry-pb", price: 7 }, quantity: 5 }],
+        discountAmount: 0,
+        subtotal: 35,
+        shippingCost: 10,
+        total: 45,
+        delivery: expect.objectContaining({ isWithinRange: true }),
+      });
+      expect(await db.order.count({ where: { email: body.shipping.email } })).toBe(0);
+      expect(sessionCreateRequests()).toEqual([]);
+    });
+
+    it("a price far below the catalogue's", async () => {
+      const body = { ...checkoutBody([]), items: [{ product: { id: "bites-variety", price: 0.01 }, quantity: 3 }] };
+      const response = await callFunction("simple-checkout", body);
+      expect(response.status).toBe(409);
+      expect(await readJson<FiguresJson>(response)).toMatchObject({ items: [{ product: { id: "bites-variety", price: 10 }, quantity: 3 }], total: 40 });
+      expect(await db.order.count({ where: { email: body.shipping.email } })).toBe(0);
+    });
+
+    it("the same product sent twice, once at an old price", async () => {
+      await raiseStrawberry();
+      const body = {
+        ...strawberryBody(7),
+        items: [
+          { product: { id: "bar-strawberry-pb", price: 7 }, quantity: 2 },
+          { product: { id: "bar-strawberry-pb", price: 6 }, quantity: 3 },
+        ],
+      };
+      const response = await callFunction("simple-checkout", body);
+      expect(response.status).toBe(409);
+      expect((await readJson<FiguresJson>(response)).items).toEqual([
+        { product: { id: "bar-strawberry-pb", price: 7 }, quantity: 2 },
+        { product: { id: "bar-strawberry-pb", price: 7 }, quantity: 3 },
+      ]);
+      expect(sessionCreateRequests()).toEqual([]);
+    });
+
+    it("a discount amount the client computed differently", async () => {
+      const body = { ...checkoutBody([["bites-variety", 3]]), discountAmount: 999 };
+      const response = await callFunction("simple-checkout", body);
+      expect(response.status).toBe(409);
+      expect(await readJson<FiguresJson>(response)).toMatchObject({
+        title: "Total Updated",
+        error: "Your order total is now $40.00. Please check it and place your order again.",
+        items: [{ product: { id: "bites-variety", price: 10 }, quantity: 3 }],
+        discountAmount: 0,
+        subtotal: 30,
+        shippingCost: 10,
+        total: 40,
+      });
+      expect(await db.order.count({ where: { email: body.shipping.email } })).toBe(0);
+      expect(sessionCreateRequests()).toEqual([]);
+    });
+
+    it("a discount amount sent in cents: the amount is in dollars (requirements §7)", async () => {
+      const body = { ...checkoutBody([["bites-variety", 3]], { discountCode: "WELCOME10" }), discountAmount: 300 };
+      const response = await callFunction("simple-checkout", body);
+      expect(response.status).toBe(409);
+      expect(await readJson<FiguresJson>(response)).toMatchObject({ discountAmount: 3, subtotal: 30, total: 37 });
+      expect(await db.order.count({ where: { email: body.shipping.email } })).toBe(0);
+    });
+
+    it("accepts the prices and discount the shop decides, as before: the payment page asks what the client showed", async () => {
+      await raiseStrawberry();
+      const body = strawberryBody(7);
+      const response = await callFunction("simple-checkout", body);
+      expect(response.status).toBe(200);
+      const { orderId } = await readJson<CheckoutJson>(response);
+      const order = await db.order.findUniqueOrThrow({ where: { id: orderId }, include: { items: true } });
+      expect(order).toMatchObject({ subtotalCents: 3500, discountCents: 0, shippingCents: 1000, totalCents: 4500 });
+      expect(order.items).toEqual([expect.objectContaining({ productId: "bar-strawberry-pb", unitPriceCents: 700, quantity: 5 })]);
+      expect((await stripeMock.session(order.stripeSessionId ?? ""))?.amount_total).toBe(4500);
+
+      const discounted = {
+        ...checkoutBody([], { discountCode: "WELCOME10" }),
+        items: [{ product: { id: "bites-variety", price: 10 }, quantity: 3 }],
+        discountAmount: 3,
+      };
+      const placed = await callFunction("simple-checkout", discounted);
+      expect(placed.status).toBe(200);
+      const second = await db.order.findUniqueOrThrow({ where: { id: (await readJson<CheckoutJson>(placed)).orderId } });
+      expect(second).toMatchObject({ discountCents: 300, totalCents: 3700 });
+    });
+
+    it("refuses a price that is not an amount with 400", async () => {
+      const body = { ...checkoutBody([]), items: [{ product: { id: "bites-variety", price: "10" }, quantity: 3 }] };
+      const response = await callFunction("simple-checkout", body);
+      expect(response.status).toBe(400);
+      expect((await readJson<ErrorJson>(response)).error).toMatch(/^items\.0\.product\.price: /);
+      expect(sessionCreateRequests()).toEqual([]);
+    });
   });
 
   it("merges repeated lines of the same product", async () => {
@@ -335,7 +448,7 @@ describe("simple-checkout", () => {
     it("a cart under the premium zone's $100 minimum (Long Beach, 90802, 20-25 miles)", async () => {
       const place = zipcodes.lookup("90802");
       if (!place) throw new Error("zipcodes does not know 90802");
-      const miles = distanceMiles(kitchenPosition(), { lat: place.latitude, lon: place.longitude });
+      const miles = distanceMiles((await shopSettings({ maxAgeMs: 0 })).kitchen, { lat: place.latitude, lon: place.longitude });
       expect(miles).toBeGreaterThan(20);
       expect(miles).toBeLessThanOrEqual(25);
 
@@ -356,7 +469,7 @@ describe("simple-checkout", () => {
         deliveryZone: "extended",
         minimumOrder: 50,
       });
-      const nowhere = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { zipCode: "00000" }));
+      const nowhere = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { zipCode: "99999" }));
       expect(nowhere.status).toBe(400);
       expect((await readJson<ErrorJson & { delivery?: unknown }>(nowhere)).delivery).toEqual({
         isWithinRange: false,

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditTrail } from "~/models/audit.server";
+import { upsertAdmin } from "~/models/operators.server";
 import type { OperatorRow } from "~/lib/operator-accounts";
 import { db } from "~/utils/db.server";
 import { getAdmin } from "~/utils/auth.server";
 import { callFunction, login, readJson, requestWith, signedInAdmin, type ErrorJson, type FunctionName } from "../utils";
 
-/** The owner manages operator accounts (issue 13): add, change role or password, remove. */
+/** The owner manages operator accounts (decision 021): add, change role or password, remove. */
 
 type SavedJson = { message: string; operator: OperatorRow };
 
@@ -46,6 +47,9 @@ describe("save-operator", () => {
     [{ email: newEmail(), role: "admin", password: PASSWORD }, /role: must be one of owner, staff/],
     [{ email: newEmail(), password: PASSWORD }, /role/],
     [{ email: newEmail(), role: "staff", password: "short" }, /password: needs at least 12 characters/],
+    [{ email: newEmail(), role: "staff", password: " ".repeat(12) }, /password: needs at least 12 characters besides spaces/],
+    [{ email: newEmail(), role: "staff", password: `  ab${" ".repeat(20)}cd  ` }, /password: needs at least 12 characters besides spaces/],
+    [{ email: newEmail(), role: "staff", password: "\t".repeat(14) }, /password: needs at least 12 characters besides spaces/],
     [{ email: newEmail(), role: "staff", password: "x".repeat(201) }, /password: must be at most 200/],
     [{ email: newEmail(), role: "staff", password: 123456789012 }, /password: must be text/],
     [{ email: newEmail(), role: "staff" }, /password: is required for a new operator/],
@@ -56,10 +60,18 @@ describe("save-operator", () => {
     expect((await readJson<ErrorJson>(response)).error).toMatch(message);
   });
 
+  it("takes a passphrase with spaces, and refuses padding from the command line too", async () => {
+    const email = newEmail("spaces");
+    const saved = await asOwner("save-operator", { email, role: "staff", password: "four words make a passphrase" });
+    expect(saved.status).toBe(201);
+    await expect(upsertAdmin(newEmail("padded"), " ".repeat(12), "staff")).rejects.toThrow("The password needs at least 12 characters besides spaces");
+    await expect(upsertAdmin(newEmail("control"), "a passphrase\u0000ok", "staff")).rejects.toThrow("must not hold control characters");
+  });
+
   it("names each refused field in fieldErrors, for the form to show beside it", async () => {
     const short = await asOwner("save-operator", { email: "not-an-email", role: "staff", password: "short" });
     expect(await readJson<ErrorJson & { fieldErrors?: Record<string, string> }>(short)).toMatchObject({
-      fieldErrors: { email: "must be an email address", password: "needs at least 12 characters" },
+      fieldErrors: { email: "must be an email address", password: "needs at least 12 characters besides spaces" },
     });
     const missing = await asOwner("save-operator", { email: newEmail(), role: "staff" });
     expect(await readJson<ErrorJson & { fieldErrors?: Record<string, string> }>(missing)).toEqual({

@@ -4,10 +4,13 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { loader as orderPageLoader } from "~/routes/orders.$id/route";
 import { db } from "~/utils/db.server";
 import { orderPagePath, orderPageToken } from "~/utils/order-link.server";
+import { ORDER_LINK_DAYS } from "~/lib/orders";
+
+const DAY = 24 * 60 * 60 * 1000;
 import { browser, callFunction, orderFor, placeOrder, readJson, signedInAdmin } from "../utils";
 
 /**
- * The customer's order page (issue 13): /orders/<id>?token=<HMAC of the id>,
+ * The customer's order page (decision 023): /orders/<id>?token=<HMAC of the id>,
  * linked from their emails. With the right token: the order's status and
  * dates, items, total, city and tracking, and nothing personal. Anything
  * else: the shop's 404, the same for an order that does not exist.
@@ -27,6 +30,13 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
 });
+
+/** The order a page shows; fails the test when the page shows none (an expired link). */
+async function readOrder(response: Response) {
+  const { order } = await readJson<PageJson>(response);
+  if (!order) throw new Error("the page shows no order");
+  return order;
+}
 
 function openPage(path: string) {
   const { pathname } = new URL(path, "http://shop.test");
@@ -55,7 +65,7 @@ describe("the order page with its token", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
     const raw = await response.clone().text();
-    const { order } = await readJson<PageJson>(response);
+    const order = await readOrder(response);
     expect(order).toMatchObject({
       id: orderId,
       shortId: orderId.slice(0, 8),
@@ -94,7 +104,7 @@ describe("the order page with its token", () => {
 
     const response = await openPage(orderPagePath(orderId));
     const raw = await response.clone().text();
-    const { order } = await readJson<PageJson>(response);
+    const order = await readOrder(response);
     expect(order.status).toBe("shipped");
     expect(order.steps.slice(2)).toEqual([
       { key: "preparing", label: "Preparing", at: changes[0]!.changedAt.toISOString(), done: true },
@@ -114,7 +124,7 @@ describe("the order page with its token", () => {
     expect((await callFunction("refund-order", { orderId, reason: "Box arrived crushed" }, { cookie: owner.cookie })).status).toBe(200);
     const response = await openPage(orderPagePath(orderId));
     const raw = await response.clone().text();
-    const { order } = await readJson<PageJson>(response);
+    const order = await readOrder(response);
     expect(order.refund).toEqual({ amountCents: order.totalCents, at: expect.any(String) });
     // It goes no further: the steps it reached, then the refund.
     expect(order.steps.map(({ key }) => key)).toEqual(["placed", "paid", "refunded"]);
@@ -155,5 +165,24 @@ describe("without the right token it is the shop's 404, whether or not the order
   it("an unpaid checkout has no page (no link is ever sent for one)", async () => {
     const { orderId } = await placeOrder();
     expect((await openPage(orderPagePath(orderId))).status).toBe(404);
+  });
+});
+
+describe("the link's time (decision 048)", () => {
+  it("works until ORDER_LINK_DAYS after the order, then says it has expired with only the order's number: 410, nothing else", async () => {
+    const { orderId } = await orderFor({ ...customer, email: `late-${randomUUID().slice(0, 8)}@example.com` });
+    const placedAt = new Date(Date.now() - (ORDER_LINK_DAYS - 1) * DAY);
+    await db.order.update({ where: { id: orderId }, data: { createdAt: placedAt } });
+    expect((await openPage(orderPagePath(orderId))).status).toBe(200);
+
+    await db.order.update({ where: { id: orderId }, data: { createdAt: new Date(Date.now() - (ORDER_LINK_DAYS + 1) * DAY) } });
+    const response = await openPage(orderPagePath(orderId));
+    expect(response.status).toBe(410);
+    expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+    const body = await readJson<PageJson>(response);
+    expect(body).toEqual({ order: null, expired: { shortId: orderId.slice(0, 8), on: expect.any(String) } });
+    expect(JSON.stringify(body)).not.toContain("Los Angeles");
+    // A wrong token on an old order is still the plain 404: the link's time tells nothing to someone without it.
+    expect((await openPage(`/orders/${orderId}?token=${"x".repeat(43)}`)).status).toBe(404);
   });
 });

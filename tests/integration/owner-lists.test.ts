@@ -6,7 +6,7 @@ import { db } from "~/utils/db.server";
 import { callFunction, readJson, signedInAdmin, type ErrorJson, type FunctionName } from "../utils";
 
 /**
- * The owner's lists (issue 13): subscribers and partnership inquiries,
+ * The owner's lists (decision 022): subscribers and partnership inquiries,
  * searchable, and each exportable as a streamed CSV file. Owners only.
  */
 

@@ -16,7 +16,7 @@ import {
 } from "../utils";
 
 /**
- * The owner's products (issue 13): get-products and update-product, and what
+ * The owner's products (decision 022): get-products and update-product, and what
  * a change means for the shop: a sold-out product cannot be added, ordered or
  * checked out; a new price reaches carts at once but never a placed order.
  */
@@ -49,7 +49,7 @@ describe("get-products", () => {
     expect(await readJson<ErrorJson>(response)).toEqual({ error: "Only the shop's owner can do this." });
   });
 
-  it("lists the catalogue with spec §3's fields, the price in dollars", async () => {
+  it("lists the catalogue with requirements §3's fields, the price in dollars", async () => {
     const response = await callFunction("get-products", {}, { cookie: await owner() });
     expect(response.status).toBe(200);
     const { products } = await readJson<{ products: ProductJson[] }>(response);

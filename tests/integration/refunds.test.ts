@@ -4,15 +4,18 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { stripeMock } from "../../mocks/stripe";
 import { server } from "../setup/msw";
 import { auditTrail } from "~/models/audit.server";
+import { settlePendingRefunds } from "~/models/refunds.server";
 import { refundPayment } from "~/services/stripe.server";
+import { STRIPE_SLOW_REFUND_TAG } from "~/services/test-scenarios";
 import { db } from "~/utils/db.server";
 import { OWNER_ONLY_MESSAGE } from "~/lib/operators";
-import type { MaskedOrderWithHistory } from "~/lib/orders";
+import type { MaskedOrder, MaskedOrderWithHistory } from "~/lib/orders";
 import {
   callFunction,
   checkoutBody,
   payOrder,
   type DiscountJson,
+  chargeRefunded,
   deliverStripeEvent,
   orderFor,
   placeOrder,
@@ -23,7 +26,7 @@ import {
 } from "../utils";
 
 /**
- * Refunds (issue 13): the owner's refund-order through Stripe's Refunds API
+ * Refunds (decisions 023, 042): the owner's refund-order through Stripe's Refunds API
  * (the MSW stand-in in mocks/stripe.ts), and Stripe's charge.refunded webhook
  * for refunds made in its dashboard. Either way an order is refunded once,
  * with one Stripe refund, one audit record and one email to the customer.
@@ -74,33 +77,6 @@ async function expectUnrefunded(orderId: string) {
   expect({ id: order.stripeRefundId, cents: order.refundedCents, at: order.refundedAt }).toEqual({ id: null, cents: null, at: null });
   expect(await refundEmails(orderId)).toEqual([]);
   expect(await auditTrail("order", orderId)).toEqual([]);
-}
-
-/** charge.refunded as Stripe sends it for a PaymentIntent's charge. */
-function chargeRefunded(
-  paymentIntentId: string,
-  { amount, refunded = true, refundId, eventId = `evt_test_${randomUUID().replace(/-/g, "")}` }: { amount: number; refunded?: boolean; refundId?: string; eventId?: string },
-) {
-  return JSON.stringify({
-    id: eventId,
-    object: "event",
-    api_version: "2025-08-27.basil",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    type: "charge.refunded",
-    data: {
-      object: {
-        id: `ch_${paymentIntentId.slice(3)}`,
-        object: "charge",
-        amount,
-        amount_refunded: refunded ? amount : Math.floor(amount / 2),
-        refunded,
-        payment_intent: paymentIntentId,
-        metadata: {},
-        ...(refundId && { refunds: { object: "list", data: [{ id: refundId, object: "refund", amount }] } }),
-      },
-    },
-  });
 }
 
 describe("refund-order: who may refund", () => {
@@ -246,12 +222,9 @@ describe("refund-order: a full refund, once", () => {
     expect(await auditTrail("order", orderId)).toHaveLength(1);
   });
 
-  it.each([
-    ["answers 500", () => HttpResponse.json({ error: { type: "api_error", message: "Something went wrong" } }, { status: 500 })],
-    ["cannot be reached", () => HttpResponse.error()],
-  ])("answers 502 and changes nothing when Stripe %s; a later try refunds once", async (_name, failure) => {
+  it("answers 502 and changes nothing when Stripe answers 500; a later try refunds once", async () => {
     const { orderId } = await paidOrder();
-    server.use(http.post(STRIPE_REFUNDS, failure));
+    server.use(http.post(STRIPE_REFUNDS, () => HttpResponse.json({ error: { type: "api_error", message: "Something went wrong" } }, { status: 500 })));
     const response = await refund({ orderId, reason: "Melted in transit" });
     expect(response.status).toBe(502);
     expect(await readJson<ErrorJson>(response)).toEqual({
@@ -308,6 +281,249 @@ describe("refund-order: a full refund, once", () => {
     expect(await readJson<ErrorJson>(response)).toEqual({ error: "This order was refunded, so it is no longer fulfilled." });
     expect((await orderRow(orderId)).status).toBe("pending");
     expect(await db.outboxMessage.count({ where: { orderId, kind: "order-shipped" } })).toBe(0);
+  });
+});
+
+describe("refund-order: when Stripe's answer does not come", () => {
+  const FORWARDED = "X-Test-Forwarded";
+
+  /**
+   * Stripe makes the refund (the stand-in, with the request's idempotency
+   * key) but answers each try only once the shop has stopped waiting
+   * (STRIPE_TIMEOUT_MS, 400 ms in the tests): a slow Stripe.
+   */
+  function stripeAnswersTooLate() {
+    server.use(
+      http.post(STRIPE_REFUNDS, async ({ request }) => {
+        if (request.headers.has(FORWARDED)) return undefined;
+        const headers = new Headers(request.headers);
+        headers.set(FORWARDED, "yes");
+        const answer = await fetch(STRIPE_REFUNDS, { method: "POST", headers, body: await request.text() });
+        await new Promise((resolve) => request.signal.addEventListener("abort", resolve, { once: true }));
+        return answer;
+      }),
+    );
+  }
+
+  /** Stripe cannot be reached at all: the request never arrives, nothing is refunded. */
+  const stripeUnreachable = () => server.use(http.post(STRIPE_REFUNDS, () => HttpResponse.error()));
+
+  const PENDING_AFTER_TIMEOUT = (orderId: string) =>
+    `Stripe did not answer in time, so it is not known yet whether order ${orderId.slice(0, 8)} was refunded. ` +
+    "The shop keeps checking with Stripe (it can never refund twice) and marks the order refunded, and emails the customer, as soon as Stripe confirms it.";
+  const STILL_PENDING = (orderId: string) =>
+    `A refund of order ${orderId.slice(0, 8)} is already pending: the shop is checking with Stripe and marks the order refunded as soon as Stripe confirms it. Nothing more to do.`;
+
+  type PendingJson = RefundJson & { pending?: boolean };
+
+  // The checker settles every pending refund of the database: none is left for the next test.
+  afterEach(async () => {
+    server.resetHandlers();
+    await settlePendingRefunds();
+  });
+
+  const shownOrder = async (orderId: string) =>
+    (await readJson<{ order: MaskedOrderWithHistory }>(await callFunction("get-order", { orderId }, { cookie: staff.cookie }))).order;
+  const listedOrder = async (orderId: string) =>
+    (await readJson<{ orders: MaskedOrder[] }>(await callFunction("get-orders", { pageSize: 100 }, { cookie: owner.cookie }))).orders.find(
+      (row) => row.id === orderId,
+    );
+
+  it("Stripe refunds but answers too late: 202, the order shows the refund pending, and the checker settles it with one refund, one email and one record", async () => {
+    const { orderId, email, paymentIntentId, totalCents } = await paidOrder();
+    stripeAnswersTooLate();
+    const response = await refund({ orderId, reason: "Melted in transit" });
+    expect(response.status).toBe(202);
+    expect(await readJson<PendingJson>(response)).toEqual({ message: PENDING_AFTER_TIMEOUT(orderId), alreadyRefunded: false, pending: true });
+    // Stripe did refund; the shop does not know it yet and says nothing to the customer.
+    expect(stripeMock.refunds()).toHaveLength(1);
+    const pending = await orderRow(orderId);
+    expect(pending).toMatchObject({ paymentStatus: "paid", refundRequestedBy: owner.email, refundReason: "Melted in transit", stripeRefundId: null, refundedAt: null });
+    expect(pending.refundRequestedAt).toBeInstanceOf(Date);
+    expect(await refundEmails(orderId)).toEqual([]);
+    expect(await auditTrail("order", orderId)).toEqual([]);
+
+    // The operators see it pending, on the order and in the list.
+    const refundPending = { requested_by: owner.email, requested_at: pending.refundRequestedAt!.toISOString(), reason: "Melted in transit" };
+    expect(await shownOrder(orderId)).toMatchObject({ payment_status: "paid", refund: null, refund_pending: refundPending });
+    expect(await listedOrder(orderId)).toMatchObject({ payment_status: "paid", refund_pending: refundPending });
+
+    server.resetHandlers();
+    expect(await settlePendingRefunds()).toBe(1);
+    const [made] = stripeMock.refunds();
+    expect(stripeMock.refunds()).toHaveLength(1);
+    expect(new Set(refundCalls().map((call) => call.idempotencyKey))).toEqual(new Set([`refund-${orderId}`]));
+    expect(refundCalls().every((call) => call.body.payment_intent === paymentIntentId)).toBe(true);
+    expect(await orderRow(orderId)).toMatchObject({
+      paymentStatus: "refunded",
+      stripeRefundId: made!.id,
+      refundedCents: totalCents,
+      refundReason: "Melted in transit",
+      refundedBy: owner.email,
+      refundRequestedAt: null,
+      refundRequestedBy: null,
+    });
+    const emails = await refundEmails(orderId);
+    expect(emails).toHaveLength(1);
+    expect(emails[0]).toMatchObject({ to: email });
+    expect(await auditTrail("order", orderId)).toEqual([
+      expect.objectContaining({ actorEmail: owner.email, action: "order.refund", after: expect.objectContaining({ refundId: made!.id, reason: "Melted in transit" }) }),
+    ]);
+    expect(await shownOrder(orderId)).toMatchObject({ payment_status: "refunded", refund_pending: null, refund: { refunded_by: owner.email } });
+
+    // Settled: the next pass asks Stripe nothing.
+    const calls = refundCalls().length;
+    expect(await settlePendingRefunds()).toBe(0);
+    expect(refundCalls()).toHaveLength(calls);
+  });
+
+  it("while a refund is pending, the owner's second try asks Stripe nothing and answers that it is pending", async () => {
+    const { orderId } = await paidOrder();
+    stripeAnswersTooLate();
+    expect((await refund({ orderId, reason: "Melted in transit" })).status).toBe(202);
+    const calls = refundCalls().length;
+
+    server.resetHandlers();
+    const again = await refund({ orderId, reason: "Clicked again" });
+    expect(again.status).toBe(202);
+    expect(await readJson<PendingJson>(again)).toEqual({ message: STILL_PENDING(orderId), alreadyRefunded: false, pending: true });
+    expect(refundCalls()).toHaveLength(calls);
+    expect(stripeMock.refunds()).toHaveLength(1);
+    // The first request stands: its reason, its operator.
+    expect(await orderRow(orderId)).toMatchObject({ paymentStatus: "paid", refundReason: "Melted in transit", refundRequestedBy: owner.email });
+    expect(await refundEmails(orderId)).toEqual([]);
+  });
+
+  it("the connection to Stripe drops before the request arrives: 202 pending, and the checker makes the refund, once", async () => {
+    const { orderId, totalCents } = await paidOrder();
+    stripeUnreachable();
+    const response = await refund({ orderId, reason: "Melted in transit" });
+    expect(response.status).toBe(202);
+    expect(await readJson<PendingJson>(response)).toMatchObject({ pending: true });
+    expect(stripeMock.refunds()).toEqual([]);
+
+    server.resetHandlers();
+    expect(await settlePendingRefunds()).toBe(1);
+    expect(stripeMock.refunds()).toEqual([expect.objectContaining({ amount: totalCents })]);
+    expect(refundCalls().map((call) => call.idempotencyKey)).toEqual([`refund-${orderId}`]);
+    expect(await orderRow(orderId)).toMatchObject({ paymentStatus: "refunded", refundedBy: owner.email, refundRequestedAt: null });
+    expect(await refundEmails(orderId)).toHaveLength(1);
+  });
+
+  it("Stripe still does not answer, or answers 500: the refund stays pending for the next pass", async () => {
+    const { orderId } = await paidOrder();
+    stripeUnreachable();
+    expect((await refund({ orderId, reason: "Melted in transit" })).status).toBe(202);
+
+    expect(await settlePendingRefunds()).toBe(0);
+    server.resetHandlers();
+    server.use(http.post(STRIPE_REFUNDS, () => HttpResponse.json({ error: { type: "api_error", message: "Something went wrong" } }, { status: 500 })));
+    expect(await settlePendingRefunds()).toBe(0);
+    const still = await orderRow(orderId);
+    expect(still).toMatchObject({ paymentStatus: "paid", refundRequestedBy: owner.email, refundReason: "Melted in transit" });
+    expect(still.refundRequestedAt).toBeInstanceOf(Date);
+    expect(await auditTrail("order", orderId)).toEqual([]);
+
+    server.resetHandlers();
+    expect(await settlePendingRefunds()).toBe(1);
+    expect((await orderRow(orderId)).paymentStatus).toBe("refunded");
+    expect(stripeMock.refunds()).toHaveLength(1);
+  });
+
+  it("Stripe refuses when asked again: the request ends, the order stays paid, and its record says why; the owner may try again", async () => {
+    const { orderId } = await paidOrder();
+    stripeUnreachable();
+    expect((await refund({ orderId, reason: "Melted in transit" })).status).toBe(202);
+    const requestedAt = (await orderRow(orderId)).refundRequestedAt!;
+
+    server.resetHandlers();
+    server.use(
+      http.post(STRIPE_REFUNDS, () =>
+        HttpResponse.json(
+          { error: { type: "invalid_request_error", code: "charge_disputed", message: "Charge ch_test_1 has been charged back; refunds are not possible." } },
+          { status: 400 },
+        ),
+      ),
+    );
+    expect(await settlePendingRefunds()).toBe(1);
+    expect(await orderRow(orderId)).toMatchObject({ paymentStatus: "paid", refundRequestedAt: null, refundRequestedBy: null, refundReason: null, stripeRefundId: null });
+    expect(await refundEmails(orderId)).toEqual([]);
+    expect(stripeMock.refunds()).toEqual([]);
+    expect(await auditTrail("order", orderId)).toEqual([
+      {
+        actorEmail: "Stripe",
+        action: "order.refund-refused",
+        at: expect.any(String),
+        before: { refundRequestedAt: requestedAt.toISOString(), refundRequestedBy: owner.email, refundReason: "Melted in transit" },
+        after: { refused: { code: "charge_disputed", message: "Charge ch_test_1 has been charged back; refunds are not possible." } },
+      },
+    ]);
+    const shown = await shownOrder(orderId);
+    expect(shown).toMatchObject({ payment_status: "paid", refund_pending: null, refund: null });
+    expect(shown.refund_refusals).toEqual([
+      {
+        requested_by: owner.email,
+        reason: "Melted in transit",
+        refusal: "Charge ch_test_1 has been charged back; refunds are not possible. (charge_disputed)",
+        refused_at: expect.any(String),
+      },
+    ]);
+    // Nothing left to check; the owner's next try is a new request.
+    expect(await settlePendingRefunds()).toBe(0);
+    server.resetHandlers();
+    expect((await refund({ orderId, reason: "Melted in transit" })).status).toBe(200);
+    expect((await orderRow(orderId)).paymentStatus).toBe("refunded");
+    expect(await refundEmails(orderId)).toHaveLength(1);
+  });
+
+  it("Stripe's charge.refunded notice settles a pending refund: the owner's, with the owner's reason, one email", async () => {
+    const { orderId, paymentIntentId, totalCents } = await paidOrder();
+    stripeAnswersTooLate();
+    expect((await refund({ orderId, reason: "Melted in transit" })).status).toBe(202);
+    const [made] = stripeMock.refunds();
+
+    expect((await deliverStripeEvent(chargeRefunded(paymentIntentId, { amount: totalCents, refundId: made!.id }))).status).toBe(200);
+    expect(await orderRow(orderId)).toMatchObject({
+      paymentStatus: "refunded",
+      stripeRefundId: made!.id,
+      refundReason: "Melted in transit",
+      refundedBy: owner.email,
+      refundRequestedAt: null,
+    });
+    expect(await refundEmails(orderId)).toHaveLength(1);
+    expect(await auditTrail("order", orderId)).toHaveLength(1);
+    // Nothing left for the checker.
+    server.resetHandlers();
+    const calls = refundCalls().length;
+    expect(await settlePendingRefunds()).toBe(0);
+    expect(refundCalls()).toHaveLength(calls);
+  });
+
+  it("the testers' trigger (an email with +stripe-slow-refund@): the stand-in refunds but answers too late, then the checker finds the refund", async () => {
+    const { orderId } = await orderFor({ email: `tester-${randomUUID().slice(0, 8)}${STRIPE_SLOW_REFUND_TAG}example.com` });
+    const response = await refund({ orderId, reason: "Melted in transit" });
+    expect(response.status).toBe(202);
+    expect(await readJson<PendingJson>(response)).toEqual({ message: PENDING_AFTER_TIMEOUT(orderId), alreadyRefunded: false, pending: true });
+    expect(stripeMock.refunds()).toHaveLength(1);
+
+    expect(await settlePendingRefunds()).toBe(1);
+    expect(await orderRow(orderId)).toMatchObject({ paymentStatus: "refunded", stripeRefundId: stripeMock.refunds()[0]!.id, refundRequestedAt: null });
+    expect(stripeMock.refunds()).toHaveLength(1);
+    expect(await refundEmails(orderId)).toHaveLength(1);
+  });
+
+  it("two instances settling at once: one refund, one email, one record", async () => {
+    const { orderId } = await paidOrder();
+    stripeAnswersTooLate();
+    expect((await refund({ orderId, reason: "Melted in transit" })).status).toBe(202);
+
+    server.resetHandlers();
+    const settled = await Promise.all([settlePendingRefunds(), settlePendingRefunds()]);
+    expect(settled.reduce((sum, count) => sum + count, 0)).toBe(1);
+    expect((await orderRow(orderId)).paymentStatus).toBe("refunded");
+    expect(stripeMock.refunds()).toHaveLength(1);
+    expect(await refundEmails(orderId)).toHaveLength(1);
+    expect(await auditTrail("order", orderId)).toHaveLength(1);
   });
 });
 

@@ -16,7 +16,7 @@ import { db } from "../../app/utils/db.server";
 const [action, sessionId] = process.argv.slice(2);
 if ((action !== "pay" && action !== "expire") || !sessionId) throw new Error("usage: stripe-mock-instance.ts <pay|expire> <session id>");
 
-const server = setupServer(...stripeHandlers);
+const server = setupServer(...(await stripeHandlers()));
 server.listen({ onUnhandledRequest: "error" });
 await db.mockCheckoutSession.count(); // connect before the start signal
 console.log("ready");

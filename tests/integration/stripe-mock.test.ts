@@ -37,9 +37,10 @@ async function anotherInstance() {
   vi.resetModules();
   try {
     const { stripeMock, stripeHandlers } = await import("../../mocks/stripe");
+    const handlers = await stripeHandlers();
     const payPage = await import("~/routes/mock-stripe.pay.$sessionId");
     const { db } = await import("~/utils/db.server");
-    return { stripeMock, stripeHandlers, payPage, db };
+    return { stripeMock, stripeHandlers: handlers, payPage, db };
   } finally {
     globalForDb.__db = ours;
     process.env.MOCKS = mocks;

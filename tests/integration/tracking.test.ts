@@ -5,7 +5,7 @@ import type { MaskedOrderWithHistory } from "~/lib/orders";
 import { callFunction, orderFor, readJson, signedInAdmin, type ErrorJson } from "../utils";
 
 /**
- * update-order-status with tracking (issue 13): "shipped" may carry the
+ * update-order-status with tracking (decision 027): "shipped" may carry the
  * carrier and tracking number; they are stored on the order, shown to the
  * operator, and the customer's "on its way" email gives them with the
  * carrier's tracking link and the link to their order page.

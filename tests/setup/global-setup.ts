@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { scanLogs } from "../../scripts/scan-logs.mjs";
 import type { TestProject } from "vitest/node";
-import { createScratchDatabase, dropDatabase, withClient } from "../../scripts/scratch-postgres.mjs";
+import { createScratchDatabase, dropDatabase, testPostgresServer, withClient } from "../../scripts/scratch-postgres.mjs";
 
 /**
  * The template and every copy made from it: a test file whose tests were all
@@ -18,42 +18,48 @@ async function dropRunDatabases(adminUrl: string, template: string) {
 }
 
 /** Where this run's template database is: every test file gets a private copy of it. */
-export type TestDatabase = { provider: "sqlite"; dir: string } | { provider: "postgres"; adminUrl: string; template: string };
+export type TestDatabase = { adminUrl: string; template: string };
 
 declare module "vitest" {
   export interface ProvidedContext {
     testDatabase: TestDatabase;
+    /** Where each test file's app writes its JSON log lines (LOG_FILE), for scripts/scan-logs.mjs. */
+    logDir: string;
   }
 }
 
 /**
- * Builds one migrated, seeded template database for this run: a SQLite file
- * in a folder of its own, or, with TEST_DATABASE=postgres, a PostgreSQL
- * database on TEST_POSTGRES_URL's server. Each run has its own, so two runs at
- * once never touch each other's data.
+ * Builds one migrated, seeded template database for this run on the test
+ * PostgreSQL server (the embedded one under var/test-postgres, or
+ * TEST_POSTGRES_URL's). Each run has its own, so two runs at once never touch
+ * each other's data.
  */
 export default async function setup(project: TestProject) {
-  const run = randomUUID().slice(0, 8);
-  if (process.env.TEST_DATABASE === "postgres") {
-    const adminUrl = process.env.TEST_POSTGRES_URL;
-    if (!adminUrl) throw new Error("TEST_DATABASE=postgres needs TEST_POSTGRES_URL (a server where the tests may create databases)");
-    const { name: template, url } = await createScratchDatabase(adminUrl, "chillpb_test");
-    execFileSync(process.execPath, ["scripts/migrate-postgres.mjs"], { env: withDatabase(url), stdio: "pipe" });
-    seed(url);
-    project.provide("testDatabase", { provider: "postgres", adminUrl, template });
-    return () => dropRunDatabases(adminUrl, template);
-  }
-  const dir = path.resolve(`var/test/run-${run}`);
-  mkdirSync(dir, { recursive: true });
-  const url = `file:${path.join(dir, "template.db")}`;
-  execFileSync(path.resolve("node_modules/.bin/prisma"), ["migrate", "deploy"], { env: withDatabase(url), stdio: "pipe" });
-  seed(url);
-  project.provide("testDatabase", { provider: "sqlite", dir });
-  return () => rmSync(dir, { recursive: true, force: true });
+  // This run's log lines replace the last run's.
+  const logDir = path.resolve("var/test-logs/vitest");
+  rmSync(logDir, { recursive: true, force: true });
+  mkdirSync(logDir, { recursive: true });
+  project.provide("logDir", logDir);
+  const server = await testPostgresServer();
+  const { name: template, url } = await createScratchDatabase(server.adminUrl, "chillpb_test");
+  execFileSync(process.execPath, ["scripts/migrate.mjs"], { env: withDatabase(url), stdio: "pipe" });
+  execFileSync(path.resolve("node_modules/.bin/tsx"), ["prisma/seed.ts"], { env: withDatabase(url), stdio: "pipe" });
+  project.provide("testDatabase", { adminUrl: server.adminUrl, template });
+  return async () => {
+    await dropRunDatabases(server.adminUrl, template);
+    await server.release();
+    failOnCustomerData(logDir);
+  };
+}
+
+/** No test customer's data may reach a log line (decision 047): the run fails, naming file, line and kind, never the data. */
+export function failOnCustomerData(logDir: string) {
+  const { lines, findings } = scanLogs([logDir]);
+  if (findings.length === 0) return;
+  const where = findings.slice(0, 20).map(({ file, line, kind }) => `  ${path.relative(process.cwd(), file)}:${line}: ${kind}`);
+  // Vitest reports an error thrown while it closes but still exits 0: the exit code says it too.
+  process.exitCode = 1;
+  throw new Error(`Customer data in ${findings.length} of ${lines} log lines:\n${where.join("\n")}`);
 }
 
 const withDatabase = (url: string) => ({ ...process.env, DATABASE_URL: url });
-
-function seed(url: string) {
-  execFileSync(path.resolve("node_modules/.bin/tsx"), ["prisma/seed.ts"], { env: withDatabase(url), stdio: "pipe" });
-}

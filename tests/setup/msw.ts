@@ -1,13 +1,13 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { handlers } from "../../mocks";
+import { createHandlers } from "../../mocks";
 import { stripeMock } from "../../mocks/stripe";
 
 /**
  * Every test talks to the MSW stand-ins; a request to any other outside
  * address fails the test. Tests override a handler with `server.use(...)`.
  */
-export const server = setupServer(...handlers);
+export const server = setupServer(...(await createHandlers()));
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(async () => {

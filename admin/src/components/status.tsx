@@ -5,7 +5,7 @@ import type { MaskedOrder, OrderStatus } from "@shop/orders";
 const unsqueezed = { flexShrink: 0, minWidth: "max-content" } as const;
 
 /**
- * Badge colours of spec §4: pending yellow, preparing blue, shipped purple,
+ * Badge colours of requirements §4: pending yellow, preparing blue, shipped purple,
  * delivered green. Each is a clear tint of its colour behind a deep shade of
  * it, at least 4.5:1 (Mantine's light variant gives 2-4:1 at badge size, and
  * its yellow text reads orange).
@@ -37,7 +37,7 @@ const flags: { key: keyof Flags; label: string; description: string }[] = [
   { key: "delivered_sent", label: "Deliv", description: "'Delivered' email sent" },
 ];
 
-/** The four email flags of an order (spec §3). */
+/** The four email flags of an order (requirements §3). */
 export function EmailFlags({ order }: { order: Flags }) {
   return (
     <Group gap={4} wrap="nowrap">

@@ -16,6 +16,10 @@ const RESOURCE_PERMISSIONS: Record<string, Record<string, Permission>> = {
   subscribers: { "*": "lists.view" },
   inquiries: { "*": "lists.view" },
   operators: { "*": "operators.manage" },
+  // Staff read the shop's terms; only the owner changes them.
+  settings: { "*": "settings.view", edit: "settings.manage" },
+  system: { "*": "system.manage" },
+  emails: { "*": "system.manage" },
 };
 
 function permissionFor(resource: string | undefined, action: string): Permission {

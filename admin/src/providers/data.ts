@@ -4,14 +4,15 @@ import { inquiries, subscribers } from "./resources/lists";
 import { operators } from "./resources/operators";
 import { orders } from "./resources/orders";
 import type { ResourceHandlers } from "./resources/shared";
+import { emails } from "./resources/system";
 
 /**
  * Refine's data provider over the shop's functions (/functions/v1/*): each
  * resource's calls live in providers/resources/; get-dashboard and
- * refund-order are custom calls (the function's name as the url, the body as
+ * refund-order (and get-system, resend-email) are custom calls (the function's name as the url, the body as
  * the payload).
  */
-const resources: Record<string, ResourceHandlers> = { orders, subscribers, inquiries, operators };
+const resources: Record<string, ResourceHandlers> = { orders, subscribers, inquiries, operators, emails };
 
 function handlersFor<Method extends keyof ResourceHandlers>(resource: string, method: Method): NonNullable<ResourceHandlers[Method]> {
   const handler = resources[resource]?.[method];

@@ -9,7 +9,7 @@ import type { RootLoader } from "~/root";
 const POPUP_DURATION_MS = 4000;
 
 /**
- * 'Added to cart!' (spec §2). With JavaScript it follows the cart's last add;
+ * 'Added to cart!' (requirements §2). With JavaScript it follows the cart's last add;
  * after a plain form post it comes from the server's one-time flash. It closes
  * itself after 4 s (with JavaScript; the time stands still while the pointer or
  * focus is on it), on its close button, or on either action.

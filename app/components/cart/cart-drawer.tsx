@@ -1,20 +1,23 @@
 import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { useCart } from "~/components/cart/cart-context";
+import { useCart, type CartPriceView } from "~/components/cart/cart-context";
 import { CartForm } from "~/components/cart/cart-form";
 import { FreeShippingHint } from "~/components/free-shipping-hint";
 import { AllergenLine } from "~/components/product/allergen-line";
 import { CartIcon, CloseIcon, MinusIcon, PlusIcon, TrashIcon } from "~/components/icons";
-import { MAX_LINE_QUANTITY, MINIMUM_ORDER_CENTS, SHIPPING_CENTS } from "~/lib/cart";
+import { MAX_LINE_QUANTITY } from "~/lib/cart";
 import { formatCents } from "~/lib/money";
 import { withSearchParam } from "~/lib/url";
 
 /**
- * The cart drawer (spec §2). Its open state is the URL (`?cart=open`), so it
+ * The cart drawer (requirements §2). Its open state is the URL (`?cart=open`), so it
  * opens from a plain link without JavaScript and closes with the back button.
+ * Every figure in it is the server's (decision 051): it renders them and computes
+ * no money.
  */
 export function CartDrawer() {
-  const { lines, totals, error, freeShippingHint, pending } = useCart();
+  const { lines, price, error, pending } = useCart();
+  const goneLines = price?.unavailable.filter((line) => line.reason === "gone") ?? [];
   const location = useLocation();
   const navigate = useNavigate();
   const closeHref = withSearchParam(location, "cart", null);
@@ -79,7 +82,7 @@ export function CartDrawer() {
           </p>
         ) : null}
 
-        {lines.length === 0 ? (
+        {lines.length === 0 && goneLines.length === 0 ? (
           <div className="drawer__empty">
             <p>Your cart is empty.</p>
             <Link to={closeHref} className="button button--primary" preventScrollReset replace>
@@ -95,7 +98,10 @@ export function CartDrawer() {
                   <p className="cart-line__name">{product.name}</p>
                   <p className="cart-line__price">
                     {product.inStock ? (
-                      formatCents(product.priceCents)
+                      <>
+                        {formatCents(product.priceCents)}
+                        <LineTotal price={price} productId={product.id} quantity={quantity} pending={pending} />
+                      </>
                     ) : (
                       <strong className="sold-out" id={`cart-line-${product.id}-sold-out`}>
                         Sold out: remove it to check out
@@ -133,31 +139,28 @@ export function CartDrawer() {
                 </CartForm>
               </li>
             ))}
+            {goneLines.map((line) => (
+              <li key={line.productId} className="cart-line cart-line--gone">
+                <div className="cart-line__info">
+                  <p className="cart-line__name">An item we no longer sell</p>
+                  <p className="cart-line__price">
+                    <strong className="sold-out">No longer sold: remove it to check out</strong>
+                  </p>
+                </div>
+                <CartForm change={{ intent: "remove", productId: line.productId }} keepDrawerOpen className="cart-line__remove">
+                  <button type="submit" className="icon-button" aria-label="Remove the item we no longer sell from cart">
+                    <TrashIcon />
+                  </button>
+                </CartForm>
+              </li>
+            ))}
           </ul>
         )}
 
-        {lines.length > 0 ? (
+        {lines.length > 0 || goneLines.length > 0 ? (
           <footer className="drawer__footer">
-            <div className="drawer__total">
-              <span>Total</span>
-              <strong data-testid="cart-total">{formatCents(totals.subtotalCents)}</strong>
-            </div>
-            <p className="drawer__shipping">
-              {totals.shippingCents > 0 ? `+ ${formatCents(SHIPPING_CENTS)} shipping` : "Free shipping"}
-            </p>
-            <FreeShippingHint hint={freeShippingHint} stale={pending} />
-            {!totals.meetsMinimum ? (
-              <p className="notice notice--warning">Minimum order of {formatCents(MINIMUM_ORDER_CENTS)} required</p>
-            ) : null}
-            {totals.meetsMinimum ? (
-              <Link to="/checkout" className="button button--primary button--block">
-                Checkout
-              </Link>
-            ) : (
-              <button type="button" className="button button--primary button--block" disabled>
-                Add {formatCents(totals.remainingCents)} more
-              </button>
-            )}
+            <CartFigures price={pending ? null : price} stalePrice={price} />
+            <CheckoutButton price={pending ? null : price} />
             <CartForm change={{ intent: "clear" }} keepDrawerOpen className="drawer__clear">
               <button type="submit" className="link-button">
                 Clear cart
@@ -167,5 +170,85 @@ export function CartDrawer() {
         ) : null}
       </div>
     </div>
+  );
+}
+
+/**
+ * The server's figures for the cart. `price` is null while a change is on its
+ * way: the total then says "Updating…" (aria-busy, so a screen reader waits
+ * for the answer), and the notices of the last answer stay, dimmed.
+ */
+function CartFigures({ price, stalePrice }: { price: CartPriceView; stalePrice: CartPriceView }) {
+  const shown = price ?? stalePrice;
+  const updating = price === null;
+  return (
+    <div className={`drawer__figures ${updating ? "drawer__figures--updating" : ""}`} aria-live="polite" aria-busy={updating}>
+      <div className="drawer__total">
+        <span>Total</span>
+        <strong data-testid="cart-total">{price ? formatCents(price.subtotalCents) : "Updating…"}</strong>
+      </div>
+      {shown ? (
+        <>
+          <p className="drawer__shipping" data-testid="cart-shipping">
+            {shown.shippingCents > 0 ? `+ ${formatCents(shown.shippingCents)} shipping` : "Free shipping"}
+          </p>
+          <FreeShippingHint hint={shown.freeShippingHint} stale={updating} />
+          {!shown.meetsMinimum ? (
+            <p className="notice notice--warning">Minimum order of {formatCents(shown.minimumCents)} required</p>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Checkout, as the server's figures allow: disabled while they are updating,
+ * disabled with the server's reason while a line cannot be bought (sold out,
+ * gone), and reading "Add $X more" below the minimum (requirements §2).
+ */
+function CheckoutButton({ price }: { price: CartPriceView }) {
+  if (price && !price.checkoutBlocked && price.meetsMinimum) {
+    return (
+      <Link to="/checkout" className="button button--primary button--block">
+        Checkout
+      </Link>
+    );
+  }
+  if (price && !price.checkoutBlocked) {
+    return (
+      <button type="button" className="button button--primary button--block" disabled>
+        Add {formatCents(price.remainingCents)} more
+      </button>
+    );
+  }
+  return (
+    <>
+      {price?.checkoutBlocked ? (
+        <p className="notice notice--error" id="cart-checkout-blocked">
+          {price.checkoutBlocked}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className="button button--primary button--block"
+        disabled
+        aria-describedby={price?.checkoutBlocked ? "cart-checkout-blocked" : undefined}
+      >
+        Checkout
+      </button>
+    </>
+  );
+}
+
+/** A line's total as the server priced it; nothing while this line's quantity is still on its way. */
+function LineTotal({ price, productId, quantity, pending }: { price: CartPriceView; productId: string; quantity: number; pending: boolean }) {
+  const priced = price?.lines.find((line) => line.productId === productId);
+  if (!priced || priced.quantity !== quantity || quantity === 1) return null;
+  return (
+    <span className={`cart-line__total ${pending ? "cart-line__total--stale" : ""}`} data-testid="cart-line-total">
+      {" "}
+      · {quantity} for {formatCents(priced.lineTotalCents)}
+    </span>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { MenuIcon } from "~/components/icons";
+import { SectionLink } from "~/components/landing/section-link";
 
 export const landingSections = [
   { hash: "products", label: "Products" },
@@ -49,7 +50,7 @@ export function LandingMenu() {
         <ul>
           {landingSections.map((section) => (
             <li key={section.hash}>
-              <a href={`#${section.hash}`}>{section.label}</a>
+              <SectionLink hash={section.hash}>{section.label}</SectionLink>
             </li>
           ))}
         </ul>

@@ -14,6 +14,7 @@ import {
 import { DeliveryTiles } from "~/components/delivery-tiles";
 import { IconTiles } from "~/components/icon-tiles";
 import { LandingMenu, landingSections } from "~/components/landing/landing-menu";
+import { SectionLink } from "~/components/landing/section-link";
 import { Logo } from "~/components/logo";
 import { ProductImage } from "~/components/product-image";
 import { AllergenLine } from "~/components/product/allergen-line";
@@ -37,9 +38,9 @@ export function LandingHeader() {
         <Logo />
         <nav aria-label="Main" className="landing-nav">
           {landingSections.map((section) => (
-            <a key={section.hash} href={`#${section.hash}`}>
+            <SectionLink key={section.hash} hash={section.hash}>
               {section.label}
-            </a>
+            </SectionLink>
           ))}
         </nav>
         <Link to="/shop" className="button button--primary button--small landing-header__shop">
@@ -75,9 +76,9 @@ export function Hero({ bar, bites }: { bar?: CartProduct; bites?: CartProduct })
             <Link to="/shop" className="button button--primary button--large">
               Shop Now <ArrowRightIcon />
             </Link>
-            <a href="#nutrition" className="button button--ghost button--large">
+            <SectionLink hash="nutrition" className="button button--ghost button--large">
               What&apos;s inside
-            </a>
+            </SectionLink>
           </div>
           <ul className="hero__badges" aria-label="Why you'll love it">
             {heroBadges.map(({ label, icon: BadgeIcon }) => (
@@ -188,7 +189,7 @@ export function WhySection() {
   );
 }
 
-// Spec §1's facts and ingredients, from the module the product pages read too.
+// Requirements §1's facts and ingredients, from the module the product pages read too.
 const ingredients = organicIngredients.map((ingredient) => ingredientInfo[ingredient].name);
 
 export function NutritionSection() {

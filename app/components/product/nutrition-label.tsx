@@ -1,7 +1,7 @@
 import { nutritionPanel, type Nutrition } from "~/lib/product-facts";
 
 /**
- * A nutrition facts panel (spec §1): the serving, a row per fact and a note
+ * A nutrition facts panel (requirements §1): the serving, a row per fact and a note
  * below, as the landing page shows a bar's and each product page its own.
  */
 export function NutritionLabel({ nutrition, heading: Heading, note }: { nutrition: Nutrition; heading: "h2" | "h3"; note?: string }) {

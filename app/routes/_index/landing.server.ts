@@ -5,15 +5,16 @@ import { wantsHtml } from "~/utils/http.server";
 import { firstFieldErrors } from "~/lib/forms";
 import { messages, type Message } from "~/lib/messages";
 import { publicOrigin } from "~/utils/origin.server";
-import { newsletterSchema } from "~/lib/newsletter-form";
+import { newsletterMessages, newsletterSchema } from "~/lib/newsletter-form";
 import { describePartnershipErrors, partnershipMessages, partnershipSchema, type PartnershipFields } from "~/lib/partnership-form";
-import { newsletterMessages, subscribe } from "~/models/newsletter.server";
+import { subscribe } from "~/models/newsletter.server";
 import { submitInquiry } from "~/models/partnership.server";
 import { hitRateLimit, tooManyRequests } from "~/utils/rate-limit.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { describeError } from "~/utils/errors.server";
 
 /**
- * The landing page's two forms (spec §2): newsletter sign-up and partnership
+ * The landing page's two forms (requirements §2): newsletter sign-up and partnership
  * inquiry. Plain posts are redirected with a toast on success and re-rendered
  * with their values and the spec's message on failure; fetchers get JSON.
  */
@@ -54,7 +55,7 @@ export async function handleLandingForm(request: Request, clientAddress: string)
     return wantsHtml(request) ? redirectWithToast(form === "newsletter" ? "/#newsletter" : "/", toast, { status: 303 }) : json(result);
   };
 
-  // An empty newsletter email stops silently (spec §5).
+  // An empty newsletter email stops silently (requirements §5).
   if (form === "newsletter" && !values.email?.trim()) {
     return wantsHtml(request) ? redirect("/#newsletter", 303) : respond(200);
   }
@@ -75,7 +76,7 @@ export async function handleLandingForm(request: Request, clientAddress: string)
     try {
       await subscribe(parsed.data.email, publicOrigin());
     } catch (error) {
-      console.error("Newsletter sign-up failed", error);
+      console.error("Newsletter sign-up failed", describeError(error));
       result.toast = newsletterMessages.failed;
       return respond(500);
     }
@@ -92,7 +93,7 @@ export async function handleLandingForm(request: Request, clientAddress: string)
   try {
     await submitInquiry(parsed.data);
   } catch (error) {
-    console.error("Partnership inquiry failed", error);
+    console.error("Partnership inquiry failed", describeError(error));
     result.toast = partnershipMessages.failed;
     return respond(500);
   }

@@ -14,7 +14,7 @@ const tiles = [
   { title: "New Flavor Alerts", text: "Be the first to try what's next.", icon: MailIcon },
 ];
 
-/** The newsletter banner (spec §2); `result` is the page's action data after a plain post. */
+/** The newsletter banner (requirements §2); `result` is the page's action data after a plain post. */
 export function NewsletterSection({ result, constraints }: { result: LandingFormResult | null; constraints: FormConstraints }) {
   const fetcher = useFetcher<LandingFormResult>({ key: "newsletter" });
   const form = useRef<HTMLFormElement>(null);
@@ -32,7 +32,7 @@ export function NewsletterSection({ result, constraints }: { result: LandingForm
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     const email = new FormData(event.currentTarget).get("email");
-    // An empty email silently stops the submit (spec §5).
+    // An empty email silently stops the submit (requirements §5).
     if (typeof email === "string" && email.trim() === "") event.preventDefault();
   }
 

@@ -55,7 +55,7 @@ function PartnerDialog({ result, constraints }: { result: LandingFormResult | nu
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data) return;
     if (fetcher.data.toast) toast(fetcher.data.toast);
-    // On success the form clears and the dialog closes (spec §4).
+    // On success the form clears and the dialog closes (requirements §4).
     if (fetcher.data.ok) navigate("/", { replace: true, preventScrollReset: true });
   }, [fetcher.state, fetcher.data, toast, navigate]);
 

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useActionData, useLoaderData, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { brand } from "~/lib/brand";
 import {
   Hero,
@@ -14,7 +14,10 @@ import {
 import { NewsletterSection } from "~/routes/_index/newsletter";
 import { PartnerSection } from "~/routes/_index/partner";
 import { SiteFooter } from "~/components/site-footer";
-import { handleLandingForm, landingFormConstraints } from "~/routes/_index/landing.server";
+import { handleLandingForm, landingFormConstraints, type LandingFormResult } from "~/routes/_index/landing.server";
+import { newsletterMessages } from "~/lib/newsletter-form";
+import { partnershipMessages } from "~/lib/partnership-form";
+import { isRequestFailed, sendOrFail } from "~/lib/request-failure";
 import { listProducts } from "~/models/catalog.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { publicPageMeta } from "~/lib/seo";
@@ -27,6 +30,21 @@ export async function loader() {
 /** The newsletter and partnership forms (intents "newsletter" and "partnership"). */
 export function action({ request, context }: ActionFunctionArgs) {
   return handleLandingForm(request, context.clientAddress);
+}
+
+/**
+ * With JavaScript: a form whose post gets no answer (network, a failed shop, no
+ * answer in time) gets the spec's failure message, with everything typed kept
+ * and the partner dialog still open.
+ */
+export async function clientAction({ request, serverAction }: ClientActionFunctionArgs): Promise<LandingFormResult> {
+  const sent = await request.clone().formData();
+  const answer = await sendOrFail(() => serverAction<typeof action>());
+  if (!isRequestFailed(answer)) return answer;
+  const form = sent.get("intent") === "partnership" ? "partnership" : "newsletter";
+  const values = Object.fromEntries([...sent].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  const toast = form === "newsletter" ? newsletterMessages.failed : partnershipMessages.failed;
+  return { form, ok: false, toast, values, fieldErrors: {} };
 }
 
 /** The products do not change when a form is sent or the partner dialog opens. */
@@ -43,7 +61,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 export default function Landing() {
   const { products, constraints } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>() ?? null;
+  const result = useActionData<typeof clientAction>() ?? null;
   return (
     <>
       <a href="#main" className="skip-link">

@@ -1,12 +1,13 @@
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
 import type { CheckoutState } from "~/routes/checkout/checkout.server";
 import { DeliveryResult, OrderSummary } from "~/components/checkout-parts";
 import { Field, FieldError, type FormConstraints } from "~/components/forms";
 import { LockIcon } from "~/components/icons";
 import type { FieldErrors, ShippingField } from "~/lib/checkout-form";
-import { DELIVERY_RADIUS_MILES } from "~/lib/delivery-zones";
+import { useShopTerms } from "~/components/shop-terms";
 import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
+import { formatCents } from "~/lib/money";
 
 /**
  * The checkout's one form. Every button posts an intent to /checkout (a plain
@@ -18,16 +19,29 @@ import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
 /** Fields whose change can change what the server decides (the code's eligibility, the delivery zone). */
 const repriced = new Set(["email", "address", "city", "state", "zipCode"]);
 
+/** How long typing pauses before the form is saved for a refresh. */
+const DRAFT_SAVE_DELAY_MS = 400;
 
-export function CheckoutForm({ state, constraints }: { state: CheckoutState; constraints: FormConstraints }) {
+
+/**
+ * `locked`: an order of this cart can still be paid (back from the payment
+ * page's Cancel); the form is shown as it was, every control off, until that
+ * payment is cancelled (OpenPaymentOffer).
+ */
+export function CheckoutForm({ state, constraints, locked = false }: { state: CheckoutState; constraints: FormConstraints; locked?: boolean }) {
   const fetcher = useFetcher({ key: "checkout" });
   const form = useRef<HTMLFormElement>(null);
   const applyButton = useRef<HTMLButtonElement>(null);
   const [hydrated, setHydrated] = useState(false);
   const [email, setEmail] = useState(state.values.email);
   const { values, fieldErrors, discount, delivery, summary } = state;
+  const terms = useShopTerms();
   const busy = fetcher.state !== "idle";
   const busyIntent = busy ? fetcher.formData?.get("intent") : null;
+  // A refresh (sent when a changed field loses focus) never holds the buttons: the press that took the focus
+  // away from the field would land on a disabled button and be lost. The press's own post carries every field
+  // and takes the refresh's place.
+  const pressing = busy && busyIntent !== "refresh";
 
   useEffect(() => setHydrated(true), []);
 
@@ -51,10 +65,42 @@ export function CheckoutForm({ state, constraints }: { state: CheckoutState; con
     const field = event.target;
     if (!(field instanceof HTMLInputElement) || !repriced.has(field.name) || field.value === values[field.name as keyof typeof values]) return;
     if (!discount && !delivery) return;
+    // Leaving the field for one of the form's buttons: that press's own post carries every field, so a refresh
+    // would only race it (browsers that do not focus a pressed button send the refresh, and the press replaces it).
+    const next = event.relatedTarget;
+    if (next instanceof HTMLButtonElement && next.type === "submit" && next.form === form.current) return;
     const formData = new FormData(form.current!);
     formData.set("intent", "refresh");
     fetcher.submit(formData, { method: "post", action: "/checkout" });
   }
+
+  // What is typed is saved quietly (debounced, and at once when the page goes away), so a refresh finds it again.
+  const pendingSave = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const saveNow = useCallback(() => {
+    if (pendingSave.current) clearTimeout(pendingSave.current);
+    pendingSave.current = null;
+    if (!form.current) return;
+    const fields = [...new FormData(form.current)].filter((entry): entry is [string, string] => typeof entry[1] === "string");
+    // A lost save costs nothing: the next one, or the next post, carries the same fields.
+    fetch("/checkout/draft", { method: "POST", body: new URLSearchParams(fields), keepalive: true }).catch(() => undefined);
+  }, []);
+  /** A post carries the same fields, and the server keeps them from it. */
+  function cancelSave() {
+    if (pendingSave.current) clearTimeout(pendingSave.current);
+    pendingSave.current = null;
+  }
+  function saveSoon() {
+    if (pendingSave.current) clearTimeout(pendingSave.current);
+    pendingSave.current = setTimeout(saveNow, DRAFT_SAVE_DELAY_MS);
+  }
+  useEffect(() => {
+    const flush = () => pendingSave.current && saveNow();
+    window.addEventListener("pagehide", flush);
+    return () => {
+      window.removeEventListener("pagehide", flush);
+      flush();
+    };
+  }, [saveNow]);
 
   /** Enter in the code field applies the code (without JavaScript, the server applies a typed code first). */
   function applyOnEnter(event: KeyboardEvent<HTMLInputElement>) {
@@ -65,9 +111,11 @@ export function CheckoutForm({ state, constraints }: { state: CheckoutState; con
 
   const addressText = `${values.address}, ${values.city}, ${values.state} ${values.zipCode}`;
   const belowMinimum = summary.remainingCents > 0;
+  // Checked and not deliverable: the contact card is the way forward, and its Send Email the main button.
+  const undeliverable = Boolean(delivery && !delivery.ok);
 
-  return (
-    <fetcher.Form method="post" action="/checkout" className="checkout__grid" noValidate ref={form} onBlur={refreshOnChange}>
+  const controls = (
+    <>
       {/* Enter in any other field places the order (or, before the delivery check, performs it). */}
       <button type="submit" name="intent" value="place-order" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
       <input type="hidden" name="appliedCode" value={discount?.code ?? ""} />
@@ -102,8 +150,8 @@ export function CheckoutForm({ state, constraints }: { state: CheckoutState; con
 
         <section className="panel" aria-labelledby="delivery-title">
           <h2 id="delivery-title">Delivery Check</h2>
-          <p className="panel__hint">We deliver within {DELIVERY_RADIUS_MILES} miles of our West LA kitchen. Check your address before you pay.</p>
-          <button type="submit" name="intent" value="check-delivery" className="button button--ghost" disabled={busy}>
+          <p className="panel__hint">We deliver within {terms.radiusMiles} miles of our West LA kitchen. Check your address before you pay.</p>
+          <button type="submit" name="intent" value="check-delivery" className="button button--ghost" disabled={pressing}>
             {busyIntent === "check-delivery" ? "Checking…" : delivery ? "Check Again" : "Check Delivery"}
           </button>
           {delivery ? <DeliveryResult delivery={delivery} address={addressText} /> : null}
@@ -129,7 +177,7 @@ export function CheckoutForm({ state, constraints }: { state: CheckoutState; con
               aria-describedby={fieldErrors.code ? "code-error code-help" : "code-help"}
             />
             {discount ? (
-              <button type="submit" name="intent" value="remove-discount" className="button button--ghost" disabled={busy}>
+              <button type="submit" name="intent" value="remove-discount" className="button button--ghost" disabled={pressing}>
                 Remove
               </button>
             ) : (
@@ -139,9 +187,9 @@ export function CheckoutForm({ state, constraints }: { state: CheckoutState; con
                 value="apply-discount"
                 className="button button--ghost"
                 ref={applyButton}
-                // Spec §5: the code is checked against the email, so it comes first. Without
+                // Requirements §5: the code is checked against the email, so it comes first. Without
                 // JavaScript the email travels in the same post, so the button is always on.
-                disabled={busy || (hydrated && !email.trim())}
+                disabled={pressing || (hydrated && !email.trim())}
               >
                 Apply
               </button>
@@ -155,7 +203,15 @@ export function CheckoutForm({ state, constraints }: { state: CheckoutState; con
       </div>
 
       <aside className="checkout__aside">
-        <OrderSummary summary={summary} />
+        {/* On a phone the summary comes first, folded to its total, as large shops do; from 900 px it is always open beside the form. */}
+        {/* A line that can no longer be bought opens it: the reason Place Order is off must be in view. */}
+        <details className="summary-toggle" open={summary.cartProblem ? true : undefined}>
+          <summary className="summary-toggle__bar">
+            <span>Order summary</span>
+            <strong>{formatCents(summary.totalCents)}</strong>
+          </summary>
+          <OrderSummary summary={summary} />
+        </details>
         {state.testCard ? (
           <p className="notice notice--warning" data-testid="test-card-hint">
             Test checkout: pay with card 4242 4242 4242 4242, any future date and any CVC.
@@ -166,14 +222,31 @@ export function CheckoutForm({ state, constraints }: { state: CheckoutState; con
           name="intent"
           value="place-order"
           className="button button--primary button--large button--block"
-          disabled={busy || belowMinimum || Boolean(summary.cartProblem)}
+          disabled={pressing || belowMinimum || Boolean(summary.cartProblem) || undeliverable}
         >
           <LockIcon /> {busyIntent === "place-order" ? "Placing order…" : delivery ? "Place Order" : "Check Delivery & Continue"}
         </button>
+        {undeliverable ? (
+          <p className="panel__hint checkout__secure" data-testid="undeliverable-hint">
+            We can&apos;t deliver to this address yet: change it and check again, or contact us.
+          </p>
+        ) : null}
         <p className="panel__hint checkout__secure">
           {hydrated ? "Secure payment by Stripe opens in a new tab." : "Secure payment by Stripe: you go to its payment page next."}
         </p>
       </aside>
+    </>
+  );
+  return (
+    <fetcher.Form method="post" action="/checkout" className="checkout__grid" noValidate ref={form} onBlur={refreshOnChange} onInput={saveSoon} onSubmit={cancelSave}>
+      {/* A disabled fieldset turns off every control inside it, with JavaScript or without; it adds no box of its own. */}
+      {locked ? (
+        <fieldset disabled className="checkout__locked" data-testid="checkout-locked">
+          {controls}
+        </fieldset>
+      ) : (
+        controls
+      )}
     </fetcher.Form>
   );
 }
@@ -210,7 +283,8 @@ function ShippingInput({
           {constraint?.required ? <span aria-hidden="true"> *</span> : <span className="field__optional"> (optional)</span>}
         </>
       }
-      constraint={constraint}
+      // No maxLength: a browser would cut a long name or address silently; the server names the limit instead, keeping the text.
+      constraint={constraint && { ...constraint, maxLength: undefined }}
       error={errors[name]}
       inputProps={{
         id: name,

@@ -7,16 +7,17 @@ import { formText } from "~/utils/forms.server";
 import type { CartItem } from "~/lib/cart";
 import { addressFields, addressSchema, shippingFields, shippingSchema, type FieldErrors, type ShippingField } from "~/lib/checkout-form";
 import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
-import { describeFormErrors, firstFieldErrors } from "~/lib/forms";
+import { describeFormErrors, firstFieldErrors, parseDecimalInteger } from "~/lib/forms";
 import { canonicalMailbox, emailSchema, normalizeEmail } from "~/lib/email";
 import { formatCents } from "~/lib/money";
-import { messages, zoneMinimumMessage, type Message } from "~/lib/messages";
+import { messages, outsideAreaMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
 import { placeOrder, type PendingOrder } from "~/models/orders.server";
 import { checkDiscountCode, normalizeCode, type AppliedDiscount } from "~/models/pricing.server";
 import { summarize, type CheckoutSummary } from "~/routes/checkout/summary.server";
+import { draftToForm, type CheckoutDraft } from "~/utils/checkout-draft.server";
 
 /**
- * The checkout page's one form and its intents (DESIGN.md §4): apply and
+ * The checkout page's one form and its intents (docs/architecture.md §4): apply and
  * remove a discount, check delivery, place the order, and refresh (the page
  * asks again after the email, address or code changed). Every answer carries
  * the order summary as the server priced it (summary.server.ts): the page
@@ -32,6 +33,14 @@ export type CheckoutValues = Record<ShippingField | "code", string>;
 export type CheckedDelivery = DeliveryCheck & { addressKey: string };
 
 export type PlacedOrder = { orderId: string; shortId: string; totalCents: number; paymentUrl: string };
+
+/** An order still waiting for payment, offered for cancelling: its page's URL is null while the order is still being placed. */
+export type OpenPayment = Omit<PlacedOrder, "paymentUrl"> & { paymentUrl: string | null };
+
+/** What the page shows of an order that can still be paid. */
+export function openPaymentOf(order: PendingOrder): OpenPayment {
+  return { orderId: order.id, shortId: shortOrderId(order.id), totalCents: order.totalCents, paymentUrl: order.stripeSessionUrl };
+}
 
 export type CheckoutState = {
   values: CheckoutValues;
@@ -63,11 +72,13 @@ type Working = Omit<CheckoutState, "summary">;
 /** The shipping fields' constraints, from shippingSchema; the loader sends them to the page. */
 export const shippingConstraints = getZodConstraint(shippingSchema);
 
+/** `heldCode`: the code an order of this cart still holds while it can be paid (the form shown beside the offer to cancel it). */
 export async function handleCheckout(
   intent: CheckoutIntent,
   formData: FormData,
   cartItems: CartItem[],
   origin: string,
+  { heldCode }: { heldCode?: string } = {},
 ): Promise<{ state: CheckoutState; outcome: CheckoutOutcome }> {
   const values = Object.fromEntries([...shippingFields, "code"].map((key) => [key, formText(formData, key)])) as CheckoutValues;
   const email = emailSchema.safeParse(values.email);
@@ -87,7 +98,7 @@ export async function handleCheckout(
   let removed: Message | null = null;
   const appliedCode = formText(formData, "appliedCode", DISCOUNT_CODE_MAX_LENGTH);
   if (appliedCode && intent !== "remove-discount") {
-    const checked = await checkDiscountCode(appliedCode, mailbox);
+    const checked = await checkDiscountCode(appliedCode, mailbox, { holdsUse: normalizeCode(appliedCode) === heldCode, items: cartItems });
     if (checked.ok) state.discount = checked.discount;
     else removed = { title: "Discount Removed", description: checked.error, destructive: true };
   }
@@ -113,7 +124,7 @@ export async function handleCheckout(
       return finish();
 
     case "apply-discount":
-      return finish(await applyTypedCode(state, email, mailbox));
+      return finish(await applyTypedCode(state, email, mailbox, cartItems));
 
     case "check-delivery":
       return checkAddress(state, key, finish);
@@ -130,7 +141,7 @@ export async function handleCheckout(
       if (removed) return finish("invalid");
       const typed = normalizeCode(values.code);
       if (typed && typed !== state.discount?.code) {
-        const applied = await applyTypedCode(state, email, mailbox);
+        const applied = await applyTypedCode(state, email, mailbox, cartItems);
         if (applied !== "ok") return finish(applied);
         const result = await finish();
         result.state.message = {
@@ -142,13 +153,13 @@ export async function handleCheckout(
       // The delivery check is required once: until then, submitting performs it.
       if (!state.delivery) return checkAddress(state, key, finish);
 
-      const quoted = Number(formText(formData, "quotedTotalCents", 12));
+      const quoted = parseDecimalInteger(formText(formData, "quotedTotalCents", 12));
       const placed = await placeOrder({
         items: cartItems,
         shipping: shipping.data,
         discountCode: state.discount?.code ?? null,
         origin,
-        expectedTotalCents: formData.has("quotedTotalCents") && Number.isSafeInteger(quoted) ? quoted : undefined,
+        expectedTotalCents: quoted ?? undefined,
       });
       if (placed.ok) {
         state.placed = { orderId: placed.orderId, shortId: shortOrderId(placed.orderId), totalCents: placed.totalCents, paymentUrl: placed.url };
@@ -166,7 +177,12 @@ export async function handleCheckout(
 }
 
 /** Applies the code typed in the code field for this email. */
-async function applyTypedCode(state: Working, email: z.SafeParseReturnType<string, string>, mailbox: string | null): Promise<CheckoutOutcome> {
+async function applyTypedCode(
+  state: Working,
+  email: z.SafeParseReturnType<string, string>,
+  mailbox: string | null,
+  cartItems: CartItem[],
+): Promise<CheckoutOutcome> {
   if (!email.success) {
     state.fieldErrors.email = email.error.issues[0]?.message;
     state.message = state.values.email.trim() ? messages.invalidEmail : messages.emailBeforeCode;
@@ -177,7 +193,7 @@ async function applyTypedCode(state: Working, email: z.SafeParseReturnType<strin
     state.message = messages.enterCode;
     return "invalid";
   }
-  const checked = await checkDiscountCode(state.values.code, mailbox);
+  const checked = await checkDiscountCode(state.values.code, mailbox, { items: cartItems });
   if (!checked.ok) {
     state.fieldErrors.code = checked.error;
     state.message = { title: "Invalid Code", description: checked.error, destructive: true };
@@ -201,7 +217,7 @@ async function checkAddress(state: Working, key: string, finish: (outcome?: Chec
   const delivery = await checkDelivery(state.values);
   state.delivery = { ...delivery, addressKey: key };
   if (!delivery.ok) {
-    state.message = delivery.reason === "outside-area" ? messages.outsideArea : messages.deliveryError;
+    state.message = delivery.reason === "outside-area" ? outsideAreaMessage(delivery.radiusMiles) : messages.deliveryError;
     return finish();
   }
   state.message = {
@@ -214,14 +230,35 @@ async function checkAddress(state: Working, key: string, finish: (outcome?: Chec
   return result;
 }
 
-/** The checkout as it stood when the customer left it for the payment page: the form filled, the code and delivery re-checked. */
-export async function resumeCheckout(order: PendingOrder, cartItems: CartItem[], origin: string) {
-  const formData = new FormData();
-  for (const key of shippingFields) formData.set(key, order[key] ?? "");
-  if (order.discountCode) formData.set("appliedCode", order.discountCode);
-  formData.set("checkedAddress", addressKey(order));
-  const { state } = await handleCheckout("refresh", formData, cartItems, origin);
+/** The form as the customer left it for the payment page: the order's details, its code, its address checked. */
+export function draftFromOrder(order: PendingOrder): CheckoutDraft {
+  const draft: CheckoutDraft = Object.fromEntries(shippingFields.map((key) => [key, order[key] ?? ""]));
+  if (order.discountCode) draft.appliedCode = order.discountCode;
+  draft.checkedAddress = addressKey(order);
+  return draft;
+}
+
+/** The checkout as a draft left it: the form filled, the code and the delivery re-checked. */
+export async function resumeCheckout(draft: CheckoutDraft, cartItems: CartItem[], origin: string) {
+  const { state } = await handleCheckout("refresh", draftToForm(draft), cartItems, origin);
   return state;
+}
+
+/**
+ * The checkout of an order that can still be paid, as its customer left it:
+ * its cart and details, its code applied (the use the order holds counts as
+ * the customer's own), for the page that offers to cancel its payment.
+ */
+export async function checkoutOfOpenOrder(order: PendingOrder, origin: string) {
+  const { state } = await handleCheckout("refresh", draftToForm(draftFromOrder(order)), order.items, origin, {
+    heldCode: order.discountCode ?? undefined,
+  });
+  return state;
+}
+
+/** The draft that goes on from this answer: what was typed, the code applied and the address checked. */
+export function draftOf(state: CheckoutState): CheckoutDraft {
+  return { ...state.values, appliedCode: state.discount?.code ?? "", checkedAddress: state.delivery?.addressKey ?? "" };
 }
 
 /** The opening state of the page: an empty form and the summary (which says at once what the $20 minimum still needs). */

@@ -1,6 +1,6 @@
-import { freeShippingHint, type CartItem } from "~/lib/cart";
+import type { CartItem } from "~/lib/cart";
 import type { DeliveryCheck } from "~/models/delivery.server";
-import { describeCartProblem, priceOrder, type AppliedDiscount } from "~/models/pricing.server";
+import { describeCartProblem, freeShippingHint, priceOrder, type AppliedDiscount } from "~/models/pricing.server";
 
 /** Every figure of the order summary, as the server decided it. */
 export type CheckoutSummary = {
@@ -8,7 +8,11 @@ export type CheckoutSummary = {
   subtotalCents: number;
   discountCode: string | null;
   discountCents: number;
+  /** Why the applied code gives nothing on this cart as it is now (its minimum, the lines it covers). */
+  discountProblem: string | null;
   shippingCents: number;
+  /** Shipping is free because of the code. */
+  shippingWaived: boolean;
   totalCents: number;
   minimumCents: number;
   remainingCents: number;
@@ -30,8 +34,7 @@ export async function summarize(
   cartItems: CartItem[],
   { discount, delivery }: { discount: AppliedDiscount | null; delivery: DeliveryCheck | null },
 ): Promise<CheckoutSummary> {
-  const zoneMinimum = delivery?.ok ? delivery.minimumCents : null;
-  const { price, problem, soldOut } = await priceOrder(cartItems, discount, zoneMinimum);
+  const { price, problem, soldOut } = await priceOrder(cartItems, discount, delivery?.ok ? delivery.zone : null);
   return {
     lines: price.lines.map(({ product, quantity, lineTotalCents }) => ({
       id: product.id,
@@ -44,14 +47,16 @@ export async function summarize(
     subtotalCents: price.subtotalCents,
     discountCode: price.discount?.code ?? null,
     discountCents: price.discountCents,
+    discountProblem: price.discountProblem,
     shippingCents: price.shippingCents,
+    shippingWaived: price.shippingWaived,
     totalCents: price.totalCents,
     minimumCents: price.minimumCents,
     remainingCents: price.remainingCents,
     zoneMinimumCents: price.zoneMinimumCents,
     zoneRemainingCents: price.zoneRemainingCents,
     soldOut: soldOut.map(({ product, quantity }) => ({ id: product.id, name: product.name, image: product.image, quantity })),
-    freeShippingHint: freeShippingHint(price.subtotalCents),
+    freeShippingHint: freeShippingHint(price),
     cartProblem: problem ? describeCartProblem(problem) : null,
   };
 }

@@ -6,6 +6,7 @@ import { formatCents } from "~/lib/money";
 import { privatePageMeta } from "~/lib/seo";
 import { findCustomerOrder } from "~/models/order-page.server";
 import { isOrderPageToken } from "~/utils/order-link.server";
+import { ORDER_LINK_DAYS, orderLinkExpiresAt } from "~/lib/orders";
 import { OrderProgress, OrderTracking, headlineFor } from "./order-parts";
 import styles from "./order-page.css";
 
@@ -29,19 +30,28 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     console.warn(`404 Not Found: ${new URL(request.url).pathname}`);
     throw new Response("Not Found", { status: 404, headers: PRIVATE });
   }
-  return json({ order }, { headers: PRIVATE });
+  // The right link, but past its time (decision 048): the holder learns only the order's number and how to ask.
+  const expiresAt = orderLinkExpiresAt(order.placedAt);
+  if (expiresAt.getTime() <= Date.now()) {
+    return json({ order: null, expired: { shortId: order.shortId, on: expiresAt.toISOString() } }, { status: 410, headers: PRIVATE });
+  }
+  return json({ order, expired: null }, { headers: PRIVATE });
 }
 
 export const headers: HeadersFunction = () => PRIVATE;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => privatePageMeta(data ? `Order ${data.order.shortId}` : "Your order");
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const shortId = data?.order?.shortId ?? data?.expired?.shortId;
+  return privatePageMeta(shortId ? `Order ${shortId}` : "Your order");
+};
 
 const longDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "America/Los_Angeles" });
 
 export default function OrderPage() {
-  const { order } = useLoaderData<typeof loader>();
+  const { order, expired } = useLoaderData<typeof loader>();
+  if (!order) return <ExpiredLink shortId={expired.shortId} on={expired.on} />;
   const headline = headlineFor(order);
   return (
     <>
@@ -137,6 +147,31 @@ export default function OrderPage() {
           </p>
           <Link to="/shop" className="button button--primary">
             Shop more treats
+          </Link>
+        </section>
+      </main>
+    </>
+  );
+}
+
+/** An order link past its time: the order's number and whom to ask, nothing about the order itself. */
+function ExpiredLink({ shortId, on }: { shortId: string; on: string }) {
+  return (
+    <>
+      <PageHeader back={{ to: "/shop", label: "Shop" }} />
+      <main id="main" className="container order-page">
+        <section className="order-hero order-hero--expired" aria-labelledby="order-title">
+          <p className="order-hero__eyebrow">
+            Order <span className="order-hero__id">{shortId}</span>
+          </p>
+          <h1 id="order-title">This order link has expired</h1>
+          <p className="order-hero__lead">
+            Links to an order page work for {ORDER_LINK_DAYS} days; this one ended on {longDate(on)}. Write to{" "}
+            <a href={`mailto:${brand.contactEmail}?subject=${encodeURIComponent(`Order ${shortId}`)}`}>{brand.contactEmail}</a> with
+            order {shortId} and we will tell you anything you need about it.
+          </p>
+          <Link to="/shop" className="button button--primary">
+            Shop our treats
           </Link>
         </section>
       </main>

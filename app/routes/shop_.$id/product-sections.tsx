@@ -6,7 +6,7 @@ import { CartIcon, LeafIcon, SnowflakeIcon, TruckIcon } from "~/components/icons
 import { ProductImage } from "~/components/product-image";
 import { NutritionLabel } from "~/components/product/nutrition-label";
 import { brand } from "~/lib/brand";
-import { FREE_SHIPPING_THRESHOLD_CENTS } from "~/lib/cart";
+import { useShopTerms } from "~/components/shop-terms";
 import { formatCents, formatWholeDollars } from "~/lib/money";
 import {
   advisoryText,
@@ -83,7 +83,7 @@ export function ProductHero({ product, facts, error }: { product: CartProduct; f
 
           <ul className="product-hero__perks">
             <li>
-              <TruckIcon /> Free shipping on orders over {formatWholeDollars(FREE_SHIPPING_THRESHOLD_CENTS)}
+              <TruckIcon /> Free shipping on orders over {formatWholeDollars(useShopTerms().freeShippingThresholdCents)}
             </li>
             <li>
               <SnowflakeIcon /> Delivered frozen across West LA &amp; the South Bay

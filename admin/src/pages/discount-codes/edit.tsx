@@ -1,9 +1,43 @@
-import { Alert, Anchor, Button, Card, Checkbox, Group, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useCreate, useOne, useUpdate, type HttpError } from "@refinedev/core";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Checkbox,
+  Grid,
+  Group,
+  NativeSelect,
+  Radio,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import {
+  useCreate,
+  useCustom,
+  useList,
+  useOne,
+  useUpdate,
+  type HttpError,
+} from "@refinedev/core";
+import { keepPreviousData } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
-import { DISCOUNT_CODE_MAX_LENGTH } from "@shop/discount-code";
-import type { DiscountCodeJson, DiscountCodeTerms } from "@shop/owner-records";
+import { MAX_LINE_QUANTITY } from "@shop/cart";
+import {
+  DISCOUNT_CODE_MAX_LENGTH,
+  type DiscountKind,
+  type DiscountScope,
+} from "@shop/discount-code";
+import { dollarsToCents, formatCents } from "@shop/money";
+import type {
+  DiscountCodeJson,
+  DiscountCodeTerms,
+  ProductJson,
+} from "@shop/owner-records";
 import { Loading, QueryError } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
@@ -20,10 +54,21 @@ export default function DiscountCodeEditPage() {
 }
 
 function EditCode({ code }: { code: string }) {
-  const { result, query } = useOne<DiscountCodeJson>({ resource: "discount-codes", id: code, dataProviderName: "catalog", errorNotification: false });
+  const { result, query } = useOne<DiscountCodeJson>({
+    resource: "discount-codes",
+    id: code,
+    dataProviderName: "catalog",
+    errorNotification: false,
+  });
   if (query.isLoading) return <Loading label="Loading the code" />;
   if (query.isError && query.error.statusCode !== 404) {
-    return <QueryError title="Failed to fetch the code" message={query.error.message} onRetry={() => void query.refetch()} />;
+    return (
+      <QueryError
+        title="Failed to fetch the code"
+        message={query.error.message}
+        onRetry={() => void query.refetch()}
+      />
+    );
   }
   if (!result) {
     return (
@@ -39,48 +84,120 @@ function EditCode({ code }: { code: string }) {
 function toLocalInput(iso: string | null) {
   if (!iso) return "";
   const date = new Date(iso);
-  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000)
+    .toISOString()
+    .slice(0, 16);
+}
+
+const kindOptions: { value: DiscountKind; label: string }[] = [
+  { value: "percent", label: "Percent off" },
+  { value: "amount", label: "Amount off" },
+  { value: "free-shipping", label: "Free shipping" },
+];
+
+const scopeOptions: { value: DiscountScope; label: string }[] = [
+  { value: "all", label: "All products" },
+  { value: "bars", label: "Bars only" },
+  { value: "bites", label: "Bites only" },
+];
+
+/** Dollars the server sent, as a field's text: 5 → "5.00" (how it is written, no sum). */
+const dollarsText = (dollars: number | null | undefined) =>
+  dollars === null || dollars === undefined ? "" : dollars.toFixed(2);
+
+/**
+ * Typed text as the number to send: empty is left out (the server says the
+ * field is required); text that is not a number goes as it is, for the
+ * server to refuse with its message beside the field.
+ */
+function numberOf(text: string): number | string | undefined {
+  const trimmed = text.trim().replace(/^\$/, "");
+  if (trimmed === "") return undefined;
+  const value = Number(trimmed);
+  return Number.isNaN(value) ? text : value;
+}
+
+/** A datetime-local field's value as the ISO instant to send; what is not a date goes as typed, for the server to refuse. */
+function instantOf(local: string) {
+  if (!local) return null;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? local : date.toISOString();
 }
 
 function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
   const navigate = useNavigate();
   const [code, setCode] = useState(existing?.code ?? "");
-  const [percentOff, setPercentOff] = useState(existing ? String(existing.percentOff) : "10");
+  const [kind, setKind] = useState<DiscountKind>(existing?.kind ?? "percent");
+  const [percentOff, setPercentOff] = useState(
+    existing && existing.kind === "percent" ? String(existing.percentOff) : "10"
+  );
+  const [amountOff, setAmountOff] = useState(dollarsText(existing?.amountOff));
+  const [minimumSubtotal, setMinimumSubtotal] = useState(
+    dollarsText(existing?.minimumSubtotal)
+  );
+  const [appliesTo, setAppliesTo] = useState<DiscountScope>(
+    existing?.appliesTo ?? "all"
+  );
   const [description, setDescription] = useState(existing?.description ?? "");
   const [active, setActive] = useState(existing?.active ?? true);
-  const [firstOrderOnly, setFirstOrderOnly] = useState(existing?.firstOrderOnly ?? false);
-  const [usageLimit, setUsageLimit] = useState(existing?.usageLimit ? String(existing.usageLimit) : "");
-  const [expiresAt, setExpiresAt] = useState(toLocalInput(existing?.expiresAt ?? null));
+  const [firstOrderOnly, setFirstOrderOnly] = useState(
+    existing?.firstOrderOnly ?? false
+  );
+  const [usageLimit, setUsageLimit] = useState(
+    existing?.usageLimit ? String(existing.usageLimit) : ""
+  );
+  const [startsAt, setStartsAt] = useState(
+    toLocalInput(existing?.startsAt ?? null)
+  );
+  const [expiresAt, setExpiresAt] = useState(
+    toLocalInput(existing?.expiresAt ?? null)
+  );
 
-  const notify = (verb: string) => answerToasts("code-save", { success: `Code ${verb}`, error: "Could not save the code" }, fieldErrorsNote);
-  const { mutate: create, mutation: creation } = useCreate<DiscountCodeJson & { message: string }, HttpError>({
+  const notify = (verb: string) =>
+    answerToasts(
+      "code-save",
+      { success: `Code ${verb}`, error: "Could not save the code" },
+      fieldErrorsNote
+    );
+  const { mutate: create, mutation: creation } = useCreate<
+    DiscountCodeJson & { message: string },
+    HttpError
+  >({
     resource: "discount-codes",
     dataProviderName: "catalog",
     ...notify("created"),
   });
-  const { mutate: update, mutation: updating } = useUpdate<DiscountCodeJson & { message: string }, HttpError>({
+  const { mutate: update, mutation: updating } = useUpdate<
+    DiscountCodeJson & { message: string },
+    HttpError
+  >({
     resource: "discount-codes",
     id: existing?.code ?? "",
     dataProviderName: "catalog",
     ...notify("saved"),
   });
   const mutation = existing ? updating : creation;
-  const errors = (mutation.error?.errors ?? {}) as Record<string, string | undefined>;
-
-  /** A number when the text is one; otherwise the text itself, for the server to refuse with its message. */
-  const numberOrText = (text: string) => (text.trim() !== "" && !Number.isNaN(Number(text)) ? Number(text) : text);
+  const errors = (mutation.error?.errors ?? {}) as Record<
+    string,
+    string | undefined
+  >;
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const expiry = expiresAt ? new Date(expiresAt) : null;
+    // Each kind sends its own figure only: a hidden field's old text is not refused under a kind that does not use it.
     const terms = {
       code,
-      percentOff: numberOrText(percentOff),
+      kind,
+      ...(kind === "percent" && { percentOff: numberOf(percentOff) }),
+      amountOff: kind === "amount" ? numberOf(amountOff) ?? null : null,
+      minimumSubtotal: numberOf(minimumSubtotal) ?? null,
+      appliesTo,
+      startsAt: instantOf(startsAt),
       description,
       active,
       firstOrderOnly,
-      usageLimit: usageLimit.trim() === "" ? null : numberOrText(usageLimit),
-      expiresAt: expiry && !Number.isNaN(expiry.getTime()) ? expiry.toISOString() : expiry ? expiresAt : null,
+      usageLimit: numberOf(usageLimit) ?? null,
+      expiresAt: instantOf(expiresAt),
     } as unknown as DiscountCodeTerms;
     const onSuccess = () => navigate("/discount-codes");
     if (existing) update({ values: terms }, { onSuccess });
@@ -92,70 +209,391 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
       <Anchor component={Link} to="/discount-codes">
         ← All discount codes
       </Anchor>
-      <Title order={2}>{existing ? `Edit ${existing.code}` : "New discount code"}</Title>
+      <Title order={2}>
+        {existing ? `Edit ${existing.code}` : "New discount code"}
+      </Title>
       {existing ? (
         <Text c="dimmed" size="sm">
-          Used by {existing.uses} paid {existing.uses === 1 ? "order" : "orders"} (refunded ones included); {existing.reserved} reserved by
-          orders waiting for payment.
+          Used by {existing.uses} paid{" "}
+          {existing.uses === 1 ? "order" : "orders"} (refunded ones included);{" "}
+          {existing.reserved} reserved by orders waiting for payment.
         </Text>
       ) : null}
-      <Card withBorder radius="lg" component="form" onSubmit={submit} noValidate maw={560} aria-label={existing ? `Edit ${existing.code}` : "New discount code"}>
-        <Stack>
-          <TextInput
-            label="Code"
-            description="Letters, digits and dashes; customers may type it in any case."
-            value={code}
-            onChange={(event) => setCode(event.currentTarget.value)}
-            error={errors.code}
-            disabled={Boolean(existing)}
-            required
-            maxLength={DISCOUNT_CODE_MAX_LENGTH}
-            // The code itself in monospace (as in the list), not its label and hint.
-            styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+      <Grid gutter="lg">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Card
+            withBorder
+            radius="lg"
+            component="form"
+            onSubmit={submit}
+            noValidate
+            aria-label={
+              existing ? `Edit ${existing.code}` : "New discount code"
+            }
+          >
+            <Stack>
+              <TextInput
+                label="Code"
+                description="Letters, digits and dashes; customers may type it in any case."
+                value={code}
+                onChange={(event) => setCode(event.currentTarget.value)}
+                error={errors.code}
+                disabled={Boolean(existing)}
+                required
+                maxLength={DISCOUNT_CODE_MAX_LENGTH}
+                // The code itself in monospace (as in the list), not its label and hint.
+                styles={{
+                  input: { fontFamily: "var(--mantine-font-family-monospace)" },
+                }}
+              />
+              <Radio.Group
+                label="Kind"
+                value={kind}
+                onChange={(value) => setKind(value as DiscountKind)}
+                error={errors.kind}
+                required
+              >
+                <Group gap="lg" mt={6}>
+                  {kindOptions.map((option) => (
+                    <Radio
+                      key={option.value}
+                      value={option.value}
+                      label={option.label}
+                    />
+                  ))}
+                </Group>
+              </Radio.Group>
+              {kind === "percent" ? (
+                <TextInput
+                  label="Percent off"
+                  description="1 to 100."
+                  value={percentOff}
+                  onChange={(event) => setPercentOff(event.currentTarget.value)}
+                  error={errors.percentOff}
+                  inputMode="numeric"
+                  rightSection="%"
+                  w={160}
+                  required
+                />
+              ) : null}
+              {kind === "amount" ? (
+                <TextInput
+                  label="Amount off ($)"
+                  description="Taken from the products it applies to, never more than they come to."
+                  value={amountOff}
+                  onChange={(event) => setAmountOff(event.currentTarget.value)}
+                  error={errors.amountOff}
+                  inputMode="decimal"
+                  leftSection="$"
+                  maw={300}
+                  required
+                />
+              ) : null}
+              {kind === "free-shipping" ? (
+                <Text size="sm" c="dimmed">
+                  The order ships free, whatever it comes to.
+                </Text>
+              ) : null}
+              <TextInput
+                label="Minimum subtotal ($)"
+                description="What the products it applies to must come to. Empty: no minimum."
+                value={minimumSubtotal}
+                onChange={(event) =>
+                  setMinimumSubtotal(event.currentTarget.value)
+                }
+                error={errors.minimumSubtotal}
+                inputMode="decimal"
+                leftSection="$"
+                maw={300}
+              />
+              <NativeSelect
+                label="Applies to"
+                data={scopeOptions}
+                value={appliesTo}
+                onChange={(event) =>
+                  setAppliesTo(event.currentTarget.value as DiscountScope)
+                }
+                error={errors.appliesTo}
+                maw={300}
+              />
+              <TextInput
+                label="Description"
+                description="Shown to the customer when the code applies."
+                value={description}
+                onChange={(event) => setDescription(event.currentTarget.value)}
+                error={errors.description}
+                required
+              />
+              <TextInput
+                label="Usage limit"
+                description="How many orders may use it. Empty: no limit."
+                value={usageLimit}
+                onChange={(event) => setUsageLimit(event.currentTarget.value)}
+                error={errors.usageLimit}
+                inputMode="numeric"
+                maw={300}
+              />
+              <TextInput
+                label="Starts"
+                description="Empty: at once. In your own time zone."
+                type="datetime-local"
+                value={startsAt}
+                onChange={(event) => setStartsAt(event.currentTarget.value)}
+                error={errors.startsAt}
+                maw={260}
+              />
+              <TextInput
+                label="Expires"
+                description="Empty: never. In your own time zone."
+                type="datetime-local"
+                value={expiresAt}
+                onChange={(event) => setExpiresAt(event.currentTarget.value)}
+                error={errors.expiresAt}
+                maw={260}
+              />
+              <Checkbox
+                label="Active"
+                checked={active}
+                onChange={(event) => setActive(event.currentTarget.checked)}
+                error={errors.active}
+              />
+              <Checkbox
+                label="First order only (an email with no paid order yet)"
+                checked={firstOrderOnly}
+                onChange={(event) =>
+                  setFirstOrderOnly(event.currentTarget.checked)
+                }
+                error={errors.firstOrderOnly}
+              />
+              <Group>
+                <Button type="submit" loading={mutation.isPending}>
+                  {existing ? "Save code" : "Create code"}
+                </Button>
+              </Group>
+            </Stack>
+          </Card>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <CodePreview
+            terms={{
+              code,
+              kind,
+              percentOff,
+              amountOff,
+              minimumSubtotal,
+              appliesTo,
+            }}
           />
-          <TextInput
-            label="Percent off"
-            value={percentOff}
-            onChange={(event) => setPercentOff(event.currentTarget.value)}
-            error={errors.percentOff}
-            inputMode="numeric"
-            rightSection="%"
-            w={160}
-            required
-          />
-          <TextInput label="Description" description="Shown to the customer when the code applies." value={description} onChange={(event) => setDescription(event.currentTarget.value)} error={errors.description} required />
-          <TextInput
-            label="Usage limit"
-            description="How many orders may use it. Empty: no limit."
-            value={usageLimit}
-            onChange={(event) => setUsageLimit(event.currentTarget.value)}
-            error={errors.usageLimit}
-            inputMode="numeric"
-            w={220}
-          />
-          <TextInput
-            label="Expires"
-            description="Empty: never. In your own time zone."
-            type="datetime-local"
-            value={expiresAt}
-            onChange={(event) => setExpiresAt(event.currentTarget.value)}
-            error={errors.expiresAt}
-            w={260}
-          />
-          <Checkbox label="Active" checked={active} onChange={(event) => setActive(event.currentTarget.checked)} error={errors.active} />
-          <Checkbox
-            label="First order only (an email with no paid order yet)"
-            checked={firstOrderOnly}
-            onChange={(event) => setFirstOrderOnly(event.currentTarget.checked)}
-            error={errors.firstOrderOnly}
-          />
-          <Group>
-            <Button type="submit" loading={mutation.isPending}>
-              {existing ? "Save code" : "Create code"}
-            </Button>
-          </Group>
-        </Stack>
-      </Card>
+        </Grid.Col>
+      </Grid>
     </Stack>
+  );
+}
+
+type PreviewTerms = {
+  code: string;
+  kind: DiscountKind;
+  percentOff: string;
+  amountOff: string;
+  minimumSubtotal: string;
+  appliesTo: DiscountScope;
+};
+
+/** What preview-discount-code answers: the pricing engine's figures, in dollars. */
+type PreviewAnswer = {
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  shippingWaived: boolean;
+  total: number;
+  problem: string | null;
+};
+
+/** The server's dollars as the shop writes money. */
+const money = (dollars: number) => formatCents(dollarsToCents(dollars));
+
+/** A figure the preview can send, or null while the typed text is not one. */
+function previewNumber(
+  text: string,
+  whenEmpty: number | null
+): number | null | undefined {
+  const trimmed = text.trim().replace(/^\$/, "");
+  if (trimmed === "") return whenEmpty;
+  const value = Number(trimmed);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * What the code's terms, as typed and not yet saved, give on a small sample
+ * cart the owner picks: the server prices it (preview-discount-code) a moment
+ * after the last change, and this card shows its figures as they come.
+ */
+function CodePreview({ terms }: { terms: PreviewTerms }) {
+  const { result: products, query: productsQuery } = useList<ProductJson>({
+    resource: "products",
+    dataProviderName: "catalog",
+    pagination: { mode: "off" },
+    errorNotification: false,
+  });
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [quantity, setQuantity] = useState("4");
+  const productId = chosen ?? products.data[0]?.id ?? "";
+
+  const percentOff =
+    terms.kind === "percent" ? previewNumber(terms.percentOff, null) : 0;
+  const amountOff =
+    terms.kind === "amount" ? previewNumber(terms.amountOff, null) : null;
+  const minimumSubtotal = previewNumber(terms.minimumSubtotal, null);
+  const count = Number(quantity);
+  const quantityOk =
+    Number.isInteger(count) && count >= 1 && count <= MAX_LINE_QUANTITY;
+  // Only terms the server can price: a half-typed figure waits until it is a number.
+  const termsOk =
+    (terms.kind !== "percent" ||
+      (typeof percentOff === "number" &&
+        Number.isInteger(percentOff) &&
+        percentOff <= 100)) &&
+    (terms.kind !== "amount" || typeof amountOff === "number") &&
+    minimumSubtotal !== undefined;
+  const body =
+    termsOk && quantityOk && productId
+      ? {
+          code: terms.code.trim() || "PREVIEW",
+          kind: terms.kind,
+          percentOff: percentOff ?? 0,
+          amountOff: amountOff ?? null,
+          minimumSubtotal,
+          appliesTo: terms.appliesTo,
+          items: [{ productId, quantity: count }],
+          zone: null,
+        }
+      : null;
+  const [debounced] = useDebouncedValue(
+    body ? JSON.stringify(body) : null,
+    300
+  );
+  const { result, query } = useCustom<PreviewAnswer>({
+    url: "preview-discount-code",
+    method: "post",
+    config: { payload: debounced ? (JSON.parse(debounced) as object) : {} },
+    errorNotification: false,
+    queryOptions: {
+      enabled: debounced !== null,
+      placeholderData: keepPreviousData,
+    },
+  });
+  const answer = debounced !== null ? result.data : undefined;
+
+  return (
+    <Card
+      withBorder
+      radius="lg"
+      component="section"
+      aria-labelledby="code-preview-title"
+    >
+      <Title order={3} size="h4" id="code-preview-title">
+        Preview on a sample cart
+      </Title>
+      <Text c="dimmed" size="sm" mb="md">
+        What these terms give on a cart you choose, priced by the shop with its
+        shop-wide shipping. Nothing is saved.
+      </Text>
+      {productsQuery.isError ? (
+        <QueryError
+          title="Failed to fetch the products"
+          message={productsQuery.error.message}
+          onRetry={() => void productsQuery.refetch()}
+        />
+      ) : null}
+      <Group align="start" wrap="wrap" gap="sm">
+        <NativeSelect
+          label="Sample product"
+          data={products.data.map((product) => ({
+            value: product.id,
+            label: product.name,
+          }))}
+          value={productId}
+          onChange={(event) => setChosen(event.currentTarget.value)}
+          style={{ flex: "1 1 200px" }}
+        />
+        <TextInput
+          label="Quantity"
+          value={quantity}
+          onChange={(event) => setQuantity(event.currentTarget.value)}
+          error={quantityOk ? undefined : `1 to ${MAX_LINE_QUANTITY}`}
+          inputMode="numeric"
+          w={100}
+        />
+      </Group>
+      {!body ? (
+        <Text size="sm" c="dimmed" mt="md">
+          The preview shows once the terms and the sample cart are complete.
+        </Text>
+      ) : null}
+      {query.isError && body ? (
+        <Alert color="red" mt="md" role="alert">
+          {query.error.message}
+        </Alert>
+      ) : null}
+      {answer && body ? (
+        <Stack gap="xs" mt="md" aria-busy={query.isFetching}>
+          <Table
+            withRowBorders={false}
+            verticalSpacing={4}
+            aria-label="Sample cart's figures"
+          >
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Th scope="row" fw={400}>
+                  Subtotal
+                </Table.Th>
+                <Table.Td ta="right" data-testid="preview-subtotal">
+                  {money(answer.subtotal)}
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th scope="row" fw={400}>
+                  Discount
+                </Table.Th>
+                <Table.Td ta="right" data-testid="preview-discount">
+                  {answer.discount > 0
+                    ? `−${money(answer.discount)}`
+                    : money(answer.discount)}
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th scope="row" fw={400}>
+                  Shipping
+                </Table.Th>
+                <Table.Td ta="right" data-testid="preview-shipping">
+                  {answer.shippingWaived
+                    ? "Free (the code)"
+                    : money(answer.shipping)}
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr
+                style={{ borderTop: "1px solid var(--mantine-color-gray-3)" }}
+              >
+                <Table.Th scope="row">Total</Table.Th>
+                <Table.Td ta="right" fw={700} data-testid="preview-total">
+                  {money(answer.total)}
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+          <div aria-live="polite">
+            {answer.problem ? (
+              <Alert
+                color="yellow"
+                data-testid="preview-problem"
+                title="The code gives nothing on this cart"
+              >
+                {answer.problem}
+              </Alert>
+            ) : null}
+          </div>
+        </Stack>
+      ) : null}
+    </Card>
   );
 }

@@ -1,12 +1,24 @@
-import { Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from "@mantine/core";
 import { useList } from "@refinedev/core";
 import { Link } from "react-router";
+import { dollarsToCents, formatCents } from "@shop/money";
 import type { DiscountCodeJson } from "@shop/owner-records";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
+import { useWide } from "../../components/wide";
 
-/** Every code with its terms, how often it has been used and how many unpaid orders hold it now. */
+/** Every code with its terms (in words), how often it has been used and how many unpaid orders hold it now. */
 export default function DiscountCodeListPage() {
   return (
     <OwnerOnly resource="discount-codes">
@@ -16,6 +28,7 @@ export default function DiscountCodeListPage() {
 }
 
 function DiscountCodeList() {
+  const wide = useWide("md");
   const { result, query } = useList<DiscountCodeJson>({
     resource: "discount-codes",
     dataProviderName: "catalog",
@@ -29,8 +42,9 @@ function DiscountCodeList() {
         <div>
           <Title order={2}>Discount codes</Title>
           <Text c="dimmed" size="sm">
-            Uses are paid orders (a refund keeps its use); reserved are orders waiting on their payment page, which give the use back if
-            they are not paid.
+            Uses are paid orders (a refund keeps its use); reserved are orders
+            waiting on their payment page, which give the use back if they are
+            not paid.
           </Text>
         </div>
         <Button component={Link} to="/discount-codes/new">
@@ -39,11 +53,17 @@ function DiscountCodeList() {
       </Group>
       {query.isLoading ? <LoadingRows label="Loading discount codes…" /> : null}
       {query.isError ? (
-        <QueryError title="Failed to fetch discount codes" message={query.error.message} onRetry={() => void query.refetch()} />
+        <QueryError
+          title="Failed to fetch discount codes"
+          message={query.error.message}
+          onRetry={() => void query.refetch()}
+        />
       ) : null}
-      {!query.isLoading && !query.isError && result.data.length === 0 ? <Text c="dimmed">No discount codes yet.</Text> : null}
-      {result.data.length > 0 ? (
-        <Stack gap="sm" hiddenFrom="md">
+      {!query.isLoading && !query.isError && result.data.length === 0 ? (
+        <Text c="dimmed">No discount codes yet.</Text>
+      ) : null}
+      {result.data.length > 0 && !wide ? (
+        <Stack gap="sm">
           {/* On a phone each code is a card; from a laptop up, a table row. */}
           {result.data.map((code) => (
             <Card key={code.code} withBorder radius="lg" padding="sm">
@@ -52,24 +72,27 @@ function DiscountCodeList() {
                 <CodeStatus code={code} />
               </Group>
               <Text size="sm" mt={4}>
-                <strong>{code.percentOff}% off</strong> · {code.description}
+                <strong>{termsInWords(code)}</strong> · {code.description}
                 {code.firstOrderOnly ? " · first order only" : ""}
               </Text>
               <Text size="sm" c="dimmed">
-                Uses {code.uses} / {code.usageLimit ?? "no limit"} · reserved {code.reserved} · expires {code.expiresAt ? orderDate(code.expiresAt) : "never"}
+                Uses {code.uses} / {code.usageLimit ?? "no limit"} · reserved{" "}
+                {code.reserved}
+                {code.startsAt ? ` · starts ${orderDate(code.startsAt)}` : ""} ·
+                expires {code.expiresAt ? orderDate(code.expiresAt) : "never"}
               </Text>
             </Card>
           ))}
         </Stack>
       ) : null}
-      {result.data.length > 0 ? (
-        <Card withBorder radius="lg" p={0} visibleFrom="md">
+      {result.data.length > 0 && wide ? (
+        <Card withBorder radius="lg" p={0}>
           <Table.ScrollContainer minWidth={860}>
             <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Code</Table.Th>
-                  <Table.Th>Off</Table.Th>
+                  <Table.Th>Terms</Table.Th>
                   <Table.Th>Description</Table.Th>
                   <Table.Th>Status</Table.Th>
                   <Table.Th>Uses / limit</Table.Th>
@@ -83,7 +106,14 @@ function DiscountCodeList() {
                     <Table.Td>
                       <CodeLink code={code} />
                     </Table.Td>
-                    <Table.Td fw={700}>{code.percentOff}%</Table.Td>
+                    <Table.Td fw={700} miw={160}>
+                      {termsInWords(code)}
+                      {code.startsAt ? (
+                        <Text size="xs" c="dimmed" fw={400}>
+                          Starts {orderDate(code.startsAt)}
+                        </Text>
+                      ) : null}
+                    </Table.Td>
                     <Table.Td miw={180}>
                       {code.description}
                       {code.firstOrderOnly ? (
@@ -99,7 +129,9 @@ function DiscountCodeList() {
                       {code.uses} / {code.usageLimit ?? "no limit"}
                     </Table.Td>
                     <Table.Td>{code.reserved}</Table.Td>
-                    <Table.Td miw={140}>{code.expiresAt ? orderDate(code.expiresAt) : "Never"}</Table.Td>
+                    <Table.Td miw={140}>
+                      {code.expiresAt ? orderDate(code.expiresAt) : "Never"}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -111,9 +143,40 @@ function DiscountCodeList() {
   );
 }
 
+/** The server's dollars as the shop writes money (no sum: only how it is written). */
+const money = (dollars: number) => formatCents(dollarsToCents(dollars));
+
+/** A code's terms in words, from its fields: "10% off", "$5.00 off orders of $40.00+, bars only", "Free shipping". */
+export function termsInWords(
+  code: Pick<
+    DiscountCodeJson,
+    "kind" | "percentOff" | "amountOff" | "minimumSubtotal" | "appliesTo"
+  >
+) {
+  const what =
+    code.kind === "free-shipping"
+      ? "Free shipping"
+      : code.kind === "amount" && code.amountOff !== null
+      ? `${money(code.amountOff)} off`
+      : `${code.percentOff}% off`;
+  const minimum =
+    code.minimumSubtotal === null
+      ? ""
+      : `${code.kind === "free-shipping" ? " on" : ""} orders of ${money(
+          code.minimumSubtotal
+        )}+`;
+  const scope = code.appliesTo === "all" ? "" : `, ${code.appliesTo} only`;
+  return `${what}${minimum}${scope}`;
+}
+
 function CodeLink({ code }: { code: DiscountCodeJson }) {
   return (
-    <Anchor component={Link} to={`/discount-codes/${encodeURIComponent(code.code)}`} ff="monospace" fw={700}>
+    <Anchor
+      component={Link}
+      to={`/discount-codes/${encodeURIComponent(code.code)}`}
+      ff="monospace"
+      fw={700}
+    >
       {code.code}
     </Anchor>
   );
@@ -122,6 +185,7 @@ function CodeLink({ code }: { code: DiscountCodeJson }) {
 function CodeStatus({ code }: { code: DiscountCodeJson }) {
   if (!code.active) return <Badge color="gray">Inactive</Badge>;
   if (code.expired) return <Badge color="red">Expired</Badge>;
-  if (code.usageLimit !== null && code.uses + code.reserved >= code.usageLimit) return <Badge color="orange">Used up</Badge>;
+  if (code.usageLimit !== null && code.uses + code.reserved >= code.usageLimit)
+    return <Badge color="orange">Used up</Badge>;
   return <Badge color="green">Active</Badge>;
 }

@@ -1,4 +1,18 @@
-import { Alert, Badge, Button, Card, Group, PasswordInput, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from "@mantine/core";
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  PasswordInput,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from "@mantine/core";
 import { useCreate, useDelete, useGetIdentity, useList, useUpdate, type HttpError } from "@refinedev/core";
 import type { OperatorRow } from "@shop/operator-accounts";
 import { OPERATOR_ROLES, type OperatorRole } from "@shop/operators";
@@ -7,9 +21,16 @@ import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { answerToasts } from "../../toasts";
+import { useWide } from "../../components/wide";
 
-const roleLabels: Record<OperatorRole, string> = { owner: "Owner", staff: "Staff" };
-const roleOptions = OPERATOR_ROLES.map((value) => ({ value, label: roleLabels[value] }));
+const roleLabels: Record<OperatorRole, string> = {
+  owner: "Owner",
+  staff: "Staff",
+};
+const roleOptions = OPERATOR_ROLES.map((value) => ({
+  value,
+  label: roleLabels[value],
+}));
 
 function AddOperator() {
   const [role, setRole] = useState<OperatorRole>("staff");
@@ -26,14 +47,21 @@ function AddOperator() {
     create(
       {
         resource: "operators",
-        values: { email: String(data.get("email") ?? ""), role, password: String(data.get("password") ?? "") },
+        values: {
+          email: String(data.get("email") ?? ""),
+          role,
+          password: String(data.get("password") ?? ""),
+        },
         // The form shows a refusal itself, beside the fields it names.
-        ...answerToasts("operator-add", { success: "Operator added", error: false }),
+        ...answerToasts("operator-add", {
+          success: "Operator added",
+          error: false,
+        }),
       },
       {
         onSuccess: () => form.reset(),
         onError: (failure) => setError(failure),
-      },
+      }
     );
   };
 
@@ -56,7 +84,7 @@ function AddOperator() {
         <PasswordInput
           name="password"
           label="Password"
-          description="At least 12 characters"
+          description="At least 12 characters besides spaces"
           autoComplete="new-password"
           required
           error={fieldErrors.password}
@@ -87,7 +115,15 @@ function RoleSelect({ operator }: { operator: OperatorRow }) {
       w={120}
       onChange={(value) =>
         value && value !== operator.role
-          ? update({ resource: "operators", id: operator.email, values: { role: value }, ...answerToasts(`operator-${operator.email}`, { success: "Role changed" }) })
+          ? update({
+              resource: "operators",
+              id: operator.email,
+              values: { role: value },
+              ...answerToasts(`operator-${operator.email}`, {
+                success: "Role changed",
+                error: "Role not changed",
+              }),
+            })
           : undefined
       }
     />
@@ -106,7 +142,14 @@ function RemoveButton({ operator }: { operator: OperatorRow }) {
       aria-label={`Remove, ${operator.email}`}
       onClick={() => {
         if (window.confirm(`Remove ${operator.email}? They will be signed out and can no longer sign in.`)) {
-          remove({ resource: "operators", id: operator.email, ...answerToasts(`operator-${operator.email}`, { success: "Operator removed" }) });
+          remove({
+            resource: "operators",
+            id: operator.email,
+            ...answerToasts(`operator-${operator.email}`, {
+              success: "Operator removed",
+              error: "Operator not removed",
+            }),
+          });
         }
       }}
     >
@@ -118,8 +161,13 @@ function RemoveButton({ operator }: { operator: OperatorRow }) {
 const lastSignedIn = (operator: OperatorRow) => (operator.lastSeenAt ? orderDate(operator.lastSeenAt) : "Never");
 
 function OperatorList() {
-  const { result, query } = useList<OperatorRow, HttpError>({ resource: "operators", pagination: { mode: "off" }, errorNotification: false });
+  const { result, query } = useList<OperatorRow, HttpError>({
+    resource: "operators",
+    pagination: { mode: "off" },
+    errorNotification: false,
+  });
   const { data: identity } = useGetIdentity<{ email: string }>();
+  const wide = useWide("sm");
   const isSelf = (operator: OperatorRow) => operator.email === identity?.email;
   const youBadge = (
     <Badge variant="light" color="gray">
@@ -132,58 +180,65 @@ function OperatorList() {
       <div>
         <Title order={2}>Operators</Title>
         <Text c="dimmed" size="sm">
-          Owners manage everything; staff see orders (masked) and move them along. A changed role or removed account signs that person out at once.
+          Owners manage everything; staff see orders (masked) and move them along. A changed role or removed account signs that person out
+          at once.
         </Text>
       </div>
       <AddOperator />
-      {query.isError ? <QueryError title="Failed to fetch operators" message={query.error.message} onRetry={() => void query.refetch()} /> : null}
+      {query.isError ? (
+        <QueryError title="Failed to fetch operators" message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : null}
       {/* On a phone each operator is a card; from a tablet up, a table row. */}
-      <Stack gap="sm" hiddenFrom="sm" component="ul" aria-label="Operators" style={{ listStyle: "none", padding: 0, margin: 0 }}>
-        {result.data.map((operator) => (
-          <Card key={operator.id} withBorder radius="lg" padding="sm" component="li">
-            <Text fw={700} style={{ overflowWrap: "anywhere" }}>
-              {operator.email} {isSelf(operator) ? youBadge : null}
-            </Text>
-            <Text size="sm" c="dimmed">
-              Last signed in: {lastSignedIn(operator)}
-            </Text>
-            <Group justify="space-between" mt="xs">
-              <RoleSelect operator={operator} />
-              {isSelf(operator) ? null : <RemoveButton operator={operator} />}
-            </Group>
-          </Card>
-        ))}
-      </Stack>
-      <Card withBorder radius="lg" p={0} visibleFrom="sm">
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="sm" horizontalSpacing="md">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Email</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Last signed in</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {result.data.map((operator) => (
-                <Table.Tr key={operator.id}>
-                  <Table.Td style={{ overflowWrap: "anywhere" }}>
-                    {operator.email} {isSelf(operator) ? youBadge : null}
-                  </Table.Td>
-                  <Table.Td>
-                    <RoleSelect operator={operator} />
-                  </Table.Td>
-                  <Table.Td>{lastSignedIn(operator)}</Table.Td>
-                  <Table.Td>{isSelf(operator) ? null : <RemoveButton operator={operator} />}</Table.Td>
+      {wide ? null : (
+        <Stack gap="sm" component="ul" aria-label="Operators" style={{ listStyle: "none", padding: 0, margin: 0 }}>
+          {result.data.map((operator) => (
+            <Card key={operator.id} withBorder radius="lg" padding="sm" component="li">
+              <Text fw={700} style={{ overflowWrap: "anywhere" }}>
+                {operator.email} {isSelf(operator) ? youBadge : null}
+              </Text>
+              <Text size="sm" c="dimmed">
+                Last signed in: {lastSignedIn(operator)}
+              </Text>
+              <Group justify="space-between" mt="xs">
+                <RoleSelect operator={operator} />
+                {isSelf(operator) ? null : <RemoveButton operator={operator} />}
+              </Group>
+            </Card>
+          ))}
+        </Stack>
+      )}
+      {wide ? (
+        <Card withBorder radius="lg" p={0}>
+          <Table.ScrollContainer minWidth={560}>
+            <Table verticalSpacing="sm" horizontalSpacing="md">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Email</Table.Th>
+                  <Table.Th>Role</Table.Th>
+                  <Table.Th>Last signed in</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Card>
+              </Table.Thead>
+              <Table.Tbody>
+                {result.data.map((operator) => (
+                  <Table.Tr key={operator.id}>
+                    <Table.Td style={{ overflowWrap: "anywhere" }}>
+                      {operator.email} {isSelf(operator) ? youBadge : null}
+                    </Table.Td>
+                    <Table.Td>
+                      <RoleSelect operator={operator} />
+                    </Table.Td>
+                    <Table.Td>{lastSignedIn(operator)}</Table.Td>
+                    <Table.Td>{isSelf(operator) ? null : <RemoveButton operator={operator} />}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Card>
+      ) : null}
       {query.isLoading ? <LoadingRows label="Loading operators…" /> : null}
     </Stack>
   );

@@ -7,8 +7,9 @@ import { Link } from "react-router";
 import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
-import { PaymentBadge, TrackingInfo } from "./payment";
+import { PaymentBadge, RefundPendingBadge, TrackingInfo } from "./payment";
 import { StatusSelect } from "./status-select";
+import { useWide } from "../../components/wide";
 
 const sortOptions = [
   { value: "created_at:desc", label: "Newest first" },
@@ -24,23 +25,32 @@ const valueOf = (filters: CrudFilter[], field: string) => {
 
 /** 'Order Management': paid orders, masked, with filters, search, sorting and paging kept in the URL. */
 export function OrderList() {
-  const { tableQuery, result, filters, setFilters, sorters, setSorters, currentPage, setCurrentPage, pageCount } =
-    useTable<MaskedOrder>({
-      resource: "orders",
-      pagination: { pageSize: ORDERS_PAGE_SIZE },
-      sorters: { initial: [{ field: "created_at", order: "desc" }] },
-      syncWithLocation: true,
-      errorNotification: (error) => ({
-        key: "orders-error",
-        type: "error",
-        description: "Failed to fetch orders",
-        message: error?.message ?? "",
-      }),
-    });
+  const { tableQuery, result, filters, setFilters, sorters, setSorters, currentPage, setCurrentPage, pageCount } = useTable<MaskedOrder>({
+    resource: "orders",
+    pagination: { pageSize: ORDERS_PAGE_SIZE },
+    sorters: { initial: [{ field: "created_at", order: "desc" }] },
+    syncWithLocation: true,
+    errorNotification: (error) => ({
+      key: "orders-error",
+      type: "error",
+      description: "Failed to fetch orders",
+      message: error?.message ?? "",
+    }),
+  });
 
   const setFilter = (field: string, value: string) =>
-    setFilters([{ field, operator: field === "q" ? "contains" : "eq", value: value || undefined }], "merge");
+    setFilters(
+      [
+        {
+          field,
+          operator: field === "q" ? "contains" : "eq",
+          value: value || undefined,
+        },
+      ],
+      "merge"
+    );
   const search = useDebouncedCallback((value: string) => setFilter("q", value.trim()), 300);
+  const wide = useWide("md");
   const sort = sorters[0] ? `${sorters[0].field}:${sorters[0].order}` : "created_at:desc";
 
   return (
@@ -60,7 +70,10 @@ export function OrderList() {
             label="Status"
             data={[
               { value: "", label: "All statuses" },
-              ...ORDER_STATUSES.map((value) => ({ value, label: ORDER_STATUS_LABELS[value] })),
+              ...ORDER_STATUSES.map((value) => ({
+                value,
+                label: ORDER_STATUS_LABELS[value],
+              })),
             ]}
             value={valueOf(filters, "status")}
             onChange={(value) => setFilter("status", value ?? "")}
@@ -85,10 +98,17 @@ export function OrderList() {
             onChange={(event) => search(event.currentTarget.value)}
             w={260}
           />
-          <Select label="Sort" data={sortOptions} value={sort} onChange={(value) => {
-            const [field = "created_at", order = "desc"] = (value ?? "").split(":");
-            setSorters([{ field, order: order === "asc" ? "asc" : "desc" }]);
-          }} allowDeselect={false} w={170} />
+          <Select
+            label="Sort"
+            data={sortOptions}
+            value={sort}
+            onChange={(value) => {
+              const [field = "created_at", order = "desc"] = (value ?? "").split(":");
+              setSorters([{ field, order: order === "asc" ? "asc" : "desc" }]);
+            }}
+            allowDeselect={false}
+            w={170}
+          />
         </Group>
       </Card>
 
@@ -96,82 +116,138 @@ export function OrderList() {
         <QueryError title="Failed to fetch orders" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} />
       ) : null}
 
-      <Card withBorder radius="lg" p={0}>
-        <Table.ScrollContainer minWidth={1240}>
-          <Table striped highlightOnHover verticalSpacing="sm" horizontalSpacing="md">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Order ID</Table.Th>
-                <Table.Th>Date</Table.Th>
-                <Table.Th>Customer</Table.Th>
-                <Table.Th>Location</Table.Th>
-                <Table.Th>Items</Table.Th>
-                <Table.Th>Total</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Emails</Table.Th>
-                <Table.Th>Change status</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {result.data.map((order) => (
-                <Table.Tr key={order.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/orders/${order.id}`} ff="monospace" fw={700}>
-                      {shortOrderId(order.id)}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td miw={120}>{orderDate(order.created_at)}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={700}>
-                      {order.shipping_info.firstName} {order.shipping_info.lastName}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {order.customer_email}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {order.shipping_info.city}, {order.shipping_info.state}
-                  </Table.Td>
-                  <Table.Td miw={190}>
-                    {order.items.map((item) => (
-                      <Text key={item.product.id} size="sm">
-                        {item.quantity} × {item.product.name}
-                      </Text>
-                    ))}
-                  </Table.Td>
-                  <Table.Td fw={700}>{formatCents(order.total_cents)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <StatusBadge status={order.status} />
-                      {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
-                    </Group>
-                    <TrackingInfo tracking={order.tracking} size="xs" />
-                  </Table.Td>
-                  <Table.Td className="nowrap">
-                    <EmailFlags order={order} />
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusSelect
-                      orderId={order.id}
-                      status={order.status}
-                      label={`Status of order ${shortOrderId(order.id)}`}
-                      refunded={order.payment_status === "refunded"}
-                    />
-                  </Table.Td>
+      {/* On a phone each order is a card, its status and the control to change it in view; from md up, the table. */}
+      {wide ? null : (
+        <Stack gap="sm" aria-label="Orders" component="ul" p={0} m={0} style={{ listStyle: "none" }}>
+          {result.data.map((order) => (
+            <OrderCard key={order.id} order={order} />
+          ))}
+        </Stack>
+      )}
+      {wide ? (
+        <Card withBorder radius="lg" p={0}>
+          <Table.ScrollContainer minWidth={1240}>
+            <Table striped highlightOnHover verticalSpacing="sm" horizontalSpacing="md">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Order ID</Table.Th>
+                  <Table.Th>Date</Table.Th>
+                  <Table.Th>Customer</Table.Th>
+                  <Table.Th>Location</Table.Th>
+                  <Table.Th>Items</Table.Th>
+                  <Table.Th>Total</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Emails</Table.Th>
+                  <Table.Th>Change status</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        {tableQuery.isLoading ? <LoadingRows label="Loading orders…" /> : null}
-        {!tableQuery.isLoading && !tableQuery.isError && result.data.length === 0 ? (
-          <Text ta="center" c="dimmed" py="xl">
-            No orders found
-          </Text>
-        ) : null}
-      </Card>
+              </Table.Thead>
+              <Table.Tbody>
+                {result.data.map((order) => (
+                  <Table.Tr key={order.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/orders/${order.id}`} ff="monospace" fw={700}>
+                        {shortOrderId(order.id)}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td miw={120}>{orderDate(order.created_at)}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm" fw={700}>
+                        {order.shipping_info.firstName} {order.shipping_info.lastName}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {order.customer_email}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {order.shipping_info.city}, {order.shipping_info.state}
+                    </Table.Td>
+                    <Table.Td miw={190}>
+                      {order.items.map((item) => (
+                        <Text key={item.product.id} size="sm">
+                          {item.quantity} × {item.product.name}
+                        </Text>
+                      ))}
+                    </Table.Td>
+                    <Table.Td fw={700}>{formatCents(order.total_cents)}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} wrap="nowrap">
+                        <StatusBadge status={order.status} />
+                        {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
+                        {order.refund_pending ? <RefundPendingBadge /> : null}
+                      </Group>
+                      <TrackingInfo tracking={order.tracking} size="xs" />
+                    </Table.Td>
+                    <Table.Td className="nowrap">
+                      <EmailFlags order={order} />
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusSelect
+                        orderId={order.id}
+                        status={order.status}
+                        label={`Status of order ${shortOrderId(order.id)}`}
+                        refunded={order.payment_status === "refunded"}
+                      />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Card>
+      ) : null}
+      {tableQuery.isLoading ? <LoadingRows label="Loading orders…" /> : null}
+      {!tableQuery.isLoading && !tableQuery.isError && result.data.length === 0 ? (
+        <Text ta="center" c="dimmed" py="xl">
+          No orders found
+        </Text>
+      ) : null}
 
       <Pager pageCount={pageCount} currentPage={currentPage} onChange={setCurrentPage} />
     </Stack>
+  );
+}
+
+/** One order on a phone: what the table's row says, stacked so that its status and its control fit 390 px. */
+function OrderCard({ order }: { order: MaskedOrder }) {
+  return (
+    <Card component="li" withBorder radius="lg" p="md">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <div>
+          <Anchor component={Link} to={`/orders/${order.id}`} ff="monospace" fw={700}>
+            {shortOrderId(order.id)}
+          </Anchor>
+          <Text size="xs" c="dimmed">
+            {orderDate(order.created_at)}
+          </Text>
+        </div>
+        <Group gap={4} wrap="nowrap">
+          <StatusBadge status={order.status} />
+          {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
+          {order.refund_pending ? <RefundPendingBadge /> : null}
+        </Group>
+      </Group>
+      <Text size="sm" fw={700} mt="xs">
+        {order.shipping_info.firstName} {order.shipping_info.lastName} · {order.shipping_info.city}, {order.shipping_info.state}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {order.customer_email}
+      </Text>
+      <Text size="sm" mt={4}>
+        {order.items.map((item) => `${item.quantity} × ${item.product.name}`).join(", ")}
+      </Text>
+      <TrackingInfo tracking={order.tracking} size="xs" />
+      <Group justify="space-between" align="center" mt="sm" wrap="nowrap">
+        <Text fw={700}>{formatCents(order.total_cents)}</Text>
+        <StatusSelect
+          orderId={order.id}
+          status={order.status}
+          label={`Status of order ${shortOrderId(order.id)}`}
+          refunded={order.payment_status === "refunded"}
+        />
+      </Group>
+      <Group mt={6}>
+        <EmailFlags order={order} />
+      </Group>
+    </Card>
   );
 }

@@ -1,9 +1,8 @@
 import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, Textarea } from "@mantine/core";
 import { CanAccess, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import { PAYMENT_STATUS_LABELS, shortOrderId, type MaskedOrder, type PaymentStatus } from "@shop/orders";
+import { PAYMENT_STATUS_LABELS, REFUND_PENDING_LABEL, shortOrderId, type MaskedOrder, type PaymentStatus } from "@shop/orders";
 import { useState, type FormEvent } from "react";
-import { answerToasts } from "../../toasts";
 
 /** The same bound as the server's (refund-order): a reason the owner will recognise later, not an essay. */
 const REASON_MIN = 3;
@@ -25,6 +24,18 @@ export function PaymentBadge({ status }: { status: PaymentStatus }) {
     </Badge>
   );
 }
+
+/** A refund asked of Stripe that Stripe has not confirmed yet: the order is still paid until it does (decision 042). */
+export function RefundPendingBadge() {
+  return (
+    <Badge bg="#fff3bf" c="#7a4a00" variant="light" data-testid="refund-pending-badge" style={{ flexShrink: 0 }}>
+      {REFUND_PENDING_LABEL}
+    </Badge>
+  );
+}
+
+/** What refund-order answers: 200 when Stripe refunded (or had), 202 with `pending` when Stripe's answer did not come. */
+type RefundAnswer = { message: string; alreadyRefunded: boolean; pending?: boolean };
 
 /** An order's carrier and tracking number, linked to the carrier's page when it has one. */
 export function TrackingInfo({ tracking, size = "sm" }: { tracking: MaskedOrder["tracking"]; size?: "xs" | "sm" }) {
@@ -52,17 +63,19 @@ export function TrackingInfo({ tracking, size = "sm" }: { tracking: MaskedOrder[
 
 /**
  * The owner's Refund button (hidden for staff by Refine's access control,
- * and for a $0 order) and its confirm dialog, which asks the reason. A full
- * refund through Stripe; the server makes it once however often it is asked.
+ * for a $0 order and while a refund is pending) and its confirm dialog,
+ * which asks the reason. A full refund through Stripe; the server makes it
+ * once however often it is asked. When Stripe's answer does not come, the
+ * toast says the refund is pending and the page shows it so.
  */
-export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payment_status" | "total_cents"> }) {
+export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payment_status" | "total_cents" | "refund_pending"> }) {
   const [opened, setOpened] = useState(false);
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
   const invalidate = useInvalidate();
-  const { mutate, mutation } = useCustomMutation<{ message: string; alreadyRefunded: boolean }>();
+  const { mutate, mutation } = useCustomMutation<RefundAnswer>();
   // A $0 order (a 100% code) took no money, so there is nothing to give back.
-  if (order.payment_status !== "paid" || order.total_cents === 0) return null;
+  if (order.payment_status !== "paid" || order.total_cents === 0 || order.refund_pending) return null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -78,7 +91,14 @@ export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payme
         method: "post",
         values: { orderId: order.id, reason: trimmed },
         // The dialog shows a failure itself, next to the button to try again.
-        ...answerToasts(`refund-${order.id}`, { success: "Refunded", error: false }),
+        errorNotification: false,
+        // "Refunded", or "Refund pending" when Stripe's answer did not come (202), with the server's message.
+        successNotification: (response?: { data?: RefundAnswer }) => ({
+          key: `refund-${order.id}`,
+          type: "success" as const,
+          description: response?.data?.pending ? REFUND_PENDING_LABEL : "Refunded",
+          message: response?.data?.message ?? "",
+        }),
       },
       {
         onSuccess: () => {

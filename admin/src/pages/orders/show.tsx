@@ -1,11 +1,11 @@
 import { Alert, Anchor, Card, Grid, Group, Stack, Table, Text, Timeline, Title } from "@mantine/core";
 import { useOne } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import { shortOrderId, type MaskedOrderWithHistory, type TrackingView } from "@shop/orders";
+import { REFUND_PENDING_LABEL, orderLinkExpiresAt, shortOrderId, type MaskedOrderWithHistory, type TrackingView } from "@shop/orders";
 import { Link, useParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
-import { PaymentBadge, RefundButton, TrackingInfo } from "./payment";
+import { PaymentBadge, RefundButton, RefundPendingBadge, TrackingInfo } from "./payment";
 import { StatusSelect } from "./status-select";
 
 /** One order, masked, with its history: status changes and tracking set or corrected. */
@@ -49,6 +49,7 @@ export function OrderShow() {
         <Group>
           <StatusBadge status={order.status} />
           <PaymentBadge status={order.payment_status} />
+          {order.refund_pending ? <RefundPendingBadge /> : null}
           <StatusSelect orderId={order.id} status={order.status} label="Change status" refunded={order.payment_status === "refunded"} />
           <RefundButton order={order} />
         </Group>
@@ -58,6 +59,21 @@ export function OrderShow() {
           {order.refund.refunded_by === "Stripe" ? "Refunded in Stripe's dashboard" : `By ${order.refund.refunded_by ?? "the owner"}`},{" "}
           {orderDate(order.refund.refunded_at)}
           {order.refund.reason ? `: ${order.refund.reason}` : "."}
+        </Alert>
+      ) : null}
+      {order.refund_pending ? (
+        <Alert
+          color="yellow"
+          variant="light"
+          title={`${REFUND_PENDING_LABEL}: Stripe has not confirmed it yet`}
+          // A deep amber: Mantine's light yellow title is under 4.5:1 on its own tint.
+          styles={{ title: { color: "#7a4a00" } }}
+          data-testid="refund-pending"
+        >
+          Asked of Stripe by {order.refund_pending.requested_by ?? "the owner"}, {orderDate(order.refund_pending.requested_at)}
+          {order.refund_pending.reason ? `: ${order.refund_pending.reason}${/[.!?]$/.test(order.refund_pending.reason) ? "" : "."}` : "."} Stripe&apos;s answer did not come, so
+          the shop keeps asking it (it can never refund twice) and marks the order refunded, and emails the customer, as soon as Stripe
+          confirms. Nothing more to do.
         </Alert>
       ) : null}
       {order.tracking ? (
@@ -110,6 +126,9 @@ export function OrderShow() {
               <Text size="sm" c="dimmed">
                 Placed {orderDate(order.created_at)}. Full details went to the fulfilment team by email.
               </Text>
+              <Text size="sm" c="dimmed">
+                The customer&apos;s order page link works until {orderDate(orderLinkExpiresAt(order.created_at).toISOString())}.
+              </Text>
               <EmailFlags order={order} />
             </Stack>
           </Card>
@@ -125,10 +144,16 @@ function trackingText(tracking: TrackingView) {
   return [tracking.carrier, tracking.number].filter(Boolean).join(" · ") || "none";
 }
 
-/** Status changes and tracking changes, oldest first, each with who made it and when. */
+/** Status changes, tracking changes and refunds Stripe refused, oldest first, each with who made it and when. */
 function OrderHistory({ order }: { order: MaskedOrderWithHistory }) {
   const entries = [
     ...order.history.map((change) => ({ at: change.changed_at, by: change.changed_by, title: `${change.from} → ${change.to}`, detail: null })),
+    ...order.refund_refusals.map((refusal) => ({
+      at: refusal.refused_at,
+      by: "Stripe",
+      title: `Refund refused by Stripe${refusal.requested_by ? ` (asked by ${refusal.requested_by})` : ""}`,
+      detail: refusal.refusal,
+    })),
     ...order.tracking_history.map((change) => {
       const first = change.from.carrier === null && change.from.number === null;
       return {

@@ -1,0 +1,49 @@
+import type { Prisma } from "~/generated/prisma/client";
+import { recordAudit } from "~/models/audit.server";
+import { changeCatalog, readSettings } from "~/models/catalog.server";
+import type { ShopSettings } from "~/lib/shop-settings";
+import { centsToDollars } from "~/lib/money";
+import type { SettingsJson } from "~/lib/owner-records";
+
+/**
+ * The owner's changes to the shop's terms (docs/decisions/052). Written with
+ * the catalogue's version bump, so every instance prices the next cart and
+ * renders the next page on the new terms (the page cache included); orders
+ * already placed keep the figures they were placed with (they store them).
+ * `settings` has passed save-settings' validation.
+ */
+export async function saveSettings(actorEmail: string, settings: ShopSettings): Promise<ShopSettings> {
+  const row = {
+    shippingFeeCents: settings.shippingFeeCents,
+    freeShippingThresholdCents: settings.freeShippingThresholdCents,
+    minimumOrderCents: settings.minimumOrderCents,
+    kitchenLat: settings.kitchen.lat,
+    kitchenLon: settings.kitchen.lon,
+    zones: settings.zones as unknown as Prisma.InputJsonValue,
+  };
+  return changeCatalog(async (tx) => {
+    const before = await readSettings(tx);
+    await tx.shopSettings.upsert({ where: { id: 1 }, create: { id: 1, ...row }, update: row });
+    const after = await readSettings(tx);
+    await recordAudit(tx, { actorEmail, action: "settings.save", subjectType: "settings", subjectId: "shop", before, after });
+    return after;
+  });
+}
+
+/** The settings as the functions answer them: dollars, zones nearest first. */
+export function settingsJson(settings: ShopSettings): SettingsJson {
+  const dollars = (cents: number | null) => (cents === null ? null : centsToDollars(cents));
+  return {
+    shippingFee: centsToDollars(settings.shippingFeeCents),
+    freeShippingThreshold: centsToDollars(settings.freeShippingThresholdCents),
+    minimumOrder: centsToDollars(settings.minimumOrderCents),
+    kitchen: settings.kitchen,
+    zones: settings.zones.map((zone) => ({
+      name: zone.name,
+      upToMiles: zone.upToMiles,
+      minimumOrder: centsToDollars(zone.minimumOrderCents),
+      shippingFee: dollars(zone.shippingFeeCents),
+      freeShippingThreshold: dollars(zone.freeShippingThresholdCents),
+    })),
+  };
+}

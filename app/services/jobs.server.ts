@@ -1,0 +1,109 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import { db } from "~/utils/db.server";
+import { describeError } from "~/utils/errors.server";
+import { env } from "~/utils/env.server";
+import { finishesWithin } from "~/utils/within.server";
+
+/**
+ * Periodic work shared by every instance (decision 044): the orphan sweep,
+ * the rate-limit sweep. Each job has a row in BackgroundJob. Every instance
+ * looks every JOBS_TICK_MS; the first to find a job due (its last start at
+ * least `everyMs` ago) and unheld takes its lease in one conditional UPDATE
+ * and runs it; the others see it held or not due. So a job runs once per
+ * period across the whole shop, and a run whose instance died is taken over
+ * when its lease ends.
+ */
+export type Job = {
+  name: string;
+  /** The period: a run starts at most this often, across all instances. */
+  everyMs: number;
+  /** Longer than a run can take; another instance takes the job over after it. */
+  leaseMs: number;
+  /** Does the work; says what it did in a few words (kept as the row's lastResult). */
+  run: () => Promise<string>;
+};
+
+export type JobOutcome = "ran" | "failed" | "not-due";
+
+/** Makes the job's row once, so the claim below has something to update. */
+async function ensureRow(name: string) {
+  await db.$executeRaw`INSERT INTO "BackgroundJob" ("name") VALUES (${name}) ON CONFLICT ("name") DO NOTHING`;
+}
+
+/** Takes the job's lease if it is due and unheld, in one statement: two instances never both get it. */
+async function claim(job: Job, workerId: string, now: Date): Promise<boolean> {
+  const leaseEnd = new Date(now.getTime() + job.leaseMs);
+  const dueBefore = new Date(now.getTime() - job.everyMs);
+  const claimed = await db.$executeRaw`
+    UPDATE "BackgroundJob" SET "leasedBy" = ${workerId}, "leasedUntil" = ${leaseEnd}, "lastStartedAt" = ${now}
+     WHERE "name" = ${job.name}
+       AND ("leasedUntil" IS NULL OR "leasedUntil" < ${now})
+       AND ("lastStartedAt" IS NULL OR "lastStartedAt" <= ${dueBefore})`;
+  return claimed === 1;
+}
+
+/** Runs the job here if it is due and no other instance holds it; records how it ended. */
+export async function runJobIfDue(job: Job, workerId: string, now = new Date()): Promise<JobOutcome> {
+  await ensureRow(job.name);
+  if (!(await claim(job, workerId, now))) return "not-due";
+  const mine = { name: job.name, leasedBy: workerId };
+  try {
+    const result = await job.run();
+    await db.backgroundJob.updateMany({
+      where: mine,
+      data: { leasedBy: null, leasedUntil: null, lastFinishedAt: new Date(), lastResult: result, lastError: null, failures: 0 },
+    });
+    return "ran";
+  } catch (error) {
+    const problem = describeError(error);
+    console.error(`Background job ${job.name} failed: ${problem}`);
+    await db.backgroundJob.updateMany({
+      where: mine,
+      data: { leasedBy: null, leasedUntil: null, lastFinishedAt: new Date(), lastError: problem, failures: { increment: 1 } },
+    });
+    return "failed";
+  }
+}
+
+type Runner = { timer: NodeJS.Timeout; tick: Promise<void> | null; stopping: boolean };
+const globalForJobs = globalThis as unknown as { __jobRunner?: Runner };
+
+/** Looks for due jobs every JOBS_TICK_MS in this instance, one tick at a time. */
+export function startJobs(jobs: Job[]) {
+  if (env.JOBS_TICK_MS === 0 || env.NODE_ENV === "test" || globalForJobs.__jobRunner) return;
+  const workerId = `${hostname()}-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const runner: Runner = {
+    tick: null,
+    stopping: false,
+    timer: setInterval(() => {
+      if (runner.tick || runner.stopping) return;
+      runner.tick = (async () => {
+        for (const job of jobs) {
+          if (runner.stopping) return;
+          await runJobIfDue(job, workerId).catch((error: unknown) => {
+            console.error(`Background job ${job.name} could not be claimed: ${describeError(error)}`);
+          });
+        }
+      })().finally(() => {
+        runner.tick = null;
+      });
+    }, env.JOBS_TICK_MS),
+  };
+  runner.timer.unref();
+  globalForJobs.__jobRunner = runner;
+}
+
+/** Stops looking for jobs and waits up to `timeoutMs` for a run under way (a graceful stop). */
+export async function stopJobs(timeoutMs: number): Promise<boolean> {
+  const runner = globalForJobs.__jobRunner;
+  if (!runner) return true;
+  runner.stopping = true;
+  clearInterval(runner.timer);
+  return finishesWithin(runner.tick, timeoutMs);
+}
+
+/** Every job's row, for the operations page and the tests. */
+export function jobStates() {
+  return db.backgroundJob.findMany({ orderBy: { name: "asc" } });
+}

@@ -1,0 +1,95 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { hostname } from "node:os";
+import { pino, type Logger } from "pino";
+import { env } from "~/utils/env.server";
+import { describeError } from "~/utils/errors.server";
+
+/**
+ * The process's one logger (decision 047): JSON lines on stdout (or
+ * LOG_FILE), pretty in development. Every line carries the time, the level,
+ * the instance and, inside a request, that request's id and route, which the
+ * HTTP edge (server/request-log.mjs) puts in `requestContext`, so a model's
+ * line needs no `request` argument.
+ *
+ * Customer data never reaches a line:
+ * - log ids, statuses and counts, never a customer's email, name, phone or
+ *   address; fields that could hold them are redacted by name;
+ * - an error is logged as `describeError` makes it (its class, code and the
+ *   first line of its message), never the object: Prisma's messages go on to
+ *   print the query with its arguments. `err` and `error` fields pass through
+ *   it whatever the caller gave;
+ * - last, any email address left in a written line becomes "[email]".
+ */
+
+/** What a request's log lines carry. */
+export type RequestContext = { requestId: string; route: string };
+
+/** Field names whose values are customer data or secrets, wherever they appear in a logged object. */
+const REDACTED_FIELDS = [
+  "email",
+  "customerEmail",
+  "to",
+  "firstName",
+  "lastName",
+  "customerName",
+  "phone",
+  "address",
+  "shipping",
+  "password",
+  "token",
+  "cookie",
+  "authorization",
+];
+
+const EMAIL_ADDRESS = /[^\s"'<>@\\]+@[^\s"'<>@\\]+\.[A-Za-z]{2,}/g;
+
+const errorText = (value: unknown) => (value instanceof Error || (typeof value === "object" && value !== null) ? describeError(value) : value);
+
+function createLogger(): Logger {
+  const development = env.NODE_ENV === "development";
+  return pino(
+    {
+      level: env.LOG_LEVEL,
+      base: { instance: `${hostname()}:${process.pid}` },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // Level names rather than numbers in JSON; pino-pretty reads the numbers.
+      formatters: development ? {} : { level: (label) => ({ level: label }) },
+      mixin: () => requestContext.getStore() ?? {},
+      redact: { paths: REDACTED_FIELDS.flatMap((field) => [field, `*.${field}`]), censor: "[redacted]" },
+      serializers: { err: errorText, error: errorText },
+      hooks: { streamWrite: (line) => line.replace(EMAIL_ADDRESS, "[email]") },
+    },
+    development
+      ? pino.transport({ target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,instance" } })
+      : pino.destination({ dest: env.LOG_FILE ?? 1, sync: true, mkdir: true }),
+  );
+}
+
+const globalForLog = globalThis as typeof globalThis & { __requestContext?: AsyncLocalStorage<RequestContext>; __logger?: Logger };
+
+/** One store per process, shared by every build a development server loads. */
+export const requestContext = (globalForLog.__requestContext ??= new AsyncLocalStorage<RequestContext>());
+
+export const logger = (globalForLog.__logger ??= createLogger());
+
+/** One console argument as log text: strings and numbers as they are, an error (or any object) as describeError says it. */
+function consoleText(args: unknown[]) {
+  return args
+    .map((arg) => (typeof arg === "string" ? arg : typeof arg === "number" || typeof arg === "boolean" ? String(arg) : describeError(arg)))
+    .join(" ");
+}
+
+/**
+ * The shop's own console.* calls become log lines of the matching level,
+ * with the request's id and route, in LOG_FILE when it is set; an error
+ * object passed to them is described, never printed whole (a Prisma error
+ * prints the query's arguments: customer data). Not under test, where
+ * tests watch the console itself.
+ */
+export function routeConsoleToLogger() {
+  if (env.NODE_ENV === "test") return;
+  console.error = (...args: unknown[]) => logger.error(consoleText(args));
+  console.warn = (...args: unknown[]) => logger.warn(consoleText(args));
+  console.info = (...args: unknown[]) => logger.info(consoleText(args));
+  console.log = (...args: unknown[]) => logger.info(consoleText(args));
+}

@@ -1,0 +1,210 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { db } from "~/utils/db.server";
+import { logger } from "~/utils/logger.server";
+
+/**
+ * The process's Prometheus metrics (decision 049), served at /metrics by the
+ * HTTP edge (server/metrics.mjs) to the addresses METRICS_ALLOW lets in.
+ * Counters and histograms are this process's own: with several instances,
+ * each exposes its own and Prometheus sums them. The email outbox gauges are
+ * read from the database when scraped, so every instance answers the same
+ * figures: take their max(), never their sum().
+ *
+ * Labels come from fixed sets only (route patterns, status classes, named
+ * outcomes and operations), never from a raw path, an id or a customer.
+ */
+
+/** Seconds: from a cached page (sub-millisecond) to Stripe's timeout. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** What can become of a Stripe webhook delivery (app/routes/webhooks.stripe.ts). */
+export const WEBHOOK_OUTCOMES = ["handled", "duplicate", "bad_signature", "bad_shape", "failed"] as const;
+/** Why a checkout's payment page could not be opened (placeOrder). */
+export const PAYMENT_FAILURE_REASONS = ["stripe_error", "total_mismatch"] as const;
+
+/** The outbox gauges are read at most this often, however many scrapers ask. */
+export const OUTBOX_READ_EVERY_MS = 5_000;
+
+function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const metric = { registers: [registry] };
+
+  const outbox = outboxGauges();
+  const made = {
+    registry,
+    httpRequests: new Counter({
+      ...metric,
+      name: "shop_http_requests_total",
+      help: "HTTP requests answered, by method, route pattern and status class.",
+      labelNames: ["method", "route", "status"] as const,
+    }),
+    httpDuration: new Histogram({
+      ...metric,
+      name: "shop_http_request_duration_seconds",
+      help: "Time from a request's arrival to its response's end, by route pattern and status class.",
+      labelNames: ["route", "status"] as const,
+      buckets: LATENCY_BUCKETS,
+    }),
+    pageCache: new Counter({
+      ...metric,
+      name: "shop_page_cache_requests_total",
+      help: "Requests for a cacheable page: hit (served from memory), miss (rendered, then kept) or bypass (an unknown query).",
+      labelNames: ["outcome"] as const,
+    }),
+    ordersPlaced: new Counter({ ...metric, name: "shop_orders_placed_total", help: "Orders placed: written, and their payment page opened." }),
+    ordersPaid: new Counter({ ...metric, name: "shop_orders_paid_total", help: "Orders marked paid (once each, whichever path saw the payment first)." }),
+    ordersRefunded: new Counter({ ...metric, name: "shop_orders_refunded_total", help: "Paid orders marked refunded (by the owner or from Stripe)." }),
+    paymentFailures: new Counter({
+      ...metric,
+      name: "shop_payment_failures_total",
+      help: "Checkouts whose payment page could not be opened: stripe_error (Stripe refused or did not answer) or total_mismatch.",
+      labelNames: ["reason"] as const,
+    }),
+    webhooks: new Counter({
+      ...metric,
+      name: "shop_stripe_webhooks_total",
+      help: "Stripe webhook deliveries: handled, duplicate, bad_signature, bad_shape, or failed (answered 500, Stripe retries).",
+      labelNames: ["outcome"] as const,
+    }),
+    emailsSent: new Counter({ ...metric, name: "shop_emails_sent_total", help: "Emails handed to the mail server." }),
+    emailsFailed: new Counter({ ...metric, name: "shop_emails_failed_total", help: "Attempts to send an email that failed (retried later unless the email is dead)." }),
+    emailsDead: new Counter({
+      ...metric,
+      name: "shop_emails_dead_total",
+      help: "Emails given up: refused permanently, out of attempts, or their sender stopped mid-send too often.",
+    }),
+    outboxBacklog: new Gauge({
+      ...metric,
+      name: "shop_email_outbox_backlog",
+      help: "Emails waiting to be sent or being sent (read from the database: the same on every instance).",
+      collect: () => outbox.refresh(),
+    }),
+    outboxOldestAge: new Gauge({
+      ...metric,
+      name: "shop_email_outbox_oldest_age_seconds",
+      help: "Age of the oldest email still waiting to be sent, 0 when none waits (read from the database).",
+      collect: () => outbox.refresh(),
+    }),
+    outboxDead: new Gauge({
+      ...metric,
+      name: "shop_email_outbox_dead",
+      help: "Dead emails in the outbox (read from the database).",
+      collect: () => outbox.refresh(),
+    }),
+    callDuration: new Histogram({
+      ...metric,
+      name: "shop_outside_call_duration_seconds",
+      help: "Calls to outside services by service (stripe, geocoder) and operation, failed ones included.",
+      labelNames: ["service", "operation"] as const,
+      buckets: LATENCY_BUCKETS,
+    }),
+    callErrors: new Counter({
+      ...metric,
+      name: "shop_outside_call_errors_total",
+      help: "Calls to outside services that failed: an error answer, a timeout or no connection.",
+      labelNames: ["service", "operation"] as const,
+    }),
+  };
+  // Every known outcome is exposed from the start, at 0: a rule comparing two of them needs both series.
+  for (const outcome of WEBHOOK_OUTCOMES) made.webhooks.inc({ outcome }, 0);
+  for (const reason of PAYMENT_FAILURE_REASONS) made.paymentFailures.inc({ reason }, 0);
+  return made;
+}
+
+type OutboxFigures = { backlog: number; oldestAgeSeconds: number; dead: number };
+
+/**
+ * The outbox gauges' one query, shared by the three gauges of a scrape and
+ * kept OUTBOX_READ_EVERY_MS. A failed read keeps the last figures and logs a
+ * warning: a scrape never fails because the database is slow.
+ */
+function outboxGauges() {
+  let readAt = 0;
+  let reading: Promise<void> | null = null;
+  const refresh = async () => {
+    if (reading) return reading;
+    if (Date.now() - readAt < OUTBOX_READ_EVERY_MS) return;
+    reading = readOutbox()
+      .then((figures) => {
+        metrics().outboxBacklog.set(figures.backlog);
+        metrics().outboxOldestAge.set(figures.oldestAgeSeconds);
+        metrics().outboxDead.set(figures.dead);
+        readAt = Date.now();
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, "could not read the email outbox for the metrics"))
+      .finally(() => (reading = null));
+    return reading;
+  };
+  return { refresh, forget: () => (readAt = 0) };
+}
+
+/** One index scan over the rows still to send, and a count of the dead ones. */
+async function readOutbox(): Promise<OutboxFigures> {
+  const [row] = await db.$queryRaw<{ backlog: number; oldestAgeSeconds: number | null; dead: number }[]>`
+    SELECT count(*) FILTER (WHERE "status" IN ('pending', 'sending'))::int AS "backlog",
+           EXTRACT(EPOCH FROM (now() AT TIME ZONE 'UTC') - min("createdAt") FILTER (WHERE "status" IN ('pending', 'sending')))::float8 AS "oldestAgeSeconds",
+           count(*) FILTER (WHERE "status" = 'dead')::int AS "dead"
+      FROM "OutboxMessage" WHERE "status" IN ('pending', 'sending', 'dead')`;
+  return { backlog: row?.backlog ?? 0, oldestAgeSeconds: Math.max(0, row?.oldestAgeSeconds ?? 0), dead: row?.dead ?? 0 };
+}
+
+type Metrics = ReturnType<typeof createMetrics>;
+
+// One set per process, kept across development rebuilds (a second registration of a name would throw).
+const globalForMetrics = globalThis as typeof globalThis & { __metrics?: Metrics };
+
+/** The process's metrics, made on first use. */
+export function metrics(): Metrics {
+  return (globalForMetrics.__metrics ??= createMetrics());
+}
+
+/** "2xx", "4xx", …: the status label of the HTTP metrics. */
+export function statusClass(status: number) {
+  return `${Math.floor(status / 100)}xx`;
+}
+
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "OPTIONS", "PUT", "PATCH", "DELETE"]);
+
+/** For the HTTP edge's request log (server/request-log.mjs): one finished request, counted and timed. */
+export function observeRequest({ method, route, status, seconds }: { method: string; route: string; status: number; seconds: number }) {
+  const { httpRequests, httpDuration } = metrics();
+  httpRequests.inc({ method: KNOWN_METHODS.has(method) ? method : "other", route, status: statusClass(status) });
+  httpDuration.observe({ route, status: statusClass(status) }, seconds);
+}
+
+/** For the page cache (server/page-cache.mjs): how a cacheable page was served. */
+export function countPageCache(outcome: "hit" | "miss" | "bypass") {
+  metrics().pageCache.inc({ outcome });
+}
+
+/** The metrics in Prometheus's text format, for /metrics. */
+export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
+  const { registry } = metrics();
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}
+
+/**
+ * Times a call to an outside service and counts it as an error when it
+ * throws, or when `failed` says its answer was one; answers what the call
+ * answered (or throws what it threw).
+ */
+export async function timeOutsideCall<T>(
+  service: "stripe" | "geocoder",
+  operation: string,
+  call: () => Promise<T>,
+  failed: (answer: T) => boolean = () => false,
+): Promise<T> {
+  const { callDuration, callErrors } = metrics();
+  const stop = callDuration.startTimer({ service, operation });
+  try {
+    const answer = await call();
+    if (failed(answer)) callErrors.inc({ service, operation });
+    return answer;
+  } catch (error) {
+    callErrors.inc({ service, operation });
+    throw error;
+  } finally {
+    stop();
+  }
+}

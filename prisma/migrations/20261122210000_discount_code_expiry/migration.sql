@@ -1,3 +1,0 @@
--- AlterTable
-ALTER TABLE "DiscountCode" ADD COLUMN "expiresAt" DATETIME;
-

@@ -1,0 +1,98 @@
+// Applies prisma/migrations to the PostgreSQL database of
+// DATABASE_URL with Postgrator, under a PostgreSQL advisory lock: several
+// instances starting together migrate once, the others wait and then find
+// nothing left to do. (`prisma migrate deploy` cannot be used on PostgreSQL
+// with Prisma 6.19's JS engine: prisma/orm#27403, see docs/decisions/015.)
+// The lock is a session lock: DATABASE_URL must reach PostgreSQL directly, or
+// through a pooler in session mode, never one in transaction mode.
+import path from "node:path";
+import pg from "pg";
+import Postgrator from "postgrator";
+
+/** Any constant shared by every instance of this shop: the key of the start-up lock. */
+export const STARTUP_LOCK_KEY = 727_001;
+
+/** How long an instance waits for another to finish migrating before it gives up, unless MIGRATION_LOCK_TIMEOUT_MS says otherwise. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 5 * 60_000;
+
+/** Another session held the start-up lock for longer than this instance would wait. */
+export class StartupLockTimeoutError extends Error {}
+
+function lockTimeoutMs() {
+  const text = process.env.MIGRATION_LOCK_TIMEOUT_MS;
+  if (text === undefined || text === "") return DEFAULT_LOCK_TIMEOUT_MS;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`MIGRATION_LOCK_TIMEOUT_MS must be a positive number of milliseconds, not ${JSON.stringify(text)}`);
+  return value;
+}
+
+/**
+ * Runs `work(client)` while holding the start-up lock (one instance at a
+ * time). Waits for the lock at most MIGRATION_LOCK_TIMEOUT_MS (5 minutes),
+ * then fails with a StartupLockTimeoutError that says how to find the holder,
+ * so a stuck migration elsewhere stops this instance visibly instead of
+ * leaving it waiting for ever.
+ *
+ * @template T
+ * @param {string} url
+ * @param {(client: pg.Client) => Promise<T>} work
+ * @returns {Promise<T>}
+ */
+export async function withStartupLock(url, work) {
+  const timeoutMs = lockTimeoutMs();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let locked = false;
+  try {
+    // lock_timeout bounds the wait for any lock, advisory ones included; reset before the work.
+    await client.query(`SET lock_timeout = ${timeoutMs}`);
+    try {
+      await client.query("SELECT pg_advisory_lock($1)", [STARTUP_LOCK_KEY]);
+    } catch (error) {
+      if (/** @type {{ code?: string }} */ (error)?.code !== "55P03") throw error;
+      throw new StartupLockTimeoutError(
+        `Waited ${timeoutMs / 1000} s for the start-up lock (advisory lock ${STARTUP_LOCK_KEY}) and another session still holds it: ` +
+          "another instance is migrating or seeding, or is stuck doing so. Find it with " +
+          `SELECT pid, application_name, client_addr, backend_start, state, query FROM pg_stat_activity WHERE pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ${STARTUP_LOCK_KEY} AND granted); ` +
+          "stop that instance, or set MIGRATION_LOCK_TIMEOUT_MS to wait longer (docs/operations.md, Upgrades).",
+      );
+    }
+    locked = true;
+    await client.query("RESET lock_timeout");
+    return await work(client);
+  } finally {
+    // Ending the session releases the lock too; unlocking first lets the next instance in at once.
+    if (locked) await client.query("SELECT pg_advisory_unlock($1)", [STARTUP_LOCK_KEY]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+/**
+ * Applies what is missing; answers the files applied. Call it holding the start-up lock.
+ * @param {pg.Client} client
+ * @returns {Promise<string[]>}
+ */
+export async function migrate(client) {
+  const postgrator = new Postgrator({
+    migrationPattern: path.resolve("prisma/migrations/*"),
+    driver: "pg",
+    database: client.database,
+    schemaTable: "schema_migrations",
+    execQuery: (query) => client.query(query),
+  });
+  const applied = await postgrator.migrate();
+  return applied.map((migration) => path.basename(migration.filename));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set");
+  try {
+    const applied = await withStartupLock(url, migrate);
+    console.log(applied.length === 0 ? "The database schema is up to date." : `Applied ${applied.join(", ")}.`);
+  } catch (error) {
+    if (!(error instanceof StartupLockTimeoutError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

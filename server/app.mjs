@@ -1,0 +1,108 @@
+// The shop's Express app: what every request meets before Remix, in order
+// (decisions 013, 045, 047). server.mjs listens with it.
+import { createRequestHandler } from "@remix-run/express";
+import express from "express";
+import { compressResponses } from "./compression.mjs";
+import {
+  clientAddressOf,
+  declaredBodyLimit,
+  demoOneAddress,
+  discardUnreadBodies,
+  paymentFormOrigins,
+  refuse,
+  refuseUnreadableUrls,
+  sameOrigin,
+  securityHeaders,
+} from "./http-guards.mjs";
+import { fingerprintedImages } from "./immutable-assets.mjs";
+import { precompressedAssets } from "./precompressed-assets.mjs";
+import { addressAllowList, metricsEndpoint } from "./metrics.mjs";
+import { pageCache } from "./page-cache.mjs";
+import { requestLog } from "./request-log.mjs";
+import { answerUnservedMethods, routeFacts } from "./routes.mjs";
+
+/** @typedef {import("./build.mjs").ShopBuild} ShopBuild */
+/** @typedef {import("./routes.mjs").RouteFacts} RouteFacts */
+
+/** Files served from disk, logged as the route "static": the asset folders, and any file name no route claims. */
+const STATIC_FOLDER = /^\/(?:build|fonts|admin\/assets|images)\//;
+const FILE_NAME = /\.[a-z0-9]+$/i;
+
+/**
+ * @param {{ build: () => ShopBuild, development: boolean }} options
+ *   `build` answers the current build (a development server swaps it on each rebuild)
+ */
+export function createShopApp({ build, development }) {
+  const { env } = build().entry.module;
+  /** @type {WeakMap<ShopBuild, ReturnType<typeof routeFacts>>} */
+  const routesByBuild = new WeakMap();
+  const routesOf = (/** @type {ShopBuild} */ current) => {
+    let routes = routesByBuild.get(current);
+    if (!routes) routesByBuild.set(current, (routes = routeFacts(current.routes)));
+    return routes;
+  };
+  const logger = () => build().entry.module.logger;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.TRUST_PROXY);
+  const requestContext = () => build().entry.module.requestContext;
+  app.use(requestLog({ logger, requestContext, onFinish: (request) => build().entry.module.observeRequest(request) }));
+  app.use(compressResponses());
+  // Every response, assets and JSON included; pages get the nonce through the load context.
+  app.use(securityHeaders({ https: env.PUBLIC_URL?.startsWith("https://") ?? false, formActionOrigins: paymentFormOrigins(env.STRIPE_API_URL) }));
+  // Prometheus's scrapes: before the page cache and Remix, to the allowed addresses only (decision 049).
+  app.use(metricsEndpoint({ allowed: addressAllowList(env.METRICS_ALLOW), render: () => build().entry.module.renderMetrics(), requestContext }));
+  app.use(refuseUnreadableUrls((pathname, search) => build().entry.module.unacceptableUrlPart(pathname, search)));
+  // The request's route, for its log line and the method check below.
+  app.use((req, res, next) => {
+    const question = req.originalUrl.indexOf("?");
+    /** @type {RouteFacts} */
+    const facts = routesOf(build()).describe(req.path, question === -1 ? "" : req.originalUrl.slice(question + 1));
+    res.locals.routeFacts = facts;
+    const context = build().entry.module.requestContext.getStore();
+    if (context) context.route = STATIC_FOLDER.test(req.path) || (facts.notFound && FILE_NAME.test(req.path)) ? "static" : facts.pattern;
+    next();
+  });
+  if (env.DEMO) app.use(demoOneAddress({ publicOrigin: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` }));
+  app.use(discardUnreadBodies);
+  app.use(declaredBodyLimit);
+  app.use(sameOrigin({ publicUrl: env.PUBLIC_URL }));
+  // Fingerprinted assets never change; everything else in public/ may.
+  // Compressed once at build time (decision 056), then the files themselves for what was not worth compressing.
+  for (const [mount, folder] of /** @type {const} */ ([
+    ["/build", "public/build"],
+    ["/admin/assets", "admin/dist/assets"],
+  ])) {
+    app.use(mount, precompressedAssets(folder), express.static(folder, { immutable: true, maxAge: "1y" }));
+  }
+  app.use("/fonts", express.static("public/fonts", { immutable: true, maxAge: "1y" }));
+  app.use(fingerprintedImages());
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  // Pages that are the same for every visitor without a cart, until the catalogue changes.
+  if (!development) {
+    app.use(pageCache({ catalogVersion: () => build().entry.module.catalogVersion(), onServed: (outcome) => build().entry.module.countPageCache(outcome) }));
+  }
+
+  app.use(answerUnservedMethods((_req, res) => /** @type {RouteFacts} */ (res.locals.routeFacts)));
+
+  const remix = createRequestHandler({
+    build: development ? async () => build() : build(),
+    mode: build().mode,
+    getLoadContext: (req, res) => ({ clientAddress: clientAddressOf(req), cspNonce: res.locals.cspNonce }),
+  });
+  app.all("*", remix);
+
+  // Anything that still goes wrong: one log line, never a stack trace, never the error's details to the client.
+  app.use(
+    /** @type {import("express").ErrorRequestHandler} */
+    (error, req, res, _next) => {
+      const status = typeof error?.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
+      if (status === 500) logger().error({ err: error }, "request failed");
+      if (res.headersSent) return void res.destroy();
+      refuse(req, res, status, status === 500 ? "Something went wrong on our side. Please try again." : "That request could not be read.");
+    },
+  );
+  return app;
+}

@@ -1,0 +1,111 @@
+import { networkInterfaces } from "node:os";
+import net from "node:net";
+import { expect, test } from "@playwright/test";
+import { scratchDatabase, startShop, type ScratchDatabase, type ShopProcess } from "../support/shop-process";
+
+/**
+ * The HTTP edge in a server process of its own (server.mjs, the built shop):
+ * requests it does not serve, addresses it cannot read, where it listens
+ * behind a proxy, and the page cache under unique URLs. Each request is one
+ * log line and never a stack trace.
+ */
+
+// Ports after the suite's own server's, one pair per worker.
+const PORT = Number(process.env.E2E_PORT ?? 3100) + 10 + 2 * Number(process.env.TEST_WORKER_INDEX ?? 0);
+
+test.describe.configure({ mode: "serial" });
+
+let database: ScratchDatabase;
+let shop: ShopProcess;
+
+/** The demo with its stand-ins, on this file's database, addressed as 127.0.0.1. */
+function startEdgeShop(port: number, env: Record<string, string | undefined> = {}) {
+  const origin = `http://127.0.0.1:${port}`;
+  return startShop(port, { ...process.env, DATABASE_URL: database.url, MOCKS: "true", PUBLIC_URL: origin, OUTBOX_POLL_MS: "0", ...env }, { origin });
+}
+
+test.beforeAll(async () => {
+  database = await scratchDatabase("chillpb_e2e_edge");
+  shop = await startEdgeShop(PORT);
+});
+
+test.afterAll(async () => {
+  await shop?.stop();
+  await database?.drop();
+});
+
+/** A stack frame as Node prints one: "    at fn (file:line:col)". */
+const STACK_FRAME = /^\s+at .+[(:]\d+/m;
+
+test("a request the shop does not serve is answered 405 with Allow, or 404, in one log line and without a stack trace", async () => {
+  const cases: { method: string; path: string; status: number; allow: string | null }[] = [
+    { method: "OPTIONS", path: "/", status: 405, allow: "GET, HEAD" },
+    { method: "OPTIONS", path: "/functions/v1/send-welcome-email", status: 405, allow: "POST" },
+    { method: "POST", path: "/", status: 405, allow: "GET, HEAD" },
+    { method: "POST", path: "/shop", status: 405, allow: "GET, HEAD" },
+    { method: "POST", path: "/privacy", status: 405, allow: "GET, HEAD" },
+    { method: "PUT", path: "/cart", status: 405, allow: "GET, HEAD, POST" },
+    { method: "DELETE", path: "/?index", status: 405, allow: "GET, HEAD, POST" },
+    { method: "GET", path: "/functions/v1/get-orders", status: 405, allow: "POST" },
+    { method: "GET", path: "/webhooks/stripe", status: 405, allow: "POST" },
+    { method: "PATCH", path: "/shop", status: 405, allow: "GET, HEAD" },
+    { method: "POST", path: "/no/such/page", status: 404, allow: null },
+    { method: "GET", path: "/%E0%A4%A", status: 404, allow: null },
+    { method: "GET", path: "/shop/%00", status: 404, allow: null },
+    { method: "GET", path: "/unsubscribe?token=%00", status: 400, allow: null },
+  ];
+  const ids: string[] = [];
+  for (const { method, path, status, allow } of cases) {
+    const answer = await fetch(`${shop.origin}${path}`, { method, headers: { Origin: shop.origin, Accept: "text/html" } });
+    expect(answer.status, `${method} ${path}`).toBe(status);
+    expect(answer.headers.get("Allow"), `${method} ${path}`).toBe(allow);
+    expect(await answer.text()).not.toMatch(STACK_FRAME);
+    ids.push(answer.headers.get("X-Request-Id") ?? "");
+  }
+  await expect.poll(() => ids.every((id) => shop.logLines().some((line) => line.requestId === id))).toBe(true);
+  for (const id of ids) {
+    const lines = shop.logLines().filter((line) => line.requestId === id);
+    expect(lines, id).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: "info", msg: "request" });
+  }
+  expect(shop.output()).not.toMatch(STACK_FRAME);
+  expect(JSON.stringify(shop.logLines())).not.toMatch(/\\n\s+at /);
+});
+
+test("a cached page stays cached while 300 unique URLs are asked for", async () => {
+  await fetch(`${shop.origin}/`);
+  expect((await fetch(`${shop.origin}/`)).headers.get("X-Page-Cache")).toBe("hit");
+  for (let index = 0; index < 300; index++) {
+    const answer = await fetch(`${shop.origin}/?utm_campaign=${index}`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("X-Page-Cache")).toBe("bypass");
+    await answer.arrayBuffer();
+  }
+  expect((await fetch(`${shop.origin}/`)).headers.get("X-Page-Cache")).toBe("hit");
+  expect((await fetch(`${shop.origin}/shop?cart=open&category=bars`)).headers.get("X-Page-Cache")).toBe("miss");
+  expect((await fetch(`${shop.origin}/shop?category=bars&cart=open`)).headers.get("X-Page-Cache")).toBe("hit");
+});
+
+test("behind a proxy (TRUST_PROXY) it listens on the loopback only, unless HOST says otherwise", async () => {
+  const behindProxy = await startEdgeShop(PORT + 1, { TRUST_PROXY: "1" });
+  try {
+    const ready = behindProxy.logLines().find((line) => /^Chill PB .* is ready at /.test(String(line.msg)));
+    expect(ready).toMatchObject({ listening: { host: "127.0.0.1", port: PORT + 1 } });
+    // Where the machine has another address, the port is closed on it.
+    const other = Object.values(networkInterfaces())
+      .flat()
+      .find((entry) => entry && entry.family === "IPv4" && !entry.internal)?.address;
+    if (other) {
+      const outcome = await new Promise<string>((resolve) => {
+        const socket = net.connect(PORT + 1, other);
+        socket.on("connect", () => (socket.destroy(), resolve("accepted")));
+        socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+      });
+      expect(outcome).toBe("ECONNREFUSED");
+    }
+  } finally {
+    await behindProxy.stop();
+  }
+  const ready = shop.logLines().find((line) => /^Chill PB .* is ready at /.test(String(line.msg)));
+  expect(ready).toMatchObject({ listening: { host: "0.0.0.0", port: PORT } });
+});
