@@ -1,8 +1,9 @@
 import { Anchor, AppShell, Burger, Button, Divider, Drawer, Group, NavLink, Stack, Text, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
-import { CanAccess, useGetIdentity, useLogout, useMenu } from "@refinedev/core";
-import type { ReactNode } from "react";
+import { CanAccess, useGetIdentity, useMenu } from "@refinedev/core";
+import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
+import { authProvider } from "../providers/auth";
 
 /**
  * The signed-in frame: 'Order Management', a way back to the shop, navigation
@@ -10,9 +11,24 @@ import { Link } from "react-router";
  * "md" breakpoint the header keeps the title and a menu button, and the rest
  * moves into a drawer, so nothing is clipped on a phone.
  */
+/**
+ * Sign-out ends the session, then loads the sign-in page afresh. A full load,
+ * not Refine's in-app redirect: the orders, customers and figures this tab
+ * holds in memory go with it, and no guard that sees the session end first
+ * can send the operator to `/login?to=…` (back into the page just left).
+ */
+function useSignOut() {
+  const [isPending, setPending] = useState(false);
+  const signOut = () => {
+    setPending(true);
+    void authProvider.logout({}).finally(() => window.location.replace("/admin/login"));
+  };
+  return { signOut, isPending };
+}
+
 export function AdminLayout({ children }: { children: ReactNode }) {
   const { data: identity } = useGetIdentity<{ email: string }>();
-  const { mutate: logout, isPending } = useLogout();
+  const { signOut, isPending } = useSignOut();
   const [menuOpen, menu] = useDisclosure(false);
 
   return (
@@ -36,7 +52,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
               variant="white"
               color="chocolate"
               size="xs"
-              onClick={() => logout()}
+              onClick={signOut}
               loading={isPending}
               title={identity ? `Signed in as ${identity.email}` : undefined}
             >
@@ -77,7 +93,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
           <Anchor href="/" fw={700}>
             Back to Homepage
           </Anchor>
-          <Button variant="light" onClick={() => logout()} loading={isPending}>
+          <Button variant="light" onClick={signOut} loading={isPending}>
             Sign out
           </Button>
         </Stack>
