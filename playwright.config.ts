@@ -1,7 +1,12 @@
 import { defineConfig } from "@playwright/test";
+import { existsSync } from "node:fs";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
+// Debian's build of Chromium's headless shell, the browser Playwright itself runs headless (its own download is
+// never used): a new browser context and a page load take half the time they take in the full browser's headless
+// mode (decision 057). The full browser stands in where the shell is not installed.
+const chromium = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((path) => existsSync(path));
 
 /**
  * End-to-end tests in the system Chromium (never a downloaded browser),
@@ -23,9 +28,12 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
     baseURL,
-    trace: "retain-on-failure",
+    // A trace records every action's page for the viewer: 30% of a run's time here (61 s against 43 s for the same
+    // 16 tests), so CI, whose traces nobody opens, keeps a screenshot of a failure instead (decision 057).
+    trace: process.env.CI ? "off" : "retain-on-failure",
+    screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: process.env.CHROMIUM_PATH ?? chromium,
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
     },
   },

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import path from "node:path";
 import { createScratchDatabase, testPostgresServer } from "../../scripts/scratch-postgres.mjs";
 
@@ -59,6 +60,18 @@ type LaunchOptions = {
   echo?: boolean;
 };
 
+/** Whether something already accepts connections on the IPv4 loopback's `port`. */
+function portAnswers(port: number) {
+  return new Promise<boolean>((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
 /**
  * `node server.mjs` on `port` (it migrates and seeds DATABASE_URL first, as
  * `npm start` does; the build must exist), by default once it serves. Its log
@@ -66,6 +79,9 @@ type LaunchOptions = {
  */
 export async function startShop(port: number, env: Record<string, string | undefined>, options: LaunchOptions = {}): Promise<ShopProcess> {
   const { origin = `http://localhost:${port}`, waitUntilReady = true, nodeOptions = [], echo = false } = options;
+  // A shop left on the port by an interrupted run would answer in this one's place, on another database.
+  if (await portAnswers(port))
+    throw new Error(`Port ${port} is already in use (a shop left running by an interrupted test run?): stop that process, or pick another port.`);
   const logFile = env.LOG_FILE ?? `var/test-logs/e2e/shop-${port}.jsonl`;
   mkdirSync(path.dirname(logFile), { recursive: true });
   rmSync(logFile, { force: true });
