@@ -10,11 +10,13 @@
 //   npm run bench -- --markdown        also print the markdown table (as in the README)
 //   npm run bench -- --quick           1 round of 3 s, 1 Lighthouse run: to try the bench itself
 //   options: --rounds N --seconds N --lighthouse-runs N --no-lighthouse --build --fresh-db
+//            --soak-minutes N (default 10, 1 with --quick, 0 skips the memory soak)
 //   BENCH_PORT (default 3200): the pages' server; BENCH_PORT+1: the operator's.
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { benchOperator } from "./bench/operator.mjs";
 import { benchPages } from "./bench/pages.mjs";
+import { benchSoak } from "./bench/soak.mjs";
 import { consoleTable, machine, machineText, markdownTable, writeResults } from "./bench/report.mjs";
 import { quietly } from "./bench/server.mjs";
 
@@ -28,12 +30,14 @@ const { values: options } = parseArgs({
     "no-lighthouse": { type: "boolean", default: false },
     build: { type: "boolean", default: false },
     "fresh-db": { type: "boolean", default: false },
+    "soak-minutes": { type: "string" },
   },
 });
 const ROUNDS = Number(options.rounds ?? (options.quick ? 1 : 3));
 const SECONDS = Number(options.seconds ?? (options.quick ? 3 : 8));
 const LIGHTHOUSE_RUNS = Number(options["lighthouse-runs"] ?? (options.quick ? 1 : 5));
 const SAMPLES = options.quick ? 30 : 100;
+const SOAK_MINUTES = Number(options["soak-minutes"] ?? (options.quick ? 1 : 10));
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 
 const startedAt = new Date();
@@ -68,6 +72,7 @@ if (options.build) {
 const shared = { figure, step, port: PORT, rounds: ROUNDS, roundSeconds: SECONDS };
 await benchPages({ ...shared, lighthouseRuns: options["no-lighthouse"] ? 0 : LIGHTHOUSE_RUNS, build: options.build });
 await benchOperator({ ...shared, samples: SAMPLES, freshDb: options["fresh-db"] });
+if (SOAK_MINUTES > 0) await benchSoak({ figure, step, port: PORT, minutes: SOAK_MINUTES });
 
 // --- The report -----------------------------------------------------------------------
 const minutes = (Date.now() - startedAt.getTime()) / 60_000;

@@ -135,8 +135,9 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
     "memory:orders",
     "operator server RSS (100k orders): idle · peak · after",
     `${MB(ordersMemory.idleBytes)} · ${MB(ordersMemory.peakBytes)} · ${MB(ordersMemory.afterBytes)}`,
-    "≤ 200 MB after load",
-    ordersMemory.afterBytes <= 200_000_000,
+    // Reported, not budgeted: memory is judged by its growth over the soak (decision 058).
+    "",
+    null,
     ordersMemory,
   );
   await orders.stop();

@@ -16,7 +16,7 @@ import {
 } from "./assets.mjs";
 import { BROWSER_HEADERS, answeredAll, hammer, median, medianOfRounds } from "./load.mjs";
 import { MB, kB, ms, percent, seconds, throughputText } from "./report.mjs";
-import { benchDatabase, prepareDatabase, productionEnv, rssBytes, startServer, watchPeakRss } from "./server.mjs";
+import { benchDatabase, cartCookie, prepareDatabase, productionEnv, rssBytes, startServer, watchPeakRss } from "./server.mjs";
 
 const PAGES_DB = "chillpb_bench_pages";
 const SETTLE_MS = 5_000;
@@ -123,14 +123,7 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   if ((await fetch(targets.static)).status !== 200) throw new Error("the static copy of /shop is not served");
   if ((await fetch(targets.ssr)).headers.get("X-Page-Cache") !== "hit") throw new Error("/shop without a cart is not served from the page cache");
   // A visitor with a cart: its cookie turns the page cache off, so each request renders the page.
-  const added = await fetch(`${shop.origin}/cart`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: shop.origin, accept: "application/json" },
-    body: "intent=add&productId=bites-variety&quantity=2",
-  });
-  const cartCookie = added.headers.getSetCookie().find((line) => line.startsWith("chillpb_cart="))?.split(";")[0];
-  if (!cartCookie) throw new Error(`adding to the cart gave no cart cookie (${added.status})`);
-  const withCart = { ...BROWSER_HEADERS, cookie: cartCookie };
+  const withCart = { ...BROWSER_HEADERS, cookie: await cartCookie(shop.origin) };
   if ((await fetch(targets.ssr, { headers: withCart })).headers.get("X-Page-Cache") === "hit") throw new Error("/shop with a cart came from the page cache");
 
   step("warming up");
@@ -170,8 +163,9 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     "memory:pages",
     "pages server RSS: idle · peak under load · after load",
     `${MB(pagesMemory.idleBytes)} · ${MB(pagesMemory.peakBytes)} · ${MB(pagesMemory.afterBytes)}`,
-    "≤ 200 MB after load",
-    pagesMemory.afterBytes <= 200_000_000,
+    // Reported, not budgeted: memory is judged by its growth over the soak (decision 058).
+    "",
+    null,
     pagesMemory,
   );
 

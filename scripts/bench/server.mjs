@@ -60,8 +60,8 @@ export const prepareDatabase = (env) => quietly(process.execPath, ["scripts/prep
 
 /**
  * The environment variables and node flags `npm start` (package.json) runs the
- * server with, e.g. `MALLOC_ARENA_MAX=2 node --max-semi-space-size=1 server.mjs`,
- * so memory is measured as production runs.
+ * server with (none since decision 058; e.g. `MALLOC_ARENA_MAX=2 node --max-semi-space-size=1 server.mjs`
+ * before), so memory is measured as production runs.
  */
 export function startCommand() {
   const start = JSON.parse(readFileSync("package.json", "utf8")).scripts.start;
@@ -99,6 +99,18 @@ export async function startServer(env) {
       await exited;
     },
   };
+}
+
+/** A visitor's cart cookie (`name=value`), made as a visitor makes it: two of a product added. */
+export async function cartCookie(origin) {
+  const added = await fetch(`${origin}/cart`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin, accept: "application/json" },
+    body: "intent=add&productId=bites-variety&quantity=2",
+  });
+  const cookie = added.headers.getSetCookie().find((line) => line.startsWith("chillpb_cart="))?.split(";")[0];
+  if (!cookie) throw new Error(`adding to the cart gave no cart cookie (${added.status})`);
+  return cookie;
 }
 
 function status(pid) {

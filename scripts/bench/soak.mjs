@@ -1,0 +1,79 @@
+// Memory judged by growth, not by a ceiling (decision 058): the shop as `npm start` runs it, under a
+// steady load of anonymous visitors (the page cache) and visitors with a cart (rendered pages), for a
+// number of minutes, its resident memory sampled every 5 s. A leak shows as RSS that keeps climbing
+// once the process has warmed up, so the figure is the slope over the soak's second half.
+import autocannon from "autocannon";
+import { setTimeout as sleep } from "node:timers/promises";
+import { BROWSER_HEADERS } from "./load.mjs";
+import { MB } from "./report.mjs";
+import { benchDatabase, cartCookie, prepareDatabase, productionEnv, rssBytes, startServer } from "./server.mjs";
+
+const SOAK_DB = "chillpb_bench_soak";
+const SAMPLE_MS = 5_000;
+/** Requests per second: a busy afternoon for one instance, far below what it can serve, so the machine stays steady. */
+const ANONYMOUS_RATE = 60;
+const CART_RATE = 15;
+/** RSS that grows by more than this per minute over the second half is growing. */
+const SLOPE_BUDGET_BYTES_PER_MINUTE = 1_000_000;
+
+/** Least-squares slope of `points` ([x, y] pairs). */
+export function slope(points) {
+  const n = points.length;
+  if (n < 2) return NaN;
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / n;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / n;
+  let covariance = 0;
+  let variance = 0;
+  for (const [x, y] of points) {
+    covariance += (x - meanX) * (y - meanY);
+    variance += (x - meanX) ** 2;
+  }
+  return variance === 0 ? NaN : covariance / variance;
+}
+
+/** `rate` requests per second to `url` for `seconds`, over a few keep-alive connections. */
+function steady(url, { rate, seconds, headers }) {
+  return autocannon({ url, connections: 4, overallRate: rate, duration: seconds, headers });
+}
+
+export async function benchSoak({ figure, step, port, minutes }) {
+  const database = await benchDatabase(SOAK_DB, { fresh: true });
+  const env = productionEnv({ port, databaseUrl: database.url });
+  step(`soak: preparing the database ${SOAK_DB}`);
+  prepareDatabase(env);
+  const shop = await startServer(env);
+  await sleep(2_000);
+  const idleBytes = rssBytes(shop.pid);
+  const withCart = { ...BROWSER_HEADERS, cookie: await cartCookie(shop.origin) };
+
+  step(`soak: ${minutes} min at ${ANONYMOUS_RATE} req/s from the page cache and ${CART_RATE} req/s rendered for a cart, RSS every ${SAMPLE_MS / 1000} s`);
+  const started = performance.now();
+  const samples = [];
+  const take = () => samples.push([(performance.now() - started) / 60_000, rssBytes(shop.pid)]);
+  take();
+  const timer = setInterval(take, SAMPLE_MS);
+  const seconds = Math.round(minutes * 60);
+  const [anonymous, cart] = await Promise.all([
+    steady(`${shop.origin}/shop`, { rate: ANONYMOUS_RATE, seconds, headers: BROWSER_HEADERS }),
+    steady(`${shop.origin}/shop`, { rate: CART_RATE, seconds, headers: withCart }),
+  ]);
+  clearInterval(timer);
+  take();
+  await shop.stop();
+  await database.release();
+
+  const secondHalf = samples.filter(([at]) => at >= minutes / 2);
+  const bytesPerMinute = slope(secondHalf);
+  const peakBytes = Math.max(...samples.map(([, bytes]) => bytes));
+  const failures = [anonymous, cart].reduce((sum, run) => sum + run.errors + run.timeouts + run.non2xx, 0);
+  const requests = anonymous.requests.total + cart.requests.total;
+  const perMinute = `${bytesPerMinute >= 0 ? "+" : "−"}${(Math.abs(bytesPerMinute) / 1_000_000).toFixed(2)} MB/min`;
+  figure(
+    "memory:soak",
+    `RSS over a ${minutes}-min soak (${requests.toLocaleString("en-US")} requests): idle · peak · end · slope of the second half`,
+    `${MB(idleBytes)} · ${MB(peakBytes)} · ${MB(samples.at(-1)[1])} · ${perMinute}`,
+    "slope ≤ +1 MB/min, every request answered",
+    bytesPerMinute <= SLOPE_BUDGET_BYTES_PER_MINUTE && failures === 0,
+    { idleBytes, peakBytes, bytesPerMinute, samples, requests, failures, rates: { anonymous: ANONYMOUS_RATE, cart: CART_RATE } },
+  );
+}
