@@ -5,6 +5,7 @@
  * can try a refund on any of them.
  * Idempotent: the orders are only added once; the admin's password is reset.
  */
+import { phoneKey } from "../app/lib/phone";
 import { DEMO_OPERATORS } from "../app/models/database-role.server";
 import { upsertAdmin } from "../app/models/operators.server";
 import { createPrismaClient, db as shopDb } from "../app/utils/db.server";
@@ -59,6 +60,7 @@ export async function seedDemo(db = createPrismaClient()) {
     const status = daysAgo > 3 ? "delivered" : statuses[index % statuses.length]!;
     const createdAt = new Date(now - daysAgo * 24 * 60 * 60 * 1000 - (index % 5) * 60 * 60 * 1000);
     const email = `${firstName.toLowerCase()}.${lastName.toLowerCase()}${index}@${DEMO_DOMAIN}`;
+    const phone = "(310) 555-01" + String(10 + index).padStart(2, "0");
     const payment = await demoPayment(db, { index, email, createdAt, subtotalCents, discountCents, shippingCents, totalCents, items });
     // Written paid, so it joins its day's paid orders as a payment would.
     await db.$transaction(async (tx) => {
@@ -69,7 +71,8 @@ export async function seedDemo(db = createPrismaClient()) {
           emailDomain: mailboxDomain(email),
           firstName,
           lastName,
-          phone: "(310) 555-01" + String(10 + index).padStart(2, "0"),
+          phone,
+          phoneDigits: phoneKey(phone),
           address: `${100 + index * 7} Ocean Ave`,
           city,
           state: "CA",

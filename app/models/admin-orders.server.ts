@@ -3,7 +3,8 @@ import { lineTotalCents } from "~/models/pricing.server";
 import { db } from "~/utils/db.server";
 import { orderStatusEmail } from "~/services/emails.server";
 import type { Prisma } from "~/generated/prisma/client";
-import { mailboxDomain } from "~/lib/email";
+import { canonicalMailbox, mailboxDomain } from "~/lib/email";
+import { phoneKey } from "~/lib/phone";
 import { initial, maskEmail } from "~/lib/masking";
 import { centsToDollars } from "~/lib/money";
 import {
@@ -135,11 +136,23 @@ function idPrefixWhere(prefix: string): Prisma.OrderWhereInput {
   return { id: { startsWith: prefix } };
 }
 
+/**
+ * What the operator's search box finds, for owners and staff alike (the rows
+ * stay masked): a whole email address, in any spelling of the same mailbox
+ * ("Maya.Lopez+treats@GoogleMail.com" finds mayalopez@gmail.com's orders); an
+ * email domain ("example.com", "@example.com"); a phone number typed any way
+ * (its last ten digits); an order id's first characters; a name, each word
+ * the start of the first or the last name ("maya", "Maya Lo"). A term may be
+ * several of these at once ("abe" is a name and an id prefix): it finds
+ * either. Each shape lets only its own characters through, so none of LIKE's
+ * wildcards (% and _) reaches a query.
+ */
 function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
   if (!q) return {};
   const term = q.toLowerCase();
-  // "example.com" or "@example.com" searches by email domain; hex and dashes by order id prefix.
-  // Only those characters get through, so no wildcard of LIKE's (% and _) ever reaches a query.
+  if (/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(term)) return { mailbox: canonicalMailbox(term) };
+  const phone = /^[0-9+()\-.\s]+$/.test(term) ? phoneKey(term) : null;
+  if (phone) return /^[0-9a-f-]+$/.test(term) ? { OR: [{ phoneDigits: phone }, idPrefixWhere(term)] } : { phoneDigits: phone };
   if (term.includes(".") || term.startsWith("@")) {
     const domain = term.replace(/^@/, "");
     if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) return NO_ORDER;
@@ -147,7 +160,15 @@ function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
     // mailbox's, lower case, with googlemail.com folded into gmail.com.
     return { emailDomain: mailboxDomain(`x@${domain}`) };
   }
-  return /^[0-9a-f-]+$/.test(term) ? idPrefixWhere(term) : NO_ORDER;
+  const shapes: Prisma.OrderWhereInput[] = [];
+  if (/^[0-9a-f-]+$/.test(term)) shapes.push(idPrefixWhere(term));
+  const words = term.split(/\s+/);
+  if (words.every((word) => /^[\p{L}'-]+$/u.test(word))) {
+    const startsWith = (word: string) => ({ startsWith: word, mode: "insensitive" as const });
+    shapes.push({ AND: words.map((word) => ({ OR: [{ firstName: startsWith(word) }, { lastName: startsWith(word) }] })) });
+  }
+  if (shapes.length === 0) return NO_ORDER;
+  return shapes.length === 1 ? shapes[0]! : { OR: shapes };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { phoneKey } from "~/lib/phone";
 import { db, isUniqueViolation } from "~/utils/db.server";
 import { checkDelivery, type DeliveryCheck, type DeliveryInRange } from "~/models/delivery.server";
 import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.server";
@@ -203,6 +204,7 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
             firstName: customer.firstName,
             lastName: customer.lastName,
             phone: customer.phone ?? null,
+            phoneDigits: phoneKey(customer.phone),
             address: customer.address,
             city: customer.city,
             state: customer.state,

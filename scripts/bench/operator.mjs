@@ -72,6 +72,9 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
     ["status filter (preparing)", { status: "preparing" }],
     ["email-domain search (ucla.edu)", { q: "ucla.edu" }],
     [`id-prefix search (${idPrefix})`, { q: idPrefix }],
+    ["name search (mar: Martinez, Mateo, …)", { q: "mar" }],
+    ["name search, two words (olivia martinez)", { q: "olivia martinez" }],
+    ["whole-email search (another spelling of a mailbox)", { q: "Olivia.Martinez1+x@GoogleMail.com" }],
     ["sort by total", { sort: "total_desc" }],
   ];
   step("get-orders, one call at a time");

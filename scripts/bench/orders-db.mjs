@@ -121,7 +121,7 @@ function fillStatements(paidOrders) {
        FROM (SELECT order_id, sum(price * quantity) AS subtotal FROM bench_item GROUP BY order_id) t
       WHERE i.order_id = t.order_id AND i.line = 0 AND t.subtotal < 2000`,
     `INSERT INTO "Order" ("id", "status", "paymentStatus", "email", "mailbox", "emailDomain", "firstName", "lastName", "phone",
-                          "address", "city", "state", "zipCode", "subtotalCents", "discountCents", "shippingCents", "totalCents",
+                          "phoneDigits", "address", "city", "state", "zipCode", "subtotalCents", "discountCents", "shippingCents", "totalCents",
                           "discountCode", "firstOrderClaim", "deliveryZone", "distanceTenths", "stripeSessionId", "paidAt",
                           "chefNotified", "preparingSent", "shippedSent", "deliveredSent", "createdAt", "updatedAt")
      WITH priced AS (
@@ -148,7 +148,10 @@ function fillStatements(paidOrders) {
      )
      SELECT id, status::"OrderStatus",
             (CASE WHEN paid THEN 'paid' WHEN payment_pick < 0.7 THEN 'expired' WHEN payment_pick < 0.9 THEN 'cancelled' ELSE 'unpaid' END)::"PaymentStatus",
-            email, mailbox, domain, first_name, last_name, phone, address, city, 'CA', zip,
+            email, mailbox, domain, first_name, last_name, phone,
+            -- As app/lib/phone.ts keys it: the last ten digits, none for fewer.
+            CASE WHEN length(regexp_replace(phone, '\\D', '', 'g')) >= 10 THEN right(regexp_replace(phone, '\\D', '', 'g'), 10) END,
+            address, city, 'CA', zip,
             subtotal, discount, shipping, subtotal - discount + shipping,
             CASE WHEN welcome THEN 'WELCOME10' END, CASE WHEN welcome THEN 'WELCOME10:' || mailbox END,
             CASE WHEN tenths <= 100 THEN 'standard' WHEN tenths <= 200 THEN 'extended' ELSE 'premium' END, tenths,

@@ -48,6 +48,37 @@ test("filter by status, keep it in the URL, and search by order id", async ({ ad
   await expect(page.getByRole("link", { name: /^[0-9a-f]{8}$/ })).toHaveCount(1);
 });
 
+test("a customer who calls is found by name, by the email spelled another way and by phone; the rows stay masked", async ({ adminPage: page }) => {
+  await page.goto("/admin");
+  await expect(page.getByTestId("status-badge").first()).toBeVisible();
+  const orderLinks = page.getByRole("link", { name: /^[0-9a-f]{8}$/ });
+  /** Types `q` into Search and waits for the list the shop answers for it. */
+  const searchFor = async (q: string) => {
+    const answered = page.waitForResponse((response) => response.url().includes("/functions/v1/get-orders") && (response.request().postData() ?? "").includes(JSON.stringify(q)));
+    await page.getByRole("textbox", { name: "Search" }).fill(q);
+    expect((await answered).ok()).toBe(true);
+  };
+  // The demo's first order is Olivia Martinez's (prisma/seed-demo.ts): olivia.martinez0@demo.chillpb.example, (310) 555-0110.
+  await searchFor("olivia MARTINEZ");
+  await expect(async () => {
+    const customers = await page.getByRole("cell", { name: /^[A-Z]\. [A-Z]\./ }).allTextContents();
+    expect(customers.length).toBeGreaterThan(1);
+    for (const customer of customers) expect(customer).toMatch(/^O\. M\./);
+  }).toPass();
+  await expect(page.getByText("Martinez")).toHaveCount(0);
+
+  await searchFor("Olivia.Martinez0@DEMO.chillpb.example");
+  await expect(orderLinks).toHaveCount(1);
+  const hers = (await orderLinks.first().textContent()) ?? "";
+  await expect(page.getByText(/^o\*\*\*@demo\.chillpb\.example$/)).toBeVisible();
+
+  await searchFor("olivia martinez");
+  await expect(orderLinks).not.toHaveCount(1);
+  await searchFor("310.555.0110");
+  await expect(orderLinks).toHaveCount(1);
+  await expect(orderLinks.first()).toHaveText(hers);
+});
+
 test("change a status: the dropdown is disabled while it updates, then the badge changes", async ({ adminPage: page }) => {
   await page.goto("/admin");
   // The newest order whose status can move: another test may have refunded one meanwhile.

@@ -260,6 +260,48 @@ describe("get-orders", () => {
     expect((await ordersJson({ q: other.orderId.slice(0, 8) })).orders.map((order) => order.id)).toEqual([other.orderId]);
   });
 
+  it("finds a customer by whole email in another spelling, by name and by phone, for owners and staff, rows masked", async () => {
+    const tag = randomUUID().replace(/[^a-f]/g, "").slice(0, 4) || "abcd";
+    // A surname no other test uses (letters only), and a phone number of this test's own.
+    const lastName = `Quill${tag}`;
+    const digits = `31${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    const typedPhone = `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
+    const mailbox = `maya.${tag}@gmail.com`;
+    const mine = await orderFor({ email: `Maya.${tag}+treats@GoogleMail.com`, firstName: "Maya", lastName, phone: typedPhone });
+    const namesake = await orderFor({ email: emailAt(uniqueDomain()), firstName: "Mayapple", lastName });
+    await orderFor({ email: emailAt(uniqueDomain()), firstName: "Maya", lastName: "Other" });
+    const staff = await signedInAdmin("staff-search", "staff");
+    const asEither = [
+      (body: Record<string, unknown>) => ordersJson(body),
+      async (body: Record<string, unknown>) => {
+        const response = await callFunction("get-orders", body, { cookie: staff.cookie });
+        expect(response.status).toBe(200);
+        return readJson<OrdersJson>(response);
+      },
+    ];
+    for (const list of asEither) {
+      const ids = async (q: string) => (await list({ q, pageSize: 100 })).orders.map((order) => order.id).sort();
+      // The same mailbox however it is spelled: case, dots and +tag in Gmail, googlemail.com.
+      for (const q of [mailbox, mailbox.toUpperCase(), `m.a.y.a.${tag}@gmail.com`, `maya.${tag}+other@googlemail.com`]) expect(await ids(q), q).toEqual([mine.orderId]);
+      expect(await ids(`maya.${tag}@yahoo.com`)).toEqual([]);
+      // A name: each word the start of the first or the last name, in any case.
+      expect(await ids(lastName)).toEqual([mine.orderId, namesake.orderId].sort());
+      expect(await ids(`maya ${lastName.toLowerCase()}`)).toEqual([mine.orderId, namesake.orderId].sort());
+      expect(await ids(`MAYA ${lastName}`)).toEqual([mine.orderId, namesake.orderId].sort());
+      expect(await ids(`Mayap ${lastName}`)).toEqual([namesake.orderId]);
+      expect(await ids(`${lastName}x`)).toEqual([]);
+      // A phone number typed any way: its last ten digits.
+      for (const q of [digits, typedPhone, `+1 ${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6)}`, `1-${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`]) {
+        expect(await ids(q), q).toEqual([mine.orderId]);
+      }
+      // The rows stay masked for everyone.
+      const [row] = (await list({ q: mailbox })).orders;
+      expect(JSON.stringify(row)).not.toContain(lastName);
+      expect(JSON.stringify(row)).not.toContain(digits.slice(3));
+      expect(JSON.stringify(row)).not.toMatch(/maya\./i);
+    }
+  });
+
   it("treats % and _ in the search as plain characters", async () => {
     await orderFor();
     expect((await ordersJson({ q: "%" })).total).toBe(0);

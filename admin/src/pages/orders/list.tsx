@@ -93,7 +93,7 @@ export function OrderList() {
           />
           <TextInput
             label="Search"
-            placeholder="Order ID or email domain"
+            placeholder="Order ID, email, name or phone"
             defaultValue={valueOf(filters, "q")}
             onChange={(event) => search(event.currentTarget.value)}
             w={260}
