@@ -30,6 +30,7 @@ import { action as saveSettings } from "~/routes/functions.v1.save-settings";
 import { action as getSystem } from "~/routes/functions.v1.get-system";
 import { action as getEmails } from "~/routes/functions.v1.get-emails";
 import { action as resendEmail } from "~/routes/functions.v1.resend-email";
+import { action as getCustomerDetails } from "~/routes/functions.v1.get-customer-details";
 import { action as refundOrder } from "~/routes/functions.v1.refund-order";
 import { action as reconcilePayments } from "~/routes/functions.v1.reconcile-payments";
 import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
@@ -243,6 +244,7 @@ const functions = {
   "get-system": getSystem,
   "get-emails": getEmails,
   "resend-email": resendEmail,
+  "get-customer-details": getCustomerDetails,
   "get-dashboard": getDashboard,
   // The owner's lists and exports.
   "get-subscribers": getSubscribers,

@@ -20,6 +20,8 @@ export const PERMISSIONS = [
   "orders.update-status",
   "dashboard.view",
   "orders.refund",
+  /** An order's full customer details (name, email, phone, address): the owner's, and recorded each time. */
+  "orders.customer-details",
   "payments.reconcile",
   "products.manage",
   "discount-codes.manage",

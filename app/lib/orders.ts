@@ -126,8 +126,24 @@ export type TrackingChangeView = { from: TrackingView; to: TrackingView; changed
 /** A pending refund that Stripe refused: who had asked for it and why, Stripe's reason, and when the shop learned it. */
 export type RefundRefusalView = { requested_by: string | null; reason: string | null; refusal: string; refused_at: string };
 
+/** Who was shown the order's full customer details, and when. */
+export type CustomerDetailsShownView = { shown_by: string; shown_at: string };
+
 export type MaskedOrderWithHistory = MaskedOrder & {
   history: OrderStatusChangeView[];
   tracking_history: TrackingChangeView[];
   refund_refusals: RefundRefusalView[];
+  details_shown: CustomerDetailsShownView[];
+};
+
+/** get-customer-details' answer: who to deliver to, as the customer typed it (phone null when none was given). */
+export type CustomerDetails = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string | null;
+  address: string;
+  city: string;
+  state: string;
+  zipCode: string;
 };

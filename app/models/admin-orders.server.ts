@@ -12,6 +12,7 @@ import {
   ORDER_STATUSES,
   TAKEN_PAYMENT_STATUSES,
   shortOrderId,
+  type CustomerDetails,
   type DashboardStats,
   type MaskedOrder,
   type MaskedOrderWithHistory,
@@ -235,11 +236,32 @@ export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderW
         changed_by: entry.actorEmail,
         changed_at: entry.at,
       })),
+    details_shown: trail
+      .filter((entry) => entry.action === "order.customer-details")
+      .reverse()
+      .map((entry) => ({ shown_by: entry.actorEmail, shown_at: entry.at })),
     refund_refusals: trail
       .filter((entry) => entry.action === "order.refund-refused")
       .reverse()
       .map((entry) => refundRefusalView(entry.before as RefundRequestAudit | null, entry.after as { refused?: RefundRefusal } | null, entry.at)),
   };
+}
+
+/**
+ * An order's full customer details for the owner, recorded in the order's
+ * history (who, when) in the same transaction: a look at a customer's
+ * address is never without its record. Null for an unknown order.
+ */
+export async function showCustomerDetails(actorEmail: string, orderId: string): Promise<CustomerDetails | null> {
+  return db.$transaction(async (tx) => {
+    const details = await tx.order.findUnique({
+      where: { id: orderId },
+      select: { firstName: true, lastName: true, email: true, phone: true, address: true, city: true, state: true, zipCode: true },
+    });
+    if (!details) return null;
+    await recordAudit(tx, { actorEmail, action: "order.customer-details", subjectType: "order", subjectId: orderId, before: null, after: null });
+    return details;
+  });
 }
 
 /** What a refused refund's audit record holds before: the request Stripe refused. */

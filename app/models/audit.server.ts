@@ -14,6 +14,7 @@ export type AuditAction =
   | "order.refund"
   | "order.refund-refused"
   | "order.tracking"
+  | "order.customer-details"
   | "operator.save"
   | "operator.remove"
   | "settings.save"

@@ -186,6 +186,17 @@ const admin: State[] = [
     },
   },
   {
+    name: "admin-customer-details",
+    open: async (page) => {
+      await page.goto("/admin");
+      await page.getByRole("link", { name: /^[0-9a-f]{8}$/ }).first().click({ timeout: 30_000 });
+      await adminExpect(page.getByRole("button", { name: "Show customer details" })).toBeVisible();
+      await page.getByRole("button", { name: "Show customer details" }).click();
+      await adminExpect(page.getByRole("group", { name: "Customer details" })).toBeVisible();
+      await expect(page.getByRole("listitem").filter({ hasText: "Customer details shown" }).first()).toBeVisible();
+    },
+  },
+  {
     name: "admin-dashboard",
     open: async (page) => {
       await page.goto("/admin/dashboard");

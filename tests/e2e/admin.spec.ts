@@ -1,4 +1,4 @@
-import { demoAdmin, expect, test } from "./fixtures";
+import { demoAdmin, demoStaff, expect, test } from "./fixtures";
 
 // These change the demo orders' statuses, so they run one after another.
 test.describe.configure({ mode: "serial" });
@@ -77,6 +77,40 @@ test("a customer who calls is found by name, by the email spelled another way an
   await searchFor("310.555.0110");
   await expect(orderLinks).toHaveCount(1);
   await expect(orderLinks.first()).toHaveText(hers);
+});
+
+test("the owner shows an order's customer details, and the look is in its history; staff have no such button", async ({ adminPage: page, browser }) => {
+  await page.goto("/admin");
+  // The demo's first order: Olivia Martinez, (310) 555-0110 (prisma/seed-demo.ts).
+  const answered = page.waitForResponse((response) => response.url().includes("/functions/v1/get-orders") && (response.request().postData() ?? "").includes("olivia.martinez0"));
+  await page.getByRole("textbox", { name: "Search" }).fill("olivia.martinez0@demo.chillpb.example");
+  await answered;
+  await expect(page.getByRole("link", { name: /^[0-9a-f]{8}$/ })).toHaveCount(1);
+  await page.getByRole("link", { name: /^[0-9a-f]{8}$/ }).click();
+  await expect(page.getByRole("heading", { name: /^Order [0-9a-f]{8}$/ })).toBeVisible();
+  await expect(page.getByText("Martinez")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Show customer details" }).click();
+  const details = page.getByRole("group", { name: "Customer details" });
+  await expect(details).toContainText("Olivia Martinez");
+  await expect(details).toContainText("olivia.martinez0@demo.chillpb.example");
+  await expect(details).toContainText("(310) 555-0110");
+  await expect(details).toContainText("Santa Monica, CA 90405");
+  const history = page.getByRole("list", { name: "Order history" });
+  await expect(history.getByRole("listitem").filter({ hasText: "Customer details shown" }).last()).toContainText("admin@chillpb.example");
+  for (const [width, name] of [[1440, "desktop"], [390, "phone"]] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `test-results/screenshots/admin-customer-details-${name}.png`, fullPage: true });
+  }
+
+  const staffContext = await browser.newContext();
+  const staff = await staffContext.newPage();
+  expect((await staff.request.post("/auth/login", { form: demoStaff })).ok()).toBe(true);
+  await staff.goto(page.url());
+  await expect(staff.getByRole("heading", { name: /^Order [0-9a-f]{8}$/ })).toBeVisible();
+  await expect(staff.getByRole("heading", { name: "Items" })).toBeVisible();
+  await expect(staff.getByRole("button", { name: "Show customer details" })).toHaveCount(0);
+  await staffContext.close();
 });
 
 test("change a status: the dropdown is disabled while it updates, then the badge changes", async ({ adminPage: page }) => {

@@ -302,6 +302,34 @@ describe("get-orders", () => {
     }
   });
 
+  it("gives the owner an order's full customer details and records each look in the order's history; staff are refused", async () => {
+    const customer = { email: emailAt(uniqueDomain()), firstName: "Maya", lastName: "Okafor", phone: "(310) 555-0177", address: "1200 Ocean Park Blvd", city: "Santa Monica", zipCode: "90405" };
+    const { orderId } = await orderFor(customer);
+    const response = await asAdmin("get-customer-details", { orderId });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    expect(await readJson<Record<string, unknown>>(response)).toEqual({ ...customer, state: "CA" });
+    await asAdmin("get-customer-details", { orderId });
+
+    // Each look, who and when, in the order's history; the order itself stays masked.
+    const { order } = await readJson<OrderJson & { order: { details_shown: { shown_by: string; shown_at: string }[] } }>(await asAdmin("get-order", { orderId }));
+    expect(order.details_shown).toEqual([
+      { shown_by: admin.email, shown_at: expect.any(String) },
+      { shown_by: admin.email, shown_at: expect.any(String) },
+    ]);
+    expect(JSON.stringify(order)).not.toContain("Okafor");
+
+    const staff = await signedInAdmin("staff-details", "staff");
+    const refused = await callFunction("get-customer-details", { orderId }, { cookie: staff.cookie });
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(await readJson<ErrorJson>(refused))).not.toContain("Okafor");
+    expect((await callFunction("get-customer-details", { orderId })).status).toBe(401);
+    expect((await asAdmin("get-customer-details", { orderId: randomUUID() })).status).toBe(404);
+    expect((await asAdmin("get-customer-details", { orderId: "abc" })).status).toBe(400);
+    // Neither the refusal nor the unknown order left a record.
+    expect(await db.auditEntry.count({ where: { subjectId: orderId, action: "order.customer-details" } })).toBe(2);
+  });
+
   it("treats % and _ in the search as plain characters", async () => {
     await orderFor();
     expect((await ordersJson({ q: "%" })).total).toBe(0);

@@ -9,7 +9,7 @@ import { getJson } from "../api";
  * listed here is the owner's alone.
  */
 const RESOURCE_PERMISSIONS: Record<string, Record<string, Permission>> = {
-  orders: { "*": "orders.view", edit: "orders.update-status", refund: "orders.refund", export: "lists.view" },
+  orders: { "*": "orders.view", edit: "orders.update-status", refund: "orders.refund", "customer-details": "orders.customer-details", export: "lists.view" },
   dashboard: { "*": "dashboard.view" },
   products: { "*": "products.manage" },
   "discount-codes": { "*": "discount-codes.manage" },

@@ -6,6 +6,7 @@ import { Link, useParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
 import { PaymentBadge, RefundButton, RefundPendingBadge, TrackingInfo } from "./payment";
+import { CustomerDetailsButton } from "./customer-details";
 import { StatusSelect } from "./status-select";
 
 /** One order, masked, with its history: status changes and tracking set or corrected. */
@@ -123,6 +124,7 @@ export function OrderShow() {
               <Text>
                 {order.shipping_info.city}, {order.shipping_info.state}
               </Text>
+              <CustomerDetailsButton orderId={order.id} />
               <Text size="sm" c="dimmed">
                 Placed {orderDate(order.created_at)}. Full details went to the fulfilment team by email.
               </Text>
@@ -144,10 +146,11 @@ function trackingText(tracking: TrackingView) {
   return [tracking.carrier, tracking.number].filter(Boolean).join(" · ") || "none";
 }
 
-/** Status changes, tracking changes and refunds Stripe refused, oldest first, each with who made it and when. */
+/** Status changes, tracking changes, looks at the customer's details and refunds Stripe refused, oldest first, each with who and when. */
 function OrderHistory({ order }: { order: MaskedOrderWithHistory }) {
   const entries = [
     ...order.history.map((change) => ({ at: change.changed_at, by: change.changed_by, title: `${change.from} → ${change.to}`, detail: null })),
+    ...order.details_shown.map((look) => ({ at: look.shown_at, by: look.shown_by, title: "Customer details shown", detail: null })),
     ...order.refund_refusals.map((refusal) => ({
       at: refusal.refused_at,
       by: "Stripe",
