@@ -74,12 +74,16 @@ export function startCommand() {
   };
 }
 
-export async function startServer(env) {
+/**
+ * Starts `server.mjs` with `command`'s environment variables and node flags
+ * (by default `npm start`'s) and resolves once /healthz answers.
+ */
+export async function startServer(env, command = startCommand()) {
   const origin = env.PUBLIC_URL;
   if (await fetch(`${origin}/healthz`).then(() => true, () => false)) {
     throw new Error(`${origin} already answers: set BENCH_PORT to a free port`);
   }
-  const { variables, flags } = startCommand();
+  const { variables, flags } = command;
   const child = spawn(process.execPath, [...flags, "server.mjs"], { env: { ...env, ...variables }, stdio: ["ignore", "ignore", "inherit"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const killOnExit = () => child.kill();

@@ -5,12 +5,10 @@
 // so a slower minute of a shared machine hits all of them alike: `/shop` rendered for a visitor with a cart at 10 connections (the page whose
 // cost the flags change: the cached one allocates almost nothing), its CPU per request and
 // throughput, then the RSS after the load. Prints medians.
-import { spawn } from "node:child_process";
-import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { BROWSER_HEADERS, hammer, median } from "./load.mjs";
 import { MB } from "./report.mjs";
-import { benchDatabase, cartCookie, prepareDatabase, productionEnv, rssBytes } from "./server.mjs";
+import { benchDatabase, cartCookie, prepareDatabase, productionEnv, rssBytes, startServer } from "./server.mjs";
 
 const { values: options } = parseArgs({ options: { rounds: { type: "string" }, seconds: { type: "string" } } });
 const ROUNDS = Number(options.rounds ?? 3);
@@ -27,24 +25,6 @@ const configurations = [
   },
 ];
 
-async function start(configuration, env) {
-  const child = spawn(process.execPath, [...configuration.flags, "server.mjs"], { env: { ...env, ...configuration.variables }, stdio: ["ignore", "ignore", "inherit"] });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    if (await fetch(`${env.PUBLIC_URL}/healthz`).then((response) => response.ok, () => false)) break;
-    if (attempt > 300) throw new Error("the server did not start within 30 s");
-    await sleep(100);
-  }
-  return {
-    pid: child.pid,
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
 const database = await benchDatabase("chillpb_bench_flags", { fresh: true });
 const env = productionEnv({ port: PORT, databaseUrl: database.url });
 prepareDatabase(env);
@@ -54,7 +34,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (let turn = 0; turn < configurations.length; turn++) {
     const index = (round - 1 + turn) % configurations.length;
     const configuration = configurations[index];
-    const shop = await start(configuration, env);
+    const shop = await startServer(env, configuration);
     const headers = { ...BROWSER_HEADERS, cookie: await cartCookie(env.PUBLIC_URL) };
     const url = `${env.PUBLIC_URL}/shop`;
     await hammer({ url, connections: 10, seconds: 2, headers });
