@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
-import { failPosts, installClockFor, type Failure } from "./request-failures";
+import { failPosts, installClockFor, slowProcessor, type Failure } from "./request-failures";
 
 /**
  * Every in-page action whose request fails (the network drops it, the shop
@@ -17,10 +17,13 @@ for (const failure of failures) {
   test.describe(`${failure} failure`, () => {
     test("Add to cart: no popup, a toast saying it was not added, and a retry adds it", async ({ page }) => {
       await installClockFor(page, failure);
+      // A slow processor: the button can be pressed well before the page is enhanced (the case a CI run met).
+      const slow = await slowProcessor(page, 8);
       await page.goto("/shop");
       const add = page.getByRole("button", { name: "Add to cart, Banana Blast" });
       const failed = await failPosts(page, "/cart", failure);
       await add.click();
+      await slow.end();
       await failed.expire();
       await expect(toast(page, "Not added to cart")).toContainText("Please check your connection and try again.");
       await expect(page.getByRole("status").filter({ hasText: "Added to cart!" })).toHaveCount(0);

@@ -22,6 +22,9 @@ export async function failPosts(page: Page, pathname: string, failure: Failure) 
     held.push(route);
     arrived();
   };
+  // A press before hydration posts the plain form and the browser shows the failed answer as a page:
+  // the in-page failure messages these tests look for exist only once the page is enhanced.
+  await page.locator("html[data-enhanced]").waitFor({ state: "attached" });
   await page.route(matches, handler);
   return {
     /** For `timeout`: once the post is on its way, the page's clock passes its deadline. */
@@ -41,4 +44,20 @@ export async function failPosts(page: Page, pathname: string, failure: Failure) 
 /** Call before page.goto for the `timeout` failure: the page's timers then answer to page.clock. */
 export async function installClockFor(page: Page, failure: Failure) {
   if (failure === "timeout") await page.clock.install();
+}
+
+/**
+ * The page's processor runs `rate` times slower, as on a cheap phone or a busy test machine: the page has loaded
+ * (and can be pressed) for a while before React has hydrated it, the moment a test that presses at once must not
+ * mistake for the enhanced page.
+ */
+export async function slowProcessor(page: Page, rate: number) {
+  const session = await page.context().newCDPSession(page);
+  await session.send("Emulation.setCPUThrottlingRate", { rate });
+  return {
+    /** Back to full speed. */
+    async end() {
+      await session.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+    },
+  };
 }

@@ -71,6 +71,11 @@ export function CartProvider({ children }: { children: ReactNode }) {
   const toast = useToast();
 
   useEffect(() => setEnhanced(true), []);
+  // Said on the page once the cart's forms are intercepted: before that a press posts the form
+  // the plain way. Tests wait for it before failing a request the enhanced page must report.
+  useEffect(() => {
+    if (enhanced) document.documentElement.dataset.enhanced = "";
+  }, [enhanced]);
 
   for (const line of serverLines) knownProducts.current.set(line.product.id, line.product);
 
