@@ -169,3 +169,6 @@ export { countPageCache, observeRequest, renderMetrics } from "~/utils/metrics.s
 /** For the HTTP server's page cache (server/page-cache.mjs): the catalogue version pages are made from. */
 export { catalogVersion } from "~/models/catalog.server";
 
+
+/** For the HTTP server's page cache (server/page-cache.mjs): a visitor's own parts of a cached page (decision 060). */
+export { anonymousPageParts, visitorPageParts } from "~/utils/visitor-parts.server";

@@ -17,8 +17,6 @@ import {
 import type { ReactNode } from "react";
 import { brand } from "~/lib/brand";
 import { fontFiles } from "~/lib/fonts";
-import { loadCartLines } from "~/models/cart.server";
-import { priceCart } from "~/models/pricing.server";
 import { shopSettings } from "~/models/catalog.server";
 import { shopTerms } from "~/lib/shop-settings";
 import { commitCartSession, getCartSession, settlePendingOrder } from "~/utils/cart-session.server";
@@ -28,6 +26,7 @@ import { RouteFocus } from "~/components/route-focus";
 import { useNonce } from "~/lib/nonce";
 import { Toaster, ToastProvider } from "~/components/toaster";
 import { readToast } from "~/utils/toast.server";
+import { cartView } from "~/utils/visitor-parts.server";
 import { isRequestFailed } from "~/lib/request-failure";
 import stylesheet from "~/styles/app.css";
 
@@ -45,9 +44,8 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const cart = await getCartSession(request);
-  const { session, known } = cart;
-  const { items, changed } = await settlePendingOrder(session, cart.items);
+  const { session, known, items: saved } = await getCartSession(request);
+  const { items, changed } = await settlePendingOrder(session, saved);
   const flash = session.get("flash") ?? null;
   const { toast, setCookie } = await readToast(request);
   // Reading a one-time message consumes it, so its cookie must be written back.
@@ -55,9 +53,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (flash || changed) headers.append("Set-Cookie", await commitCartSession(session));
   if (setCookie) headers.append("Set-Cookie", setCookie);
   // The drawer on every page renders the server's figures for this cart (decision 051): it computes no money.
-  const [lines, price, settings] = await Promise.all([loadCartLines(items), priceCart(items), shopSettings()]);
+  const [cart, settings] = await Promise.all([cartView(items, known), shopSettings()]);
   // The owner's terms, for every text that states a number (the badge, the tiles, the notices; decision 052).
-  return json({ cart: { lines, known, price }, terms: shopTerms(settings), cartFlash: flash, toast }, { headers });
+  // The cart comes first: a cached page is made a visitor's own at it (app/utils/visitor-parts.server.ts).
+  return json({ cart, terms: shopTerms(settings), cartFlash: flash, toast }, { headers });
 }
 
 export type RootLoader = typeof loader;

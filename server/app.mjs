@@ -80,9 +80,16 @@ export function createShopApp({ build, development }) {
   app.use(fingerprintedImages());
   app.use(express.static("public", { maxAge: "1h" }));
 
-  // Pages that are the same for every visitor without a cart, until the catalogue changes.
+  // Pages that are the same for every visitor but for their cart, until the catalogue changes.
   if (!development) {
-    app.use(pageCache({ catalogVersion: () => build().entry.module.catalogVersion(), onServed: (outcome) => build().entry.module.countPageCache(outcome) }));
+    app.use(
+      pageCache({
+        catalogVersion: () => build().entry.module.catalogVersion(),
+        // A visitor with a cart gets the same pages with their cart in them (decision 060).
+        visitorParts: { anonymous: build().entry.module.anonymousPageParts, visitor: (cookie, search) => build().entry.module.visitorPageParts(cookie, search) },
+        onServed: (outcome) => build().entry.module.countPageCache(outcome),
+      }),
+    );
   }
 
   app.use(answerUnservedMethods((_req, res) => /** @type {RouteFacts} */ (res.locals.routeFacts)));

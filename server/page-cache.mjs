@@ -5,7 +5,15 @@ import { constants, crc32, deflateRawSync } from "node:zlib";
 
 /**
  * @typedef {{ path: RegExp, parameters: Record<string, string[]> }} CacheablePage
- * @typedef {{ version: number, headers: [string, string | number | string[]][], parts: Buffer[], gzipParts: Buffer[], nonceLength: number, bytes: number }} StoredPage
+ * @typedef {{ parts: Buffer[], slots: number[], compressed: Map<string, Buffer>, compressedBytes: number, compressedLimit: number }} CutPage
+ *   a page cut at its slots (`slots[i]` sits between `parts[i]` and `parts[i + 1]`), and its parts compressed for
+ *   the lengths its slots' texts have had (compressedPart), up to `compressedLimit` bytes of them
+ * @typedef {{ version: number, headers: [string, string | number | string[]][], shared: CutPage, visitor: CutPage | null, nonceLength: number, bytes: number }} StoredPage
+ *   `shared` is cut at its nonces only, so that it compresses as well as the whole page for every visitor without a
+ *   cart; `visitor` is cut at the visitor's parts too (null when the page cannot be made a visitor's own)
+ * @typedef {{ anonymous: string[], visitor: (cookie: string, search: string) => Promise<string[] | null> }} VisitorParts
+ *   the parts of a page that are a visitor's own (decision 060): how they read for a visitor without a cart, and a
+ *   visitor's own for a request's cookies and query, or null when the page must be rendered for them
  */
 
 /**
@@ -106,41 +114,125 @@ export class PageStore {
   }
 }
 
+/** In a page's template, the place of a ` nonce="…"` attribute (any other slot is the index of a visitor's part). */
+export const NONCE = -1;
+
 /**
- * Splits a page around its CSP nonce so that each response served from the
- * cache carries its own fresh one. Null when the nonce appears anywhere but in
- * `nonce="…"` attributes, or the page has no nonce at all.
+ * Splits a page around its CSP nonce, so that each response served from the
+ * cache carries its own fresh one, and around the parts that belong to a
+ * visitor (`anonymous`: how they read for a visitor without a cart), so that
+ * a visitor's own can take their place (decision 060). `slots[i]` is what sits
+ * between `parts[i]` and `parts[i + 1]`. Null when the nonce appears anywhere
+ * but in `nonce="…"` attributes, or the page has no nonce at all. A page that
+ * holds none of the visitor's parts, or one of them twice or overlapping
+ * another, is split at its nonces only and is not `personalisable`.
+ *
+ * @param {string} html
+ * @param {string} nonce
+ * @param {string[]} [anonymous]
+ * @returns {{ parts: Buffer[], slots: number[], personalisable: boolean } | null}
  */
-export function splitAtNonce(/** @type {string} */ html, /** @type {string} */ nonce) {
+export function splitPage(html, nonce, anonymous = []) {
   if (!nonce) return null;
   const attribute = ` nonce="${nonce}"`;
-  const parts = html.split(attribute);
-  if (parts.length < 2 || html.split(nonce).length !== parts.length) return null;
-  return parts.map((part) => Buffer.from(part));
-}
-
-/** The page with this nonce in every `nonce` attribute. */
-export function fillNonce(/** @type {Buffer[]} */ parts, /** @type {string} */ nonce) {
-  const attribute = Buffer.from(` nonce="${nonce}"`);
-  return Buffer.concat(parts.flatMap((part, index) => (index === 0 ? [part] : [attribute, part])));
+  const nonces = html.split(attribute).length - 1;
+  if (nonces === 0 || html.split(nonce).length - 1 !== nonces) return null;
+  /** @type {{ at: number, length: number, slot: number }[]} */
+  const cuts = [];
+  for (let at = html.indexOf(attribute); at !== -1; at = html.indexOf(attribute, at + attribute.length)) cuts.push({ at, length: attribute.length, slot: NONCE });
+  /** @type {{ at: number, length: number, slot: number }[]} */
+  const visitorCuts = [];
+  let personalisable = anonymous.length > 0;
+  anonymous.forEach((text, slot) => {
+    const at = text ? html.indexOf(text) : -1;
+    if (at === -1) return;
+    if (html.indexOf(text, at + 1) !== -1) personalisable = false;
+    visitorCuts.push({ at, length: text.length, slot });
+  });
+  if (visitorCuts.length === 0) personalisable = false;
+  const all = [...cuts, ...visitorCuts].sort((a, b) => a.at - b.at);
+  if (all.some((cut, index) => index > 0 && cut.at < /** @type {typeof cut} */ (all[index - 1]).at + /** @type {typeof cut} */ (all[index - 1]).length)) personalisable = false;
+  const used = personalisable ? all : cuts;
+  /** @type {Buffer[]} */
+  const parts = [];
+  let from = 0;
+  for (const cut of used) {
+    parts.push(Buffer.from(html.slice(from, cut.at)));
+    from = cut.at + cut.length;
+  }
+  parts.push(Buffer.from(html.slice(from)));
+  return { parts, slots: used.map((cut) => cut.slot), personalisable };
 }
 
 /**
- * The page's parts compressed once, each as raw deflate blocks that end on a
- * byte boundary (a sync flush), so that they can be joined around any nonce of
- * the same length without compressing the page again. Each part may refer back
- * to the text before it (given as its dictionary), but never into a nonce:
- * there the dictionary holds NUL bytes, which no page contains.
+ * The page with this nonce in every `nonce` attribute and these texts in the visitor's slots.
+ *
+ * @param {{ parts: Buffer[], slots: number[] }} template
+ * @param {string} nonce
+ * @param {Buffer[]} fills what goes in each visitor's slot, by its index
  */
-export function compressParts(/** @type {Buffer[]} */ parts, /** @type {number} */ nonceLength) {
-  const filler = Buffer.from(` nonce="${"\u0000".repeat(nonceLength)}"`);
-  let before = Buffer.alloc(0);
-  return parts.map((bytes, index) => {
-    const options = { level: 9, finishFlush: constants.Z_SYNC_FLUSH };
-    const compressed = deflateRawSync(bytes, index === 0 ? options : { ...options, dictionary: before.subarray(-32 * 1024) });
-    before = Buffer.concat([before.subarray(-32 * 1024), bytes, filler]);
-    return compressed;
-  });
+export function fillPage({ parts, slots }, nonce, fills) {
+  const attribute = Buffer.from(` nonce="${nonce}"`);
+  return Buffer.concat(parts.flatMap((part, index) => (index === 0 ? [part] : [slotText(/** @type {number} */ (slots[index - 1]), attribute, fills), part])));
+}
+
+/**
+ * @param {number} slot
+ * @param {Buffer} attribute
+ * @param {Buffer[]} fills
+ */
+function slotText(slot, attribute, fills) {
+  if (slot === NONCE) return attribute;
+  const fill = fills[slot];
+  if (!fill) throw new Error(`No text for the page's slot ${slot}`);
+  return fill;
+}
+
+/** A visitor's page keeps compressed parts for the lengths their texts have had up to this many times the size of the page compressed for everyone, then starts again. */
+const VISITOR_COMPRESSED_SHARE = 8;
+
+/**
+ * A page's part `index` as raw deflate blocks that end on a byte boundary (a
+ * sync flush), so that the parts can be joined around their slots' texts
+ * without compressing the page again. The part may refer back to the text
+ * before it (given as its dictionary) but never into a slot: there the
+ * dictionary holds NUL bytes, which no page contains. So it serves any texts
+ * of the slots' lengths: a page compresses once per nonce length (always the
+ * same), and once per length of the visitor's texts before the part (a few
+ * for the cart's count, one per length of a cart's data for the end of the
+ * page's data), kept in `page.compressed`.
+ *
+ * @param {CutPage} page
+ * @param {number} index
+ * @param {number[]} slotLengths the length of the text in each slot, by position
+ */
+export function compressedPart(page, index, slotLengths) {
+  const key = `${index}:${slotLengths.slice(0, index).join(",")}`;
+  let compressed = page.compressed.get(key);
+  if (compressed) return compressed;
+  /** @type {Buffer[]} */
+  const before = [];
+  let size = 0;
+  for (let previous = index - 1; previous >= 0 && size < 32 * 1024; previous -= 1) {
+    const part = /** @type {Buffer} */ (page.parts[previous]);
+    before.unshift(part, Buffer.alloc(/** @type {number} */ (slotLengths[previous])));
+    size += part.length + /** @type {number} */ (slotLengths[previous]);
+  }
+  const dictionary = Buffer.concat(before).subarray(-32 * 1024);
+  const options = { level: 9, finishFlush: constants.Z_SYNC_FLUSH };
+  compressed = deflateRawSync(/** @type {Buffer} */ (page.parts[index]), dictionary.length === 0 ? options : { ...options, dictionary });
+  if (page.compressedBytes + compressed.length > page.compressedLimit) {
+    page.compressed.clear();
+    page.compressedBytes = 0;
+  }
+  page.compressed.set(key, compressed);
+  page.compressedBytes += compressed.length;
+  return compressed;
+}
+
+/** A visitor's text as raw deflate blocks ending on a byte boundary, to join between a page's compressed parts. */
+export function compressFill(/** @type {Buffer} */ text) {
+  return deflateRawSync(text, { level: 6, finishFlush: constants.Z_SYNC_FLUSH });
 }
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
@@ -153,20 +245,31 @@ function storedBlock(/** @type {Buffer} */ bytes) {
   return [header, bytes];
 }
 
-/** The gzip file (RFC 1952) of the page with this nonce, made from its compressed parts. */
-export function gzipWithNonce(/** @type {Buffer[]} */ parts, /** @type {Buffer[]} */ compressed, /** @type {string} */ nonce) {
+/**
+ * The gzip file (RFC 1952) of the page with this nonce and these texts in the
+ * visitor's slots, made from its compressed parts and the texts' own.
+ *
+ * @param {CutPage} page
+ * @param {string} nonce
+ * @param {Buffer[]} fills the texts for the visitor's slots
+ */
+export function gzipPage(page, nonce, fills) {
   const attribute = Buffer.from(` nonce="${nonce}"`);
+  const texts = page.slots.map((slot) => slotText(slot, attribute, fills));
+  const lengths = texts.map((text) => text.length);
   /** @type {Buffer[]} */
   const pieces = [GZIP_HEADER];
   let crc = 0;
   let size = 0;
-  parts.forEach((bytes, index) => {
+  page.parts.forEach((bytes, index) => {
     if (index > 0) {
-      pieces.push(...storedBlock(attribute));
-      crc = crc32(attribute, crc);
-      size += attribute.length;
+      const text = /** @type {Buffer} */ (texts[index - 1]);
+      if (page.slots[index - 1] === NONCE) pieces.push(...storedBlock(text));
+      else pieces.push(compressFill(text));
+      crc = crc32(text, crc);
+      size += text.length;
     }
-    pieces.push(/** @type {Buffer} */ (compressed[index]));
+    pieces.push(compressedPart(page, index, lengths));
     crc = crc32(bytes, crc);
     size += bytes.length;
   });
@@ -182,19 +285,27 @@ export function gzipWithNonce(/** @type {Buffer[]} */ parts, /** @type {Buffer[]
  * a visitor without any shop cookie is answered from memory when the page was
  * rendered at the catalogue's current version; otherwise Remix renders it and
  * the response is kept if it is a plain 200 HTML page that sets no cookie and
- * forbids no caching. `onServed` hears of each hit, miss and bypass.
+ * forbids no caching. A visitor with a cart gets the same kept page with their
+ * own parts in it (`visitorParts`, decision 060), or, when it has none to
+ * give or their cookies ask for more, a page Remix renders for them, never
+ * kept. `onServed` hears of each hit, filled hit, miss and bypass.
  *
- * @param {{ catalogVersion: () => Promise<number>, store?: PageStore, pages?: CacheablePage[], onServed?: (outcome: "hit" | "miss" | "bypass") => void }} options
+ * @param {{ catalogVersion: () => Promise<number>, store?: PageStore, pages?: CacheablePage[], visitorParts?: VisitorParts, onServed?: (outcome: "hit" | "filled" | "miss" | "bypass") => void }} options
  * @returns {import("express").RequestHandler}
  */
-export function pageCache({ catalogVersion, store = new PageStore(), pages = CACHEABLE_PAGES, onServed }) {
+export function pageCache({ catalogVersion, store = new PageStore(), pages = CACHEABLE_PAGES, visitorParts, onServed }) {
   return async (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     if (!pages.some((page) => page.path.test(req.path))) return next();
-    if (SHOP_COOKIE.test(req.headers.cookie ?? "") || "_data" in req.query) return next();
+    if ("_data" in req.query) return next();
+    const cookie = req.headers.cookie ?? "";
+    const own = SHOP_COOKIE.test(cookie);
+    if (own && !visitorParts) return next();
     const question = req.originalUrl.indexOf("?");
-    const key = pageKey(req.path, question === -1 ? "" : req.originalUrl.slice(question + 1), pages);
+    const search = question === -1 ? "" : req.originalUrl.slice(question + 1);
+    const key = pageKey(req.path, search, pages);
     if (key === null) {
+      if (own) return next();
       res.setHeader("X-Page-Cache", "bypass");
       onServed?.("bypass");
       return next();
@@ -202,37 +313,56 @@ export function pageCache({ catalogVersion, store = new PageStore(), pages = CAC
     /** @type {string} */
     const nonce = res.locals.cspNonce;
     let version;
+    /** @type {Buffer[] | null} */
+    let fills = [];
     try {
-      version = await catalogVersion();
+      const [current, theirs] = await Promise.all([catalogVersion(), own ? /** @type {VisitorParts} */ (visitorParts).visitor(cookie, search) : null]);
+      version = current;
+      if (own) fills = theirs && theirs.length === visitorParts?.anonymous.length ? theirs.map((text) => Buffer.from(text)) : null;
     } catch {
       return next();
     }
+    // Their cookies ask for more than their cart (a message to show, an order to settle): Remix renders the page for them.
+    if (!fills) return next();
     const entry = store.get(key, version);
-    if (entry) {
+    const template = own ? entry?.visitor : entry?.shared;
+    if (entry && template) {
       for (const [name, value] of entry.headers) res.setHeader(name, value);
-      res.setHeader("X-Page-Cache", "hit");
-      onServed?.("hit");
+      res.setHeader("X-Page-Cache", own ? "filled" : "hit");
+      onServed?.(own ? "filled" : "hit");
       res.status(200);
-      // Compressed ahead, so a hit costs no compression; the compressor passes encoded bodies through.
+      // Compressed ahead, so a hit costs no compression (a visitor's few parts aside); the compressor passes encoded bodies through.
       res.vary("Accept-Encoding");
       if (req.acceptsEncodings("gzip", "identity") === "gzip" && nonce.length === entry.nonceLength) {
         res.setHeader("Content-Encoding", "gzip");
-        const body = gzipWithNonce(entry.parts, entry.gzipParts, nonce);
+        const body = gzipPage(template, nonce, fills);
         res.setHeader("Content-Length", body.length);
         res.end(req.method === "HEAD" ? undefined : body);
         return;
       }
-      res.end(req.method === "HEAD" ? undefined : fillNonce(entry.parts, nonce));
+      res.end(req.method === "HEAD" ? undefined : fillPage(template, nonce, fills));
       return;
     }
+    // A visitor's own page is never kept: the next visitor without a cart renders the one all share.
+    if (own) return next();
     const renderedAt = version;
     if (req.method === "GET") {
       keepWhenDone(res, (headers, body) => {
-        const parts = splitAtNonce(body, nonce);
-        if (!parts) return;
-        const gzipParts = compressParts(parts, nonce.length);
-        const bytes = [...parts, ...gzipParts].reduce((total, part) => total + part.length, 0);
-        store.set(key, { version: renderedAt, headers, parts, gzipParts, nonceLength: nonce.length, bytes });
+        const shared = splitPage(body, nonce);
+        const visitor = visitorParts ? splitPage(body, nonce, visitorParts.anonymous) : null;
+        if (!shared) return;
+        const sum = (/** @type {Buffer[]} */ buffers) => buffers.reduce((total, buffer) => total + buffer.length, 0);
+        /** @type {{ shared: CutPage, visitor: CutPage | null }} */
+        const pages = { shared: { parts: shared.parts, slots: shared.slots, compressed: new Map(), compressedBytes: 0, compressedLimit: Infinity }, visitor: null };
+        // Compressed ahead for a visitor without a cart, so that a hit costs no compression.
+        gzipPage(pages.shared, nonce, []);
+        pages.shared.compressedLimit = pages.shared.compressedBytes;
+        if (visitor?.personalisable) {
+          const compressedLimit = VISITOR_COMPRESSED_SHARE * pages.shared.compressedBytes;
+          pages.visitor = { parts: visitor.parts, slots: visitor.slots, compressed: new Map(), compressedBytes: 0, compressedLimit };
+        }
+        const bytes = sum(pages.shared.parts) + pages.shared.compressedLimit + (pages.visitor ? sum(pages.visitor.parts) + pages.visitor.compressedLimit : 0);
+        store.set(key, { version: renderedAt, headers, ...pages, nonceLength: nonce.length, bytes });
       });
     }
     res.setHeader("X-Page-Cache", "miss");

@@ -8,6 +8,11 @@
 
 export const MAX_LINE_QUANTITY = 99;
 
+/** The header's cart button, as a screen reader names it. */
+export function cartButtonLabel(count: number) {
+  return `Open cart, ${count} ${count === 1 ? "item" : "items"}`;
+}
+
 /** What the cart cookie and local storage hold: ids and quantities, never prices. */
 export type CartItem = { productId: string; quantity: number };
 

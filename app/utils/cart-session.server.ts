@@ -37,8 +37,13 @@ const storage = createCookieSessionStorage<CartSessionData, CartFlashData>({
 
 export type CartSession = Session<CartSessionData, CartFlashData>;
 
-export async function getCartSession(request: Request) {
-  const session = await storage.getSession(request.headers.get("Cookie"));
+export function getCartSession(request: Request) {
+  return readCartSession(request.headers.get("Cookie"));
+}
+
+/** The cart in a request's Cookie header. */
+export async function readCartSession(cookie: string | null) {
+  const session = await storage.getSession(cookie);
   const parsed = cartItemsSchema.safeParse(session.get("items") ?? []);
   return {
     session,

@@ -15,13 +15,16 @@ export function percentile(samples, p) {
 export const median = (values) => percentile(values, 50);
 
 /**
- * `connections` keep-alive connections request `url` for `seconds`. Returns
+ * `connections` keep-alive connections request `url` for `seconds`, with
+ * `headers`, or each with every set of `eachHeaders` in turn. Returns
  * requests per second, latency percentiles (ms), the server's CPU time per
  * request (ms) and the count of answers that were not 2xx or failed.
  */
-export async function hammer({ url, connections, seconds, pid, headers = BROWSER_HEADERS, method = "GET", body }) {
+export async function hammer({ url, connections, seconds, pid, headers = BROWSER_HEADERS, method = "GET", body, eachHeaders }) {
   const cpuBefore = pid ? cpuMs(pid) : 0;
-  const result = await autocannon({ url, connections, duration: seconds, headers, method, body });
+  // `eachHeaders`: each connection sends these header sets in turn (many visitors, each with their own cookie).
+  const each = eachHeaders?.map((own) => ({ method, headers: own }));
+  const result = await autocannon({ url, connections, duration: seconds, headers, method, body, ...(each ? { requests: each } : {}) });
   const cpuUsed = pid ? cpuMs(pid) - cpuBefore : NaN;
   const requests = result.requests.total;
   // No answer at all within the run: as slow as it gets, never "0 ms".

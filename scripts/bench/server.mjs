@@ -117,6 +117,32 @@ export async function cartCookie(origin) {
   return cookie;
 }
 
+/**
+ * `count` visitors' cart cookies, each a different cart (one to three lines,
+ * quantities from 1 to 12), made as visitors make them: a page filled with a
+ * cart is measured over many carts, not one whose figures repeat.
+ */
+export async function cartCookies(origin, count) {
+  const products = ["bar-chocolate-pb", "bar-strawberry-pb", "bar-banana-pb", "bites-variety", "bites-strawberry", "bites-banana"];
+  const cookies = [];
+  for (let visitor = 0; visitor < count; visitor++) {
+    let cookie = "";
+    for (let line = 0; line <= visitor % 3; line++) {
+      const productId = products[(visitor + line * 2) % products.length];
+      const quantity = ((visitor * 7 + line * 5) % 12) + 1;
+      const added = await fetch(`${origin}/cart`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin, accept: "application/json", ...(cookie ? { cookie } : {}) },
+        body: `intent=add&productId=${productId}&quantity=${quantity}`,
+      });
+      cookie = added.headers.getSetCookie().find((header) => header.startsWith("chillpb_cart="))?.split(";")[0] ?? cookie;
+    }
+    if (!cookie) throw new Error("adding to the cart gave no cart cookie");
+    cookies.push(cookie);
+  }
+  return cookies;
+}
+
 function status(pid) {
   const text = readFileSync(`/proc/${pid}/status`, "utf8");
   const kilobytes = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? NaN);

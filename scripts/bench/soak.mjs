@@ -1,5 +1,6 @@
 // Memory judged by growth, not by a ceiling (decision 058): the shop as `npm start` runs it, under a
-// steady load of anonymous visitors (the page cache) and visitors with a cart (rendered pages), for a
+// steady load of anonymous visitors (the page cache) and visitors with a cart with its drawer open (a page
+// rendered for each request, as no cached page is since decision 060), for a
 // number of minutes, its resident memory sampled every 5 s. A leak shows as RSS that keeps climbing
 // once the process has warmed up, so the figure is the slope over the soak's second half.
 import autocannon from "autocannon";
@@ -55,7 +56,7 @@ export async function benchSoak({ figure, step, port, minutes }) {
   const seconds = Math.round(minutes * 60);
   const [anonymous, cart] = await Promise.all([
     steady(`${shop.origin}/shop`, { rate: ANONYMOUS_RATE, seconds, headers: BROWSER_HEADERS }),
-    steady(`${shop.origin}/shop`, { rate: CART_RATE, seconds, headers: withCart }),
+    steady(`${shop.origin}/shop?cart=open`, { rate: CART_RATE, seconds, headers: withCart }),
   ]);
   clearInterval(timer);
   take();

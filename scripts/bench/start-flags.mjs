@@ -2,7 +2,7 @@
 // `node scripts/bench/start-flags.mjs [--rounds N] [--seconds N]`: what the Node and glibc memory flags
 // cost and save (decision 058). The shop runs as production runs it, once per configuration below, and
 // each round measures, interleaved across the configurations (each round starting with the next one)
-// so a slower minute of a shared machine hits all of them alike: `/shop` rendered for a visitor with a cart at 10 connections (the page whose
+// so a slower minute of a shared machine hits all of them alike: `/shop?cart=open` rendered for a visitor with a cart at 10 connections (the page whose
 // cost the flags change: the cached one allocates almost nothing), its CPU per request and
 // throughput, then the RSS after the load. Prints medians.
 import { parseArgs } from "node:util";
@@ -36,7 +36,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     const configuration = configurations[index];
     const shop = await startServer(env, configuration);
     const headers = { ...BROWSER_HEADERS, cookie: await cartCookie(env.PUBLIC_URL) };
-    const url = `${env.PUBLIC_URL}/shop`;
+    const url = `${env.PUBLIC_URL}/shop?cart=open`;
     await hammer({ url, connections: 10, seconds: 2, headers });
     const run = await hammer({ url, connections: 10, seconds: SECONDS, pid: shop.pid, headers });
     if (run.failures > 0) throw new Error(`${configuration.name}: ${run.failures} requests failed`);

@@ -153,7 +153,8 @@ test("a visitor's own pages are never cached, and a plain read sets no cookie", 
   const cookie = added.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
   expect(cookie).toContain("chillpb_cart=");
   const theirs = await get(`${origin}/shop`, { Cookie: cookie });
-  expect(theirs.headers["x-page-cache"]).toBeUndefined();
+  // The page everyone shares, with their cart in it (decision 060); the next test checks it is the page Remix renders for them.
+  expect(theirs.headers["x-page-cache"]).toBe("filled");
   expect(theirs.body).toContain('"cart":{"lines":[{"product":{"id":"bites-variety"');
   // …and nobody else gets that cart.
   const anyone = await get(`${origin}/shop`);
@@ -161,7 +162,11 @@ test("a visitor's own pages are never cached, and a plain read sets no cookie", 
   // A product's page is the catalogue's too; a product the catalogue lacks (404) is never kept.
   await get(`${origin}/shop/bites-variety`);
   expect((await get(`${origin}/shop/bites-variety`)).headers["x-page-cache"]).toBe("hit");
-  expect((await get(`${origin}/shop/bites-variety`, { Cookie: cookie })).headers["x-page-cache"]).toBeUndefined();
+  expect((await get(`${origin}/shop/bites-variety`, { Cookie: cookie })).headers["x-page-cache"]).toBe("filled");
+  // The open drawer lists the cart's lines: rendered for them.
+  const drawer = await get(`${origin}/shop?cart=open`, { Cookie: cookie });
+  expect(drawer.headers["x-page-cache"]).toBeUndefined();
+  expect(drawer.body).toContain("Chocolate Mini Bites");
   await get(`${origin}/shop/no-such-treat`);
   const unknown = await get(`${origin}/shop/no-such-treat`);
   expect(unknown.status).toBe(404);
@@ -178,17 +183,97 @@ test("a visitor's own pages are never cached, and a plain read sets no cookie", 
   expect(head.raw.length).toBe(0);
 });
 
+/** A cart made by the shop's own /cart action: the cookie its answers set. */
+async function cartCookie(origin: string, adds: { productId: string; quantity: number }[]) {
+  let cookie = "";
+  for (const { productId, quantity } of adds) {
+    const added = await fetch(`${origin}/cart`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, Accept: "application/json", ...(cookie ? { Cookie: cookie } : {}) },
+      body: `intent=add&productId=${productId}&quantity=${quantity}`,
+    });
+    expect(added.ok).toBe(true);
+    cookie = added.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ") || cookie;
+  }
+  return cookie;
+}
+
+/** The page with every nonce blanked: two responses' pages compare equal when only their nonces differ. */
+const withoutNonces = (answer: Answer) => answer.body.replaceAll(cspNonce(answer)!, "");
+
+test("a visitor with a cart gets the cached page with their cart in it: the very HTML Remix renders for them, on every cacheable page", async () => {
+  test.setTimeout(90_000);
+  const origin = ORIGIN;
+  const pages = ["/", "/?partner=open", "/shop", "/shop?category=bites", "/shop/bar-strawberry-pb", "/privacy", "/terms"];
+  const carts = [
+    // One item ("1 item", not "1 items").
+    [{ productId: "bites-variety", quantity: 1 }],
+    // Several lines, a product whose description holds "&" (escaped in the page's data), free shipping reached.
+    [
+      { productId: "bar-strawberry-pb", quantity: 3 },
+      { productId: "bites-variety", quantity: 12 },
+      { productId: "bar-banana-pb", quantity: 1 },
+    ],
+  ];
+  for (const adds of carts) {
+    const cookie = await cartCookie(origin, adds);
+    // A new catalogue version: every page cached so far is stale, so the visitor's next request of each is rendered.
+    setPrice("bar-chocolate-pb", 600);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    for (const path of pages) {
+      const rendered = await get(`${origin}${path}`, { Cookie: cookie, "Accept-Encoding": "gzip" });
+      expect(rendered.headers["x-page-cache"], path).toBeUndefined();
+      expect((await get(`${origin}${path}`)).headers["x-page-cache"], path).toBe("miss");
+      for (const encoding of ["gzip", "identity"]) {
+        const filled = await get(`${origin}${path}`, { Cookie: cookie, "Accept-Encoding": encoding });
+        expect(filled.headers["x-page-cache"], path).toBe("filled");
+        expect(filled.headers["set-cookie"], path).toBeUndefined();
+        expect(withoutNonces(filled), `${path} (${encoding})`).toBe(withoutNonces(rendered));
+      }
+    }
+  }
+  // Nobody else gets that cart.
+  expect((await get(`${origin}/shop`)).body).toContain('"cart":{"lines":[],"known":false,"price":null}');
+});
+
+test("a cached page with a visitor's cart in it hydrates without a mismatch, and their cart works", async ({ page, context }) => {
+  const origin = ORIGIN;
+  const cookie = await cartCookie(origin, [{ productId: "bar-banana-pb", quantity: 2 }]);
+  await get(`${origin}/shop/bar-banana-pb`);
+  const [name, ...value] = cookie.split("=");
+  await context.addCookies([{ name: name!, value: value.join("="), url: origin }]);
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  const response = await page.goto(`${origin}/shop/bar-banana-pb`);
+  expect(response?.headers()["x-page-cache"]).toBe("filled");
+  await expect(page.getByTestId("cart-count")).toHaveText("2");
+  await page.locator("html[data-enhanced]").waitFor({ state: "attached" });
+  await page.getByRole("link", { name: "Open cart, 2 items" }).click();
+  const drawer = page.getByRole("dialog", { name: "Your Cart" });
+  await expect(drawer.getByText("Banana Blast")).toBeVisible();
+  await drawer.getByRole("button", { name: "Add one more Banana Blast" }).click();
+  await expect(page.getByTestId("cart-count")).toHaveText("3");
+  // React reports a page that does not match its data (a hydration mismatch) as an error in the console.
+  expect(errors).toEqual([]);
+});
+
 test("HTML is compressed whole, cached or rendered, without a flush per streamed chunk", async () => {
   const origin = ORIGIN;
   // A toast cookie (even an unreadable one) makes the page the visitor's own: rendered and streamed by Remix.
-  const cases: { name: string; headers: Record<string, string> }[] = [
-    { name: "cached", headers: {} },
-    { name: "rendered", headers: { Cookie: "chillpb_toast=unreadable" } },
+  // A cart's page is the cached one with the visitor's parts compressed on their own (decision 060).
+  const cart = await cartCookie(origin, [{ productId: "bites-banana", quantity: 2 }]);
+  const cases: { name: string; headers: Record<string, string>; outcome: string | undefined }[] = [
+    { name: "cached", headers: {}, outcome: "hit" },
+    { name: "cached with a cart", headers: { Cookie: cart }, outcome: "filled" },
+    { name: "rendered", headers: { Cookie: "chillpb_toast=unreadable" }, outcome: undefined },
   ];
   await get(`${origin}/`, { "Accept-Encoding": "gzip" });
-  for (const { name, headers } of cases) {
+  for (const { name, headers, outcome } of cases) {
     const answer = await get(`${origin}/`, { "Accept-Encoding": "gzip", ...headers });
-    expect(answer.headers["x-page-cache"], name).toBe(name === "cached" ? "hit" : undefined);
+    expect(answer.headers["x-page-cache"], name).toBe(outcome);
     expect(answer.headers["content-encoding"], name).toBe("gzip");
     expect(answer.body, name).toMatch(/^<!DOCTYPE html>/i);
     expect(answer.body.trimEnd(), name).toMatch(/<\/html>$/);

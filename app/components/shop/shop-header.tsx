@@ -4,6 +4,7 @@ import { CartIcon, TruckIcon } from "~/components/icons";
 import { PageHeader } from "~/components/page-header";
 import { useShopTerms } from "~/components/shop-terms";
 import { formatWholeDollars } from "~/lib/money";
+import { cartButtonLabel } from "~/lib/cart";
 import { withSearchParam } from "~/lib/url";
 
 /** The shop's header; the product pages lead back to the shop instead of home. */
@@ -20,7 +21,7 @@ export function ShopHeader({ back = { to: "/", label: "Back to Home" } }: { back
         to={withSearchParam(location, "cart", "open")}
         preventScrollReset
         className="cart-button"
-        aria-label={`Open cart, ${count} ${count === 1 ? "item" : "items"}`}
+        aria-label={cartButtonLabel(count)}
       >
         <CartIcon />
         <span className="cart-button__count" aria-hidden="true" data-testid="cart-count">
