@@ -5,6 +5,7 @@
 // file, a product's page, the landing page, what a first load downloads,
 // memory, and Lighthouse.
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   firstLoadScripts,
@@ -18,7 +19,7 @@ import {
 } from "./assets.mjs";
 import { BROWSER_HEADERS, answeredAll, hammer, median, medianOfRounds } from "./load.mjs";
 import { MB, kB, ms, percent, seconds, throughputText } from "./report.mjs";
-import { benchDatabase, cartCookie, cartCookies, prepareDatabase, productionEnv, rssBytes, startServer, watchPeakRss } from "./server.mjs";
+import { benchDatabase, cartCookie, cartCookies, cpuMs, prepareDatabase, productionEnv, rssBytes, startServer, watchPeakRss } from "./server.mjs";
 
 const PAGES_DB = "chillpb_bench_pages";
 const SETTLE_MS = 5_000;
@@ -34,6 +35,8 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   prepareDatabase({ ...pagesEnv, SKIP_BUILD: build ? "true" : "false" });
   const shop = await startServer(pagesEnv);
   step(`the shop runs at ${shop.origin} (pid ${shop.pid})`);
+  // The build and the migrations were done by prepare.mjs just before, as `npm start` does them before it serves.
+  figure("startup", "start-up: `node server.mjs` until /healthz answers (built, migrated)", ms(shop.startMs), "", null, { ms: shop.startMs });
   await sleep(2_000);
   const pagesMemory = { idleBytes: rssBytes(shop.pid) };
 
@@ -53,6 +56,16 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     const scripts = await wireTotal(shop.origin, firstLoadScripts(shop.origin, page));
     figure(`firstLoadJs:${path}`, `first-load JS gzip, \`${path}\``, `${kB(scripts.bytes)} (${scripts.files.length} files)`, "≤ 90 kB", scripts.bytes <= 90_000, scripts);
   }
+  // What a first visit's files cost the server: each of /shop's scripts, stylesheets and fonts, as Chromium asks for
+  // them, 100 times over (the CPU clock counts in 10 ms ticks). Compressed at build time, so no compression here.
+  const firstVisitFiles = [...firstLoadScripts(shop.origin, shopHtml), ...stylesheets(shop.origin, shopHtml), ...(await pageFonts(shop.origin, shopHtml)).files.map((file) => file.path)];
+  const visits = 100;
+  const cpuBefore = cpuMs(shop.pid);
+  for (let visit = 0; visit < visits; visit++) {
+    await Promise.all(firstVisitFiles.map((path) => download(shop.origin, path, { "accept-encoding": BROWSER_HEADERS["accept-encoding"] })));
+  }
+  const assetCpuMs = (cpuMs(shop.pid) - cpuBefore) / visits;
+  figure("assetsCpu:/shop", `server CPU for a first visit's files of \`/shop\` (${firstVisitFiles.length} scripts, stylesheets and fonts)`, ms(assetCpuMs), "", null, { ms: assetCpuMs, files: firstVisitFiles });
   // Where the budget's floor lies: a page with nothing interactive of its own
   // (/privacy) loads the framework and the shell every page shares (cart state,
   // toasts, header and footer, error pages), and the framework chunk is one file.
@@ -237,4 +250,18 @@ async function frameworkChunk(origin, files) {
     if (body.includes("reactjs.org/docs/error-decoder.html")) return file;
   }
   return null;
+}
+
+/** Downloads `path` in any encoding the headers accept, and throws the body away. */
+function download(origin, path, headers) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(new URL(path, origin), { headers }, (response) => {
+        if (response.statusCode !== 200) reject(new Error(`${path} answered ${response.statusCode}`));
+        response.resume();
+        response.on("end", resolve);
+        response.on("error", reject);
+      })
+      .on("error", reject);
+  });
 }

@@ -76,7 +76,8 @@ export function startCommand() {
 
 /**
  * Starts `server.mjs` with `command`'s environment variables and node flags
- * (by default `npm start`'s) and resolves once /healthz answers.
+ * (by default `npm start`'s) and resolves once /healthz answers, with the
+ * time that took.
  */
 export async function startServer(env, command = startCommand()) {
   const origin = env.PUBLIC_URL;
@@ -84,6 +85,7 @@ export async function startServer(env, command = startCommand()) {
     throw new Error(`${origin} already answers: set BENCH_PORT to a free port`);
   }
   const { variables, flags } = command;
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, [...flags, "server.mjs"], { env: { ...env, ...variables }, stdio: ["ignore", "ignore", "inherit"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const killOnExit = () => child.kill();
@@ -91,12 +93,14 @@ export async function startServer(env, command = startCommand()) {
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
     if (await fetch(`${origin}/healthz`).then((response) => response.ok, () => false)) break;
-    if (attempt > 300) throw new Error("the server did not start within 30 s");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (attempt > 1_500) throw new Error("the server did not start within 30 s");
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return {
     origin,
     pid: child.pid,
+    /** From the spawn to the first /healthz that answered (to within 20 ms). */
+    startMs: performance.now() - spawnedAt,
     async stop() {
       process.removeListener("exit", killOnExit);
       child.kill("SIGTERM");
