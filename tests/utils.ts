@@ -31,6 +31,7 @@ import { action as getSystem } from "~/routes/functions.v1.get-system";
 import { action as getEmails } from "~/routes/functions.v1.get-emails";
 import { action as resendEmail } from "~/routes/functions.v1.resend-email";
 import { action as getCustomerDetails } from "~/routes/functions.v1.get-customer-details";
+import { action as getPreparation } from "~/routes/functions.v1.get-preparation";
 import { action as refundOrder } from "~/routes/functions.v1.refund-order";
 import { action as reconcilePayments } from "~/routes/functions.v1.reconcile-payments";
 import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
@@ -245,6 +246,7 @@ const functions = {
   "get-emails": getEmails,
   "resend-email": resendEmail,
   "get-customer-details": getCustomerDetails,
+  "get-preparation": getPreparation,
   "get-dashboard": getDashboard,
   // The owner's lists and exports.
   "get-subscribers": getSubscribers,

@@ -19,6 +19,9 @@ import { queryClientConfig } from "./query-client";
 // page is its own chunk, and the chart library comes with the dashboard only.
 const OrderShow = lazy(() => import("./pages/orders/show").then((page) => ({ default: page.OrderShow })));
 const DashboardPage = lazy(() => import("./pages/dashboard"));
+// The day's work, and its printed pages (which have no header or nav).
+const PreparePage = lazy(() => import("./pages/prepare"));
+const PreparePrintPage = lazy(() => import("./pages/prepare/print"));
 // The owner's pages.
 const SubscribersPage = lazy(() => import("./pages/lists/subscribers"));
 const InquiriesPage = lazy(() => import("./pages/lists/inquiries"));
@@ -46,6 +49,7 @@ export default function OperatorApp() {
         // The resources also make the header's nav (useMenu): its links, labels and order.
         resources={[
           { name: "orders", list: "/", show: "/orders/:id", meta: { label: "Orders" } },
+          { name: "prepare", list: "/prepare", meta: { label: "Prepare" } },
           { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },
           { name: "products", list: "/products", edit: "/products/:id", meta: { label: "Products", dataProviderName: "catalog" } },
           {
@@ -84,6 +88,7 @@ export default function OperatorApp() {
             {/* The list lives at the root; /admin/orders (what people type, and the menu's name for it) leads there. */}
             <Route path="orders" element={<Navigate to="/" replace />} />
             <Route path="orders/:id" element={<OrderShow />} />
+            <Route path="prepare" element={<PreparePage />} />
             <Route path="dashboard" element={<DashboardPage />} />
             <Route path="products" element={<ProductListPage />} />
             <Route path="products/:id" element={<ProductEditPage />} />
@@ -96,6 +101,18 @@ export default function OperatorApp() {
             <Route path="settings" element={<SettingsPage />} />
             <Route path="system" element={<SystemPage />} />
             <Route path="*" element={<NotFoundPage />} />
+          </Route>
+          {/* A printed page: signed in, without the header and the nav. */}
+          <Route
+            element={
+              <Authenticated key="signed-in-print" fallback={<CatchAllNavigate to="/login" />} loading={<Loading />}>
+                <Suspense fallback={<Loading />}>
+                  <Outlet />
+                </Suspense>
+              </Authenticated>
+            }
+          >
+            <Route path="prepare/print" element={<PreparePrintPage />} />
           </Route>
         </Routes>
       </Refine>

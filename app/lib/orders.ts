@@ -147,3 +147,34 @@ export type CustomerDetails = {
   state: string;
   zipCode: string;
 };
+
+/** The Prepare page's limit: a day's work is far less; past it the page says how many it leaves out. */
+export const PREPARATION_LIMIT = 500;
+
+/** An order to prepare and deliver, as get-preparation lists it (masked unless the owner asked for customer details). */
+export type PreparationOrder = {
+  id: string;
+  short_id: string;
+  status: "pending" | "preparing";
+  created_at: string;
+  zone: string;
+  distance_miles: number;
+  items: { product_id: string; name: string; quantity: number }[];
+  /** Initials, city and state, as every list shows a customer. */
+  customer: { initials: string; city: string; state: string };
+  /** Who to deliver to, in full: with `customerDetails: true` only (the owner's, recorded in each order's history). */
+  delivery: CustomerDetails | null;
+  /** A refund asked of Stripe and not settled yet: do not send it out before it is. */
+  refund_pending: boolean;
+};
+
+/** get-preparation's answer: the paid orders not yet shipped, by zone (nearest zone first), nearest the kitchen first in each. */
+export type Preparation = {
+  generated_at: string;
+  zones: { name: string; up_to_miles: number | null; orders: PreparationOrder[] }[];
+  /** How many of each product to make for the orders listed, most first. */
+  to_make: { product_id: string; name: string; quantity: number }[];
+  /** Every paid order not yet shipped, and how many of them are listed (PREPARATION_LIMIT). */
+  order_count: number;
+  listed_count: number;
+};

@@ -197,6 +197,20 @@ const admin: State[] = [
     },
   },
   {
+    name: "admin-prepare",
+    open: async (page) => {
+      await page.goto("/admin/prepare");
+      await adminExpect(page.getByRole("region", { name: "To make" })).toBeVisible();
+    },
+  },
+  {
+    name: "admin-packing-slips",
+    open: async (page) => {
+      await page.goto("/admin/prepare/print?doc=slips");
+      await adminExpect(page.getByRole("article", { name: /^Packing slip, order/ }).first()).toBeVisible();
+    },
+  },
+  {
     name: "admin-dashboard",
     open: async (page) => {
       await page.goto("/admin/dashboard");

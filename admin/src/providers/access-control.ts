@@ -10,6 +10,8 @@ import { getJson } from "../api";
  */
 const RESOURCE_PERMISSIONS: Record<string, Record<string, Permission>> = {
   orders: { "*": "orders.view", edit: "orders.update-status", refund: "orders.refund", "customer-details": "orders.customer-details", export: "lists.view" },
+  // The day's work: every operator's, masked; its printed pages carry names and addresses for the owner only (orders' customer-details).
+  prepare: { "*": "orders.view" },
   dashboard: { "*": "dashboard.view" },
   products: { "*": "products.manage" },
   "discount-codes": { "*": "discount-codes.manage" },

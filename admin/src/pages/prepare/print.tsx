@@ -1,0 +1,233 @@
+import { Alert, Anchor, Button, Group, Text } from "@mantine/core";
+import { useCan, useCustom } from "@refinedev/core";
+import { brand } from "@shop/brand";
+import type { Preparation, PreparationOrder } from "@shop/orders";
+import { Link, useSearchParams } from "react-router";
+import { Loading, QueryError } from "../../components/loading";
+import { orderDate } from "../../components/status";
+import { itemsText, zoneTitle } from "./shared";
+import "./print.css";
+
+/**
+ * The packing slips (one order a page) and the day sheet (what to make, then
+ * every drop-off, zone by zone), as printed on A4 or Letter. The owner's
+ * carry who to deliver to, which records a look in each order's history;
+ * staff's carry initials and the city, as every list does. The toolbar is
+ * not printed.
+ */
+export default function PreparePrintPage() {
+  const [params] = useSearchParams();
+  const doc = params.get("doc") === "slips" ? "slips" : "sheet";
+  const only = params.get("orders")?.split(",").filter(Boolean) ?? [];
+  const access = useCan({ resource: "orders", action: "customer-details" });
+  const details = access.data?.can === true;
+  const { result, query } = useCustom<Preparation>({
+    url: "get-preparation",
+    method: "post",
+    config: { payload: { customerDetails: details } },
+    queryOptions: { enabled: !access.isLoading && !access.error },
+    errorNotification: false,
+  });
+
+  // Refine's result holds an empty object until the answer arrives.
+  if (access.isLoading || query.isPending) return <Loading label={doc === "slips" ? "Preparing the packing slips" : "Preparing the day sheet"} />;
+  if (access.error || query.isError || !result.data) {
+    return (
+      <main className="print-page">
+        <QueryError title="Failed to fetch the orders to prepare" message={query.error?.message} onRetry={() => void query.refetch()} />
+      </main>
+    );
+  }
+  const prep = result.data;
+  const zones = prep.zones
+    .map((zone) => ({ ...zone, orders: only.length ? zone.orders.filter((order) => only.includes(order.id)) : zone.orders }))
+    .filter((zone) => zone.orders.length > 0);
+  const title = doc === "slips" ? "Packing slips" : "Day sheet";
+
+  return (
+    <main className="print-page">
+      <div className="no-print print-toolbar">
+        <Group justify="space-between" wrap="wrap">
+          <Anchor component={Link} to="/prepare">
+            Back to Prepare
+          </Anchor>
+          <Button onClick={() => window.print()}>Print {title.toLowerCase()}</Button>
+        </Group>
+        <Alert color={details ? "chocolate" : "gray"} variant="light" mt="sm">
+          {details
+            ? "These pages show each customer's name, address and phone; each order's history records that you were shown them."
+            : "Names and addresses are the owner's to print: these pages show initials and the city."}
+        </Alert>
+      </div>
+      {zones.length === 0 ? <Text>Nothing to prepare: every paid order has shipped.</Text> : null}
+      {doc === "slips" ? <Slips zones={zones} /> : <DaySheet prep={prep} zones={zones} title={title} />}
+    </main>
+  );
+}
+
+type Zones = Preparation["zones"];
+
+const printedAt = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "full", timeStyle: "short", timeZone: "America/Los_Angeles" });
+
+function DaySheet({ prep, zones, title }: { prep: Preparation; zones: Zones; title: string }) {
+  const orders = zones.flatMap((zone) => zone.orders);
+  const toMake = new Map<string, { name: string; quantity: number }>();
+  for (const item of orders.flatMap((order) => order.items)) {
+    const line = toMake.get(item.product_id) ?? { name: item.name, quantity: 0 };
+    line.quantity += item.quantity;
+    toMake.set(item.product_id, line);
+  }
+  let stop = 0;
+  return (
+    <article className="day-sheet">
+      <header className="sheet-header">
+        <h1>
+          {brand.name} · {title}
+        </h1>
+        <p>
+          {printedAt(prep.generated_at)} · {orders.length} order{orders.length === 1 ? "" : "s"}
+          {orders.length < prep.order_count ? ` of ${prep.order_count} not yet shipped` : ""}
+        </p>
+      </header>
+      <section>
+        <h2>To make</h2>
+        <table className="sheet-table to-make">
+          <tbody>
+            {[...toMake.values()]
+              .sort((a, b) => b.quantity - a.quantity || a.name.localeCompare(b.name))
+              .map((line) => (
+                <tr key={line.name}>
+                  <td className="count">{line.quantity}</td>
+                  <td>{line.name}</td>
+                  <td className="tick" aria-label="Made">
+                    ☐
+                  </td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </section>
+      {zones.map((zone) => (
+        <section key={zone.name} className="zone">
+          <h2>{zoneTitle(zone)}</h2>
+          <table className="sheet-table stops">
+            <colgroup>
+              <col className="col-stop" />
+              <col className="col-miles" />
+              <col className="col-order" />
+              <col className="col-to" />
+              <col />
+              <col className="col-done" />
+            </colgroup>
+            <thead>
+              <tr>
+                <th>Stop</th>
+                <th>Miles</th>
+                <th>Order</th>
+                <th>Deliver to</th>
+                <th>Items</th>
+                <th>Done</th>
+              </tr>
+            </thead>
+            <tbody>
+              {zone.orders.map((order) => {
+                stop += 1;
+                return (
+                  <tr key={order.id}>
+                    <td className="count">{stop}</td>
+                    <td>{order.distance_miles.toFixed(1)}</td>
+                    <td className="mono">{order.short_id}</td>
+                    <td>
+                      <DeliverTo order={order} />
+                    </td>
+                    <td>{itemsText(order)}</td>
+                    <td className="tick">☐</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </article>
+  );
+}
+
+function Slips({ zones }: { zones: Zones }) {
+  return (
+    <>
+      {zones.flatMap((zone) =>
+        zone.orders.map((order) => (
+          <article key={order.id} className="slip" aria-label={`Packing slip, order ${order.short_id}`}>
+            <header className="sheet-header">
+              <h1>{brand.name} · Packing slip</h1>
+              <p>
+                Order <strong className="mono">{order.short_id}</strong> · placed {orderDate(order.created_at)}
+                {order.refund_pending ? " · REFUND PENDING: do not send" : ""}
+              </p>
+            </header>
+            <section className="slip-address">
+              <h2>Deliver to</h2>
+              <DeliverTo order={order} />
+              <p className="muted">
+                {zoneTitle(zone)} · {order.distance_miles.toFixed(1)} mi from the kitchen
+              </p>
+            </section>
+            <section>
+              <h2>In the bag</h2>
+              <table className="sheet-table">
+                <thead>
+                  <tr>
+                    <th>Qty</th>
+                    <th>Item</th>
+                    <th>Packed</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {order.items.map((item) => (
+                    <tr key={item.product_id}>
+                      <td className="count">{item.quantity}</td>
+                      <td>{item.name}</td>
+                      <td className="tick">☐</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+            <p className="slip-note">Keep frozen until delivery. Questions? {brand.contactEmail}</p>
+          </article>
+        )),
+      )}
+    </>
+  );
+}
+
+function DeliverTo({ order }: { order: PreparationOrder }) {
+  const delivery = order.delivery;
+  if (!delivery) {
+    return (
+      <div className="deliver-to">
+        <strong>{order.customer.initials}</strong>
+        <div>
+          {order.customer.city}, {order.customer.state}
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="deliver-to">
+      <strong>
+        {delivery.firstName} {delivery.lastName}
+      </strong>
+      {delivery.phone ? (
+        <span className="phone">
+          <span className="separator"> · </span>
+          {delivery.phone}
+        </span>
+      ) : null}
+      <div>
+        {delivery.address}, {delivery.city}, {delivery.state} {delivery.zipCode}
+      </div>
+    </div>
+  );
+}
