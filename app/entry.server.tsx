@@ -13,6 +13,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/lib/nonce";
 import { startMocks } from "~/services/mocks.server";
 import { startJobs, stopJobs, type Job } from "~/services/jobs.server";
+import { describeRetention, sweepRetention } from "~/models/customer-data.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/services/outbox.server";
 import { describeReconciliation, describeSweep, reconcilePayments, sweepOrphanOrders } from "~/models/orphan-orders.server";
 import { logger, routeConsoleToLogger } from "~/utils/logger.server";
@@ -33,6 +34,8 @@ const JOBS: Job[] = [
   { name: "reconcile-payments", everyMs: 2 * 60_000, leaseMs: 10 * 60_000, run: async () => describeReconciliation(await reconcilePayments()) },
   { name: "orphan-orders", everyMs: 5 * 60_000, leaseMs: 10 * 60_000, run: async () => describeSweep(await sweepOrphanOrders()) },
   { name: "rate-limit-sweep", everyMs: 60_000, leaseMs: 60_000, run: async () => `${await sweepExpiredRateLimits()} expired windows deleted` },
+  // Customers' personal data kept no longer than it is needed (decision 062).
+  { name: "retention", everyMs: 24 * 60 * 60_000, leaseMs: 30 * 60_000, run: async () => describeRetention(await sweepRetention()) },
   // Refunds whose answer from Stripe never came, asked again with the same idempotency key (decision 042); REFUND_CHECK_MS=0 leaves them.
   ...(env.REFUND_CHECK_MS > 0
     ? [{ name: "pending-refunds", everyMs: env.REFUND_CHECK_MS, leaseMs: 10 * 60_000, run: async () => `${await settlePendingRefunds()} pending refunds settled` }]

@@ -32,6 +32,8 @@ import { action as getEmails } from "~/routes/functions.v1.get-emails";
 import { action as resendEmail } from "~/routes/functions.v1.resend-email";
 import { action as getCustomerDetails } from "~/routes/functions.v1.get-customer-details";
 import { action as getPreparation } from "~/routes/functions.v1.get-preparation";
+import { action as exportCustomer } from "~/routes/functions.v1.export-customer";
+import { action as forgetCustomer } from "~/routes/functions.v1.forget-customer";
 import { action as refundOrder } from "~/routes/functions.v1.refund-order";
 import { action as reconcilePayments } from "~/routes/functions.v1.reconcile-payments";
 import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
@@ -247,6 +249,8 @@ const functions = {
   "resend-email": resendEmail,
   "get-customer-details": getCustomerDetails,
   "get-preparation": getPreparation,
+  "export-customer": exportCustomer,
+  "forget-customer": forgetCustomer,
   "get-dashboard": getDashboard,
   // The owner's lists and exports.
   "get-subscribers": getSubscribers,

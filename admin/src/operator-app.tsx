@@ -25,6 +25,7 @@ const PreparePrintPage = lazy(() => import("./pages/prepare/print"));
 // The owner's pages.
 const SubscribersPage = lazy(() => import("./pages/lists/subscribers"));
 const InquiriesPage = lazy(() => import("./pages/lists/inquiries"));
+const CustomersPage = lazy(() => import("./pages/customers"));
 const OperatorsPage = lazy(() => import("./pages/operators"));
 const SystemPage = lazy(() => import("./pages/system"));
 const ProductListPage = lazy(() => import("./pages/products/list"));
@@ -61,6 +62,7 @@ export default function OperatorApp() {
           },
           { name: "subscribers", list: "/subscribers", meta: { label: "Subscribers" } },
           { name: "inquiries", list: "/inquiries", meta: { label: "Inquiries" } },
+          { name: "customers", list: "/customers", meta: { label: "Customer data" } },
           { name: "operators", list: "/operators", meta: { label: "Operators" } },
           { name: "settings", list: "/settings", meta: { label: "Settings" } },
           { name: "system", list: "/system", meta: { label: "System" } },
@@ -97,6 +99,7 @@ export default function OperatorApp() {
             <Route path="discount-codes/:code" element={<DiscountCodeEditPage />} />
             <Route path="subscribers" element={<SubscribersPage />} />
             <Route path="inquiries" element={<InquiriesPage />} />
+            <Route path="customers" element={<CustomersPage />} />
             <Route path="operators" element={<OperatorsPage />} />
             <Route path="settings" element={<SettingsPage />} />
             <Route path="system" element={<SystemPage />} />

@@ -23,6 +23,8 @@ export const PERMISSIONS = [
   /** An order's full customer details (name, email, phone, address): the owner's, and recorded each time. */
   "orders.customer-details",
   "payments.reconcile",
+  /** A customer's data, all of it (export) or erased (forget): the owner's, each request recorded. */
+  "customers.data",
   "products.manage",
   "discount-codes.manage",
   "lists.view",

@@ -18,8 +18,11 @@ export type AuditAction =
   | "operator.save"
   | "operator.remove"
   | "settings.save"
-  | "email.resend";
-export type AuditSubject = "product" | "discount-code" | "order" | "operator" | "settings" | "email";
+  | "email.resend"
+  | "customer.export"
+  | "customer.forget";
+/** "customer": a mailbox's data request, its subject a hash of the mailbox (app/models/customer-data.server.ts). */
+export type AuditSubject = "product" | "discount-code" | "order" | "operator" | "settings" | "email" | "customer";
 
 export type AuditInput = {
   actorEmail: string;

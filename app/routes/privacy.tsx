@@ -1,4 +1,6 @@
-import type { MetaFunction } from "@remix-run/node";
+import { json, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { env } from "~/utils/env.server";
 import { brand } from "~/lib/brand";
 import { LegalPage } from "~/components/legal-page";
 
@@ -7,7 +9,13 @@ export const meta: MetaFunction = () => [
   { name: "description", content: `How ${brand.name} handles the information you share with us.` },
 ];
 
+/** The retention the shop runs with (decision 062), so the page states what it does. */
+export function loader() {
+  return json({ abandonedDays: env.RETENTION_ABANDONED_DAYS, emailDays: env.RETENTION_EMAIL_BODY_DAYS, geocoderDays: env.RETENTION_GEOCODER_DAYS });
+}
+
 export default function Privacy() {
+  const days = useLoaderData<typeof loader>();
   return (
     <LegalPage title="Privacy Policy" updated="November 2026">
       <p>
@@ -24,10 +32,20 @@ export default function Privacy() {
         Your cart is kept in a cookie and in your browser&apos;s local storage so it is still there when you come
         back. We use no advertising or tracking cookies.
       </p>
-      <h2>Your choices</h2>
+      <h2>How long we keep it</h2>
       <p>
-        Every newsletter email has an unsubscribe link. To see or delete what we hold about you, write to{" "}
-        <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a>.
+        An order&apos;s details are kept for our accounts. If you start a checkout and never pay, we erase your name and
+        address {days.abandonedDays} days later. What our emails to you said is erased {days.emailDays} days after we
+        send them, and the location we looked up for your address is forgotten after {days.geocoderDays} days.
+      </p>
+      <h2>Your rights</h2>
+      <p>
+        Every newsletter email has an unsubscribe link. Under California law you may ask us what we hold about you
+        (we send it to you as a file) or ask us to delete it: write to{" "}
+        <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a> from the address you ordered with. We then
+        erase your name, address, phone and email from your orders, your newsletter subscription and our emails to you,
+        keeping only what our accounts must (the amounts, the items and the city we delivered to). If an order is still
+        on its way, we do it once it has been delivered.
       </p>
     </LegalPage>
   );

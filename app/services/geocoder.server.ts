@@ -26,9 +26,14 @@ function geocoderQuery({ address, city, state, zipCode }: StreetAddress) {
   return `${address.trim()}, ${city.trim()}, ${state.trim()} ${zipCode.trim()}`;
 }
 
+/** The key an address's answer is cached under: its query, lower case, spaces folded (also what forgetting a customer deletes). */
+export function geocoderCacheKey(street: StreetAddress) {
+  return geocoderQuery(street).toLowerCase().replace(/\s+/g, " ").trim();
+}
+
 export async function geocodeAddress(street: StreetAddress): Promise<Geocoded | null> {
   const query = geocoderQuery(street);
-  const cacheKey = query.toLowerCase().replace(/\s+/g, " ").trim();
+  const cacheKey = geocoderCacheKey(street);
 
   const cached = await db.geocodeResult.findUnique({ where: { query: cacheKey } });
   if (cached?.lat != null && cached.lon != null) return { position: { lat: cached.lat, lon: cached.lon }, source: "cache" };

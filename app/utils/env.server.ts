@@ -137,6 +137,12 @@ const schema = z
      * 0 turns the checker off in this process.
      */
     REFUND_CHECK_MS: z.coerce.number().int().min(0).default(30_000),
+    /** Retention (decision 062): an unpaid checkout's personal data is erased this many days after it was given up. */
+    RETENTION_ABANDONED_DAYS: z.coerce.number().int().min(1).default(30),
+    /** Retention: an email's body (text and HTML) is erased this many days after it was sent. */
+    RETENTION_EMAIL_BODY_DAYS: z.coerce.number().int().min(1).default(90),
+    /** Retention: a cached geocoder answer (an address and where it is) is deleted this many days after it was asked. */
+    RETENTION_GEOCODER_DAYS: z.coerce.number().int().min(1).default(90),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(10),
     /** The least severe log lines written: fatal, error, warn, info (the default), debug, trace or silent. */
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -211,6 +211,16 @@ const admin: State[] = [
     },
   },
   {
+    name: "admin-customer-data",
+    open: async (page) => {
+      await page.goto("/admin/customers");
+      await adminExpect(page.getByLabel("Customer's email")).toBeVisible();
+      await page.getByLabel("Customer's email").fill("nobody-here@example.com");
+      await page.getByRole("button", { name: "Export their data (JSON)" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Downloaded: 0 order(s)" })).toBeVisible();
+    },
+  },
+  {
     name: "admin-dashboard",
     open: async (page) => {
       await page.goto("/admin/dashboard");

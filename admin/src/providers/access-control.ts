@@ -17,6 +17,7 @@ const RESOURCE_PERMISSIONS: Record<string, Record<string, Permission>> = {
   "discount-codes": { "*": "discount-codes.manage" },
   subscribers: { "*": "lists.view" },
   inquiries: { "*": "lists.view" },
+  customers: { "*": "customers.data" },
   operators: { "*": "operators.manage" },
   // Staff read the shop's terms; only the owner changes them.
   settings: { "*": "settings.view", edit: "settings.manage" },
