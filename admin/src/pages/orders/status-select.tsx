@@ -110,13 +110,7 @@ function ShipDialog({
             The customer&apos;s &quot;on its way&quot; email and order page show the carrier and tracking number, with a link to the
             carrier&apos;s tracking page. Leave them empty if you have none.
           </Text>
-          <NativeSelect
-            label="Carrier"
-            value={carrier}
-            onChange={(event) => setCarrier(event.currentTarget.value)}
-            data={[{ value: "", label: "No carrier" }, ...CARRIERS.map((value) => ({ value, label: value }))]}
-            error={error?.field === "carrier" ? error.message : undefined}
-          />
+          <CarrierSelect value={carrier} onChange={setCarrier} error={error?.field === "carrier" ? error.message : undefined} />
           <TextInput
             label="Tracking number"
             value={trackingNumber}
@@ -125,14 +119,34 @@ function ShipDialog({
             autoComplete="off"
             error={error?.field === "trackingNumber" ? error.message : undefined}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit">Mark as shipped</Button>
-          </Group>
+          <ShipActions onCancel={onClose} />
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** The carrier of a shipment (optional: a number needs one, a local courier has none), the one list the server accepts. */
+export function CarrierSelect({ value, onChange, error }: { value: string; onChange: (carrier: string) => void; error?: string }) {
+  return (
+    <NativeSelect
+      label="Carrier"
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      data={[{ value: "", label: "No carrier" }, ...CARRIERS.map((carrier) => ({ value: carrier, label: carrier }))]}
+      error={error}
+    />
+  );
+}
+
+/** A ship dialog's buttons: Cancel, and the form's submit. */
+export function ShipActions({ onCancel }: { onCancel: () => void }) {
+  return (
+    <Group justify="flex-end">
+      <Button variant="default" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit">Mark as shipped</Button>
+    </Group>
   );
 }

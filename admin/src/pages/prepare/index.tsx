@@ -1,13 +1,14 @@
-import { Anchor, Badge, Button, Card, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Checkbox, Group, Modal, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useCustom, useInvalidate, useNotification } from "@refinedev/core";
 import { ORDER_STATUS_LABELS, type Preparation, type PreparationOrder } from "@shop/orders";
-import { CARRIERS, checkTracking } from "@shop/tracking";
+import { checkTracking } from "@shop/tracking";
 import { useMemo, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { callFunction } from "../../api";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { StatusBadge } from "../../components/status";
 import { useWide } from "../../components/wide";
+import { CarrierSelect, ShipActions } from "../orders/status-select";
 import { itemsText, zoneTitle } from "./shared";
 
 /**
@@ -305,13 +306,7 @@ function ShipSelected({ orders, opened, onClose, onShip }: { orders: Preparation
             Each customer gets the &quot;on its way&quot; email, with the carrier and their tracking number when given. Leave them empty if you have
             none.
           </Text>
-          <NativeSelect
-            label="Carrier"
-            value={carrier}
-            onChange={(event) => setCarrier(event.currentTarget.value)}
-            data={[{ value: "", label: "No carrier" }, ...CARRIERS.map((value) => ({ value, label: value }))]}
-            error={errors.carrier}
-          />
+          <CarrierSelect value={carrier} onChange={setCarrier} error={errors.carrier} />
           {orders.map((order) => (
             <TextInput
               key={order.id}
@@ -325,12 +320,7 @@ function ShipSelected({ orders, opened, onClose, onShip }: { orders: Preparation
               error={errors[order.id]}
             />
           ))}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit">Mark as shipped</Button>
-          </Group>
+          <ShipActions onCancel={onClose} />
         </Stack>
       </form>
     </Modal>
