@@ -19,6 +19,10 @@ export type ProductJson = {
   category: string;
   flavor: string;
   inStock: boolean;
+  /** How many are left to sell; null for no limit. */
+  stock: number | null;
+  /** At or below this many left the shop says "Only N left" and the team is emailed once. */
+  lowStockThreshold: number;
   updatedAt: string;
   history: AuditRecord[];
 };

@@ -26,10 +26,24 @@ export const productFields = {
 /** The storefront also lays its pictures out before they load. */
 const productSelect = { ...productFields, imageWidth: true, imageHeight: true } as const;
 
+/** What the shop reads of a product: its own fields, and the stock it derives what it says from. */
+const shopSelect = { ...productSelect, stock: true, lowStockThreshold: true } as const;
+
+/** A product as the shop shows it: its stock only as "Sold out" or "Only N left" (decision 063), never the count itself. */
+function forTheShop<Row extends { inStock: boolean; stock: number | null; lowStockThreshold: number }>({ stock, lowStockThreshold, ...product }: Row) {
+  return {
+    ...product,
+    // Sold out by the owner's switch, or by its stock running out.
+    inStock: product.inStock && (stock === null || stock > 0),
+    /** How many are left when few are (at or below the owner's threshold), else null. */
+    stockLeft: stock !== null && stock > 0 && stock <= lowStockThreshold ? stock : null,
+  };
+}
+
 async function readProducts(client: PrismaClient = db) {
-  const products = await client.product.findMany({ select: productSelect, orderBy: { position: "asc" } });
+  const products = await client.product.findMany({ select: shopSelect, orderBy: { position: "asc" } });
   // Images by their content's URL, which browsers may keep for a year.
-  return products.map((product) => ({ ...product, image: fingerprintedUrl(product.image) }));
+  return products.map((product) => ({ ...forTheShop(product), image: fingerprintedUrl(product.image) }));
 }
 
 export type Product = Awaited<ReturnType<typeof readProducts>>[number];
@@ -166,7 +180,8 @@ export async function changeCatalog<T>(write: (tx: Transaction) => Promise<T>, c
   return result;
 }
 
-/** One product by id, or null: the product page answers 404 for an id the catalogue does not have. */
-export function findProduct(id: string) {
-  return db.product.findUnique({ select: productSelect, where: { id } });
+/** One product by id as the shop shows it (its stock as "Sold out" or "Only N left"), or null: the product page answers 404 for an id the catalogue does not have. */
+export async function findProduct(id: string): Promise<Product | null> {
+  const product = await db.product.findUnique({ select: shopSelect, where: { id } });
+  return product ? forTheShop(product) : null;
 }

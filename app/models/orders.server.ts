@@ -9,6 +9,7 @@ import { isTakenPayment } from "~/lib/orders";
 import { applyEarlyRefund, lockPaymentIntent } from "~/models/refunds.server";
 import { messages, minimumOrderMessage, outsideAreaMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
 import { enqueueEmails } from "~/services/outbox.server";
+import { OutOfStock, holdStock, releaseStock, retakeStock } from "~/models/stock.server";
 import { recordPaymentChange } from "~/models/daily-sales.server";
 import { describeError } from "~/utils/errors.server";
 import { metrics } from "~/utils/metrics.server";
@@ -49,6 +50,7 @@ export type CheckoutRefusal =
   | "outside-area"
   | "zone-minimum"
   | "total-changed"
+  | "out-of-stock"
   | "payment-provider";
 
 export type PlaceOrderResult =
@@ -127,7 +129,11 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
     return refuse("outside-area", message, { delivery, price: unzoned.price });
   }
   // Then priced in its zone (its fee, its free-shipping threshold, its minimum): the figures the order keeps.
-  const { price } = await priceOrder(input.items, discount, delivery.zone);
+  // Priced afresh, so the cart is checked again: a product sold out meanwhile (its stock ran out while the
+  // address was looked up) would otherwise drop out of the order's lines unnoticed.
+  const zoned = await priceOrder(input.items, discount, delivery.zone);
+  const { price } = zoned;
+  if (zoned.problem) return refuse("cart", { title: "Checkout Error", description: describeCartProblem(zoned.problem), destructive: true }, { delivery, price });
   if (price.zoneRemainingCents > 0) return refuse("zone-minimum", zoneMinimumMessage(price.zoneMinimumCents ?? delivery.minimumCents), { delivery, price });
   const changed = shownFiguresChanged(input, price);
   if (changed) return refuse("total-changed", totalChangedMessage(price.totalCents, changed.repriced), { delivery, price });
@@ -228,9 +234,12 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
           },
           include: { items: true },
         });
+        // Its quantities of limited stock, held with it: a shortage rolls the whole order back (decision 063).
+        await holdStock(tx, order.items);
         return { ok: true as const, order };
       });
     } catch (error) {
+      if (error instanceof OutOfStock) return refuse("out-of-stock", outOfStockMessage(error));
       if (!claim || !isUniqueViolation(error)) throw error;
       const replaced = await replaceEarlierAttempt(claim);
       if (!replaced.ok) {
@@ -246,6 +255,18 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
     }
   }
   return refuse("code-unavailable", messages.checkoutError);
+}
+
+/** Fewer of a product left than the cart asks for: how many there are, in the customer's words. */
+function outOfStockMessage(shortage: OutOfStock): Message {
+  return {
+    title: "Not Enough Left",
+    description:
+      shortage.left === 0
+        ? `${shortage.productName} is sold out. Please remove it from your cart.`
+        : `Only ${shortage.left} ${shortage.productName} left. Please lower the quantity in your cart.`,
+    destructive: true,
+  };
 }
 
 /** Why the reservation of a code that passed its check failed: it expired, was switched off or used up meanwhile. */
@@ -289,7 +310,7 @@ export async function closeOrderPayment(orderId: string, status: "cancelled" | "
 
 /**
  * Marks an unpaid order expired or cancelled, once, and gives back what it
- * held: its discount code's use and its first-order claim.
+ * held: its discount code's use, its first-order claim and its stock.
  */
 async function giveUpOrder(
   orderId: string,
@@ -302,6 +323,7 @@ async function giveUpOrder(
       data: { paymentStatus: status, firstOrderClaim: null },
     });
     if (count === 0) return false;
+    await releaseStock(tx, orderId);
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { discountCode: true, createdAt: true, totalCents: true } });
     await recordPaymentChange(tx, order, "unpaid", status);
     if (order.discountCode) {
@@ -340,6 +362,7 @@ export async function markOrderPaid(orderId: string, sessionId: string, paymentI
     if (before.paymentStatus !== "unpaid") {
       console.warn(`Order ${orderId} was paid after it was ${before.paymentStatus}; it is fulfilled as paid`);
       if (order.discountCode) await tx.discountCode.updateMany({ where: { code: order.discountCode }, data: { usesHeld: { increment: 1 } } });
+      await retakeStock(tx, orderId);
     }
     // Refunded at Stripe before this payment reached the shop: the customer hears of the refund, the kitchen of nothing.
     if (paymentIntentId && (await applyEarlyRefund(tx, orderId, paymentIntentId))) return "paid-and-refunded";

@@ -23,6 +23,7 @@ function product(id: string, priceCents: number, overrides: Partial<Product> = {
     imageWidth: 800,
     imageHeight: 600,
     inStock: true,
+    stockLeft: null,
     ...overrides,
   };
 }

@@ -11,9 +11,17 @@ import type { ProductJson } from "~/lib/owner-records";
  */
 
 /** What the owner may change on a product. Prices are integer cents here, dollars only at the API's edge. */
-export type ProductChanges = { inStock?: boolean; priceCents?: number; name?: string; description?: string };
+export type ProductChanges = {
+  inStock?: boolean;
+  priceCents?: number;
+  name?: string;
+  description?: string;
+  /** How many are left to sell; null for no limit (decision 063). */
+  stock?: number | null;
+  lowStockThreshold?: number;
+};
 
-const adminSelect = { ...productFields, updatedAt: true } as const;
+const adminSelect = { ...productFields, stock: true, lowStockThreshold: true, updatedAt: true } as const;
 
 export type AdminProduct = Awaited<ReturnType<typeof listProductsForAdmin>>[number];
 
@@ -33,6 +41,8 @@ export function productJson(product: AdminProduct, history: AuditRecord[]): Prod
     category: product.category,
     flavor: product.flavor,
     inStock: product.inStock,
+    stock: product.stock,
+    lowStockThreshold: product.lowStockThreshold,
     updatedAt: product.updatedAt.toISOString(),
     history,
   };
@@ -71,7 +81,11 @@ export async function updateProduct(actorEmail: string, productId: string, chang
     );
     if (fields.length === 0) return { ok: true as const, product: current, changed: [] };
     const data = Object.fromEntries(fields.map((field) => [field, changes[field]])) as ProductChanges;
-    const product = await tx.product.update({ where: { id: productId }, data, select: adminSelect });
+    // A new batch that lifts the count above the threshold: the next fall to it is news again.
+    const stock = data.stock === undefined ? current.stock : data.stock;
+    const threshold = data.lowStockThreshold ?? current.lowStockThreshold;
+    const refilled = stock === null || stock > threshold;
+    const product = await tx.product.update({ where: { id: productId }, data: { ...data, ...(refilled ? { lowStockNotified: false } : {}) }, select: adminSelect });
     await recordAudit(tx, {
       actorEmail,
       action: "product.update",

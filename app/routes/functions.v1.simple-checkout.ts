@@ -45,6 +45,7 @@ const statusFor: Record<CheckoutRefusal, number> = {
   "outside-area": 400,
   "zone-minimum": 400,
   "total-changed": 409,
+  "out-of-stock": 409,
   "payment-provider": 502,
 };
 

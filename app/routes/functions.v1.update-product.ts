@@ -28,14 +28,28 @@ const bodySchema = z
       .optional(),
     name: text("Name", 80).optional(),
     description: text("Description", 500).optional(),
+    stock: z
+      .number({ invalid_type_error: "Stock must be a whole number, or null for no limit" })
+      .int("Stock must be a whole number")
+      .min(0, "Stock cannot be negative")
+      .max(100_000, "Stock can be at most 100,000")
+      .nullable()
+      .optional(),
+    lowStockThreshold: z
+      .number({ invalid_type_error: "Low-stock threshold must be a whole number" })
+      .int("Low-stock threshold must be a whole number")
+      .min(0, "Low-stock threshold cannot be negative")
+      .max(1_000, "Low-stock threshold can be at most 1,000")
+      .optional(),
   })
-  .refine((body) => [body.inStock, body.price, body.name, body.description].some((value) => value !== undefined), {
-    message: "Send at least one of inStock, price, name, description",
+  .refine((body) => [body.inStock, body.price, body.name, body.description, body.stock, body.lowStockThreshold].some((value) => value !== undefined), {
+    message: "Send at least one of inStock, price, name, description, stock, lowStockThreshold",
   });
 
 /**
- * { productId, inStock?, price?, name?, description? } → { message, product }.
- * Price in dollars with at most 2 decimals, stored as integer cents.
+ * { productId, inStock?, price?, name?, description?, stock?, lowStockThreshold? } → { message, product }.
+ * Price in dollars with at most 2 decimals, stored as integer cents; stock a
+ * whole number of items left, or null for no limit (decision 063).
  */
 export function action({ request }: ActionFunctionArgs) {
   return handleFunction("update-product", request, async () => {
@@ -46,6 +60,8 @@ export function action({ request }: ActionFunctionArgs) {
       priceCents: body.price === undefined ? undefined : dollarsToCents(body.price),
       name: body.name,
       description: body.description,
+      stock: body.stock,
+      lowStockThreshold: body.lowStockThreshold,
     });
     if (!update.ok) return apiError(404, "No product with that id.");
     const { product, changed } = update;

@@ -204,6 +204,20 @@ ${inquiry.message}`;
   return { kind: "partnership-inquiry", to: env.TEAM_EMAIL, subject: `Partnership inquiry ${shortOrderId(inquiry.id)}`, text, html };
 }
 
+/** To the team when a product's stock falls to its threshold (once per crossing; decision 063). */
+export function lowStockEmail(product: { id: string; name: string }, left: number): EmailContent {
+  const state = left === 0 ? "is sold out" : `has ${left} left`;
+  const text = `${product.name} ${state}.
+
+The shop says "${left === 0 ? "Sold out" : `Only ${left} left`}" on its page. Set a new stock count in the dashboard (Products) once the next batch is made.`;
+  const html = layout(
+    left === 0 ? `${product.name} is sold out` : `${product.name} is running low`,
+    `<p><strong>${escapeHtml(product.name)}</strong> ${state}.</p>
+<p>The shop says &quot;${left === 0 ? "Sold out" : `Only ${left} left`}&quot; on its page. Set a new stock count in the dashboard (Products) once the next batch is made.</p>`,
+  );
+  return { kind: "low-stock", to: env.TEAM_EMAIL, subject: `Low stock: ${product.name} ${state}`, text, html };
+}
+
 /** The end of each status email's subject: "Your Chill PB order 1a2b3c4d is on its way". */
 const statusSubjects: Record<Exclude<OrderStatus, "pending">, string> = {
   preparing: "is being prepared",

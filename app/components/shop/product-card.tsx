@@ -31,7 +31,10 @@ export function ProductCard({ product, load = "lazy" }: { product: CartProduct; 
         <p className="product-card__description">{product.description}</p>
         <AllergenLine productId={product.id} />
         <div className="product-card__footer">
-          <span className="price">{formatCents(product.priceCents)}</span>
+          <span className="product-card__price">
+            <span className="price">{formatCents(product.priceCents)}</span>
+            {product.stockLeft ? <span className="stock-left">Only {product.stockLeft} left</span> : null}
+          </span>
           <CartForm change={{ intent: "add", productId: product.id, quantity: 1 }} product={product}>
             <button
               type="submit"

@@ -50,8 +50,8 @@ function ProductEdit() {
         <Image src={product.image} alt="" w={96} h={72} radius="md" fit="cover" />
         <div>
           <Title order={2}>{product.name}</Title>
-          <Text c={product.inStock ? "green.8" : "red.8"} fw={700} size="sm">
-            {product.inStock ? "In stock" : "Sold out"}
+          <Text c={product.inStock && product.stock !== 0 ? "green.8" : "red.8"} fw={700} size="sm">
+            {!product.inStock || product.stock === 0 ? "Sold out" : product.stock === null ? "In stock" : `${product.stock} left`}
           </Text>
         </div>
       </Group>
@@ -72,6 +72,8 @@ function ProductForm({ product }: { product: ProductJson }) {
   const [name, setName] = useState(product.name);
   const [description, setDescription] = useState(product.description);
   const [price, setPrice] = useState(product.price.toFixed(2));
+  const [stock, setStock] = useState(product.stock === null ? "" : String(product.stock));
+  const [threshold, setThreshold] = useState(String(product.lowStockThreshold));
   const { mutate, mutation } = useUpdate<ProductJson & { message: string }, HttpError>({
     resource: "products",
     id: product.id,
@@ -85,7 +87,17 @@ function ProductForm({ product }: { product: ProductJson }) {
     event.preventDefault();
     // The server checks the price (a positive amount with at most 2 decimals); text that is not a number goes as it is, to be refused.
     const dollars = price.trim() === "" ? price : Number(price.trim().replace(/^\$/, ""));
-    mutate({ values: { name, description, price: Number.isNaN(dollars) ? price : dollars } });
+    // Empty stock is no limit; anything else goes as a number (or as typed, for the server to refuse with its message).
+    const count = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : text);
+    mutate({
+      values: {
+        name,
+        description,
+        price: Number.isNaN(dollars) ? price : dollars,
+        stock: stock.trim() === "" ? null : count(stock),
+        lowStockThreshold: count(threshold),
+      },
+    });
   }
 
   return (
@@ -111,6 +123,26 @@ function ProductForm({ product }: { product: ProductJson }) {
           w={180}
           required
         />
+        <Group align="flex-start" gap="md">
+          <TextInput
+            label="Stock (items left)"
+            description="Empty: no limit"
+            value={stock}
+            onChange={(event) => setStock(event.currentTarget.value)}
+            error={errors.stock}
+            inputMode="numeric"
+            w={180}
+          />
+          <TextInput
+            label="Low-stock threshold"
+            description="“Only N left” and an email at or below"
+            value={threshold}
+            onChange={(event) => setThreshold(event.currentTarget.value)}
+            error={errors.lowStockThreshold}
+            inputMode="numeric"
+            w={220}
+          />
+        </Group>
         <Group>
           <Button type="submit" loading={mutation.isPending}>
             Save changes
@@ -121,11 +153,19 @@ function ProductForm({ product }: { product: ProductJson }) {
   );
 }
 
-const fieldLabels: Record<string, string> = { name: "Name", description: "Description", priceCents: "Price", inStock: "Stock" };
+const fieldLabels: Record<string, string> = {
+  name: "Name",
+  description: "Description",
+  priceCents: "Price",
+  inStock: "Stock",
+  stock: "Stock count",
+  lowStockThreshold: "Low-stock threshold",
+};
 
 function show(field: string, value: unknown) {
   if (field === "priceCents" && typeof value === "number") return formatCents(value);
   if (field === "inStock") return value ? "in stock" : "sold out";
+  if (field === "stock") return value === null ? "no limit" : String(value);
   return String(value);
 }
 

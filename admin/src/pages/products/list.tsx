@@ -118,8 +118,8 @@ function StockSwitch({ product }: { product: ProductJson }) {
         aria-label={`${product.name} in stock`}
         color="green"
       />
-      <Text size="xs" c={product.inStock ? "green.8" : "red.8"} fw={700} className="nowrap">
-        {product.inStock ? "In stock" : "Sold out"}
+      <Text size="xs" c={product.inStock && product.stock !== 0 ? "green.8" : "red.8"} fw={700} className="nowrap">
+        {!product.inStock || product.stock === 0 ? "Sold out" : product.stock === null ? "In stock" : `${product.stock} left`}
       </Text>
     </Stack>
   );

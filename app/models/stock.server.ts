@@ -1,0 +1,98 @@
+import type { Prisma } from "~/generated/prisma/client";
+import { lowStockEmail } from "~/services/emails.server";
+import { enqueueEmails } from "~/services/outbox.server";
+
+/**
+ * Stock counts (issue 23, item 4; decision 063). A product's `stock` is how
+ * many are left to sell, or null for no limit. Placing an order holds its
+ * lines' quantities in the same transaction that writes it, each with one
+ * conditional UPDATE (`stock >= quantity`), so PostgreSQL's row lock makes
+ * concurrent checkouts take their turn and none can take more than is left;
+ * a checkout given up (expired, cancelled) gives its holds back; a paid order
+ * keeps them. When the count falls to the product's threshold the team is
+ * emailed once, until a new batch lifts it above; and while it is at or below
+ * the threshold every change moves the catalogue version, so the pages that
+ * say "Only N left" or "Sold out" follow on every instance.
+ */
+
+/** No more of a product than this are left for the order: the checkout says so. */
+export class OutOfStock extends Error {
+  constructor(
+    readonly productId: string,
+    readonly productName: string,
+    readonly left: number,
+  ) {
+    super(`Only ${left} ${productName} left`);
+  }
+}
+
+type Line = { id: number; productId: string; quantity: number };
+type Counted = { name: string; stock: number; lowStockThreshold: number; lowStockNotified: boolean };
+
+/** The pages show stock at or below the threshold: a change there (or out of there) moves the catalogue version. */
+async function afterChange(tx: Prisma.TransactionClient, productId: string, before: number, row: Counted) {
+  const shown = (count: number) => count <= row.lowStockThreshold;
+  if (shown(before) || shown(row.stock)) {
+    await tx.catalogVersion.upsert({ where: { id: 1 }, create: { id: 1, version: 1 }, update: { version: { increment: 1 } } });
+  }
+  if (shown(row.stock) && !shown(before) && !row.lowStockNotified) {
+    await tx.product.update({ where: { id: productId }, data: { lowStockNotified: true } });
+    await enqueueEmails(tx, [lowStockEmail({ id: productId, name: row.name }, row.stock)]);
+  }
+  if (!shown(row.stock) && row.lowStockNotified) await tx.product.update({ where: { id: productId }, data: { lowStockNotified: false } });
+}
+
+/**
+ * Holds each line's quantity of its product's limited stock, recording it on
+ * the order's item; throws OutOfStock (rolling the transaction back, and with
+ * it every hold made before) when a product has fewer left than the line asks.
+ */
+export async function holdStock(tx: Prisma.TransactionClient, lines: Line[]) {
+  for (const line of lines) {
+    const [row] = await tx.$queryRaw<Counted[]>`
+      UPDATE "Product" SET "stock" = "stock" - ${line.quantity}
+       WHERE "id" = ${line.productId} AND "stock" IS NOT NULL AND "stock" >= ${line.quantity}
+       RETURNING "name", "stock", "lowStockThreshold", "lowStockNotified"`;
+    if (row) {
+      await tx.orderItem.update({ where: { id: line.id }, data: { heldQuantity: line.quantity } });
+      await afterChange(tx, line.productId, row.stock + line.quantity, row);
+      continue;
+    }
+    const product = await tx.product.findUnique({ where: { id: line.productId }, select: { name: true, stock: true } });
+    // No limit on this product (or no product: pricing has already refused that).
+    if (!product || product.stock === null) continue;
+    throw new OutOfStock(line.productId, product.name, product.stock);
+  }
+}
+
+/** Gives back what an order's items hold (a checkout given up). */
+export async function releaseStock(tx: Prisma.TransactionClient, orderId: string) {
+  const held = await tx.orderItem.findMany({ where: { orderId, heldQuantity: { gt: 0 } }, select: { id: true, productId: true, heldQuantity: true } });
+  for (const item of held) {
+    await tx.orderItem.update({ where: { id: item.id }, data: { heldQuantity: 0 } });
+    const [row] = await tx.$queryRaw<Counted[]>`
+      UPDATE "Product" SET "stock" = "stock" + ${item.heldQuantity}
+       WHERE "id" = ${item.productId} AND "stock" IS NOT NULL
+       RETURNING "name", "stock", "lowStockThreshold", "lowStockNotified"`;
+    if (row) await afterChange(tx, item.productId, row.stock - item.heldQuantity, row);
+  }
+}
+
+/**
+ * An order paid after it was given up (its payment event came late): the money
+ * is honoured, so its items are taken from stock again, down to 0 at most
+ * (what was sold meanwhile stays sold).
+ */
+export async function retakeStock(tx: Prisma.TransactionClient, orderId: string) {
+  const items = await tx.orderItem.findMany({ where: { orderId, heldQuantity: 0 }, select: { id: true, productId: true, quantity: true } });
+  for (const item of items) {
+    const [row] = await tx.$queryRaw<(Counted & { before: number })[]>`
+      UPDATE "Product" p SET "stock" = GREATEST(p."stock" - ${item.quantity}, 0)
+        FROM (SELECT "id", "stock" AS "before" FROM "Product" WHERE "id" = ${item.productId} FOR UPDATE) old
+       WHERE p."id" = old."id" AND p."stock" IS NOT NULL
+       RETURNING p."name", p."stock", p."lowStockThreshold", p."lowStockNotified", old."before"`;
+    if (!row) continue;
+    await tx.orderItem.update({ where: { id: item.id }, data: { heldQuantity: row.before - row.stock } });
+    await afterChange(tx, item.productId, row.before, row);
+  }
+}
