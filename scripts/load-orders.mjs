@@ -7,6 +7,10 @@
 //
 //   node scripts/load-orders.mjs                        the embedded PostgreSQL (var/bench-postgres, durable), one instance
 //   TEST_POSTGRES_URL=postgresql://postgres@127.0.0.1:5432/postgres node scripts/load-orders.mjs --database server --instances 2
+//   node scripts/load-orders.mjs --orders 300 --profile   also a CPU profile of each instance (var/profiles/), summarised:
+//                                                          where the order path's milliseconds go (scripts/profile-summary.mjs)
+//
+// It prints the servers' CPU time per order: placing it, paying it, and sending its two emails.
 //
 // Needs a built shop (npm run build). Everything stays on 127.0.0.1.
 import { spawn, spawnSync } from "node:child_process";
@@ -14,7 +18,9 @@ import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
-import { benchDatabase } from "./bench/server.mjs";
+import { mkdirSync, readdirSync } from "node:fs";
+import { benchDatabase, cpuMs } from "./bench/server.mjs";
+import { summariseProfile } from "./profile-summary.mjs";
 import { createScratchDatabase } from "./scratch-postgres.mjs";
 
 const { values } = parseArgs({
@@ -23,6 +29,7 @@ const { values } = parseArgs({
     instances: { type: "string", default: "1" },
     orders: { type: "string", default: "1000" },
     clients: { type: "string", default: "20" },
+    profile: { type: "boolean", default: false },
   },
 });
 const ORDERS = Number(values.orders);
@@ -98,7 +105,11 @@ for (const port of PORTS) {
   // Another shop still answering there would take this run's orders into its own database.
   if (await fetch(`${origin(port)}/healthz`).then(() => true, () => false)) throw new Error(`port ${port} is already in use`);
 }
-const servers = PORTS.map((port) => spawn(process.execPath, ["server.mjs"], { env: environment(port), stdio: "ignore" }));
+const PROFILE_DIR = `var/profiles/load-orders-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+if (values.profile) mkdirSync(PROFILE_DIR, { recursive: true });
+const nodeFlags = values.profile ? ["--cpu-prof", "--cpu-prof-dir", PROFILE_DIR] : [];
+const spawnedAt = performance.now();
+const servers = PORTS.map((port) => spawn(process.execPath, [...nodeFlags, "server.mjs"], { env: environment(port), stdio: "ignore" }));
 for (const port of PORTS) {
   for (let tries = 0; ; tries++) {
     if (await fetch(`${origin(port)}/healthz`).then((response) => response.ok, () => false)) break;
@@ -151,9 +162,14 @@ async function client(clientIndex) {
   }
 }
 
+// The profiles' first milliseconds are the servers' start-up, not the order path.
+const startUpMs = performance.now() - spawnedAt;
+const serversCpu = () => servers.reduce((total, server) => total + cpuMs(server.pid), 0);
+const cpuBefore = serversCpu();
 const runStarted = performance.now();
 await Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index)));
 const seconds = (performance.now() - runStarted) / 1000;
+const cpuPlacing = serversCpu() - cpuBefore;
 
 // Every paid order's two emails, once the workers have caught up.
 // This run's orders only: the demo's seed adds paid sample orders of its own, which send no email.
@@ -164,6 +180,7 @@ const mailStarted = performance.now();
 const deadline = Date.now() + 600_000;
 while (received.length < paidRows.length * 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
 const mailSeconds = (performance.now() - mailStarted) / 1000;
+const cpuWithEmails = serversCpu() - cpuBefore;
 const outbox = await query(`SELECT status, count(*) AS count FROM "OutboxMessage" GROUP BY status`);
 await new Promise((resolve) => setTimeout(resolve, 2000));
 
@@ -191,6 +208,9 @@ const ms = (value) => `${value.toFixed(0)} ms`;
 console.log(`${values.database}, ${PORTS.length} instance(s), ${ORDERS} orders from ${CLIENTS} clients in ${seconds.toFixed(1)} s`);
 console.log(`  place order: p50 ${ms(percentile(placeMs, 50))}, p99 ${ms(percentile(placeMs, 99))}`);
 console.log(`  pay:         p50 ${ms(percentile(payMs, 50))}, p99 ${ms(percentile(payMs, 99))}`);
+console.log(
+  `  server CPU per order: ${(cpuPlacing / acknowledged.length).toFixed(1)} ms placing and paying it (budget 10 ms), ${(cpuWithEmails / acknowledged.length).toFixed(1)} ms with its two emails sent`,
+);
 console.log(`  acknowledged ${acknowledged.length}, stored ${Number(stored[0].count)}, failed requests ${failures}`);
 console.log(`  paid ${paidRows.length}; with exactly one confirmation and one kitchen email: ${exactlyOnce}; emails received ${received.length}`);
 console.log(`  the outbox caught up ${mailSeconds.toFixed(1)} s after the last order: ${outbox.map((row) => `${row.status} ${row.count}`).join(", ")}`);
@@ -205,8 +225,14 @@ const emailsSentRows = await query(`SELECT count(*) AS count FROM "OutboxMessage
 const metricsMatch = metrics.placed === Number(stored[0].count) && metrics.paid === paidRows.length && metrics.emailsSent === Number(emailsSentRows[0].count);
 console.log(`  the counters ${metricsMatch ? "match" : "do NOT match"} the database (orders ${Number(stored[0].count)}, paid ${paidRows.length}, emails sent ${Number(emailsSentRows[0].count)})`);
 
-for (const server of servers) server.kill();
-await new Promise((resolve) => setTimeout(resolve, 500));
+// SIGTERM: each instance shuts down cleanly, and with --profile writes its profile as it exits.
+await Promise.all(servers.map((server) => new Promise((resolve) => (server.once("exit", resolve), server.kill("SIGTERM")))));
+if (values.profile) {
+  for (const file of readdirSync(PROFILE_DIR).filter((name) => name.endsWith(".cpuprofile"))) {
+    console.log(`\nWhere ${PROFILE_DIR}/${file}'s CPU time went under the load (placing, paying, sending the emails):`);
+    console.log(summariseProfile(`${PROFILE_DIR}/${file}`, { skipMs: startUpMs }));
+  }
+}
 await new Promise((resolve) => smtp.close(resolve));
 await dropDatabase();
 
