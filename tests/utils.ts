@@ -35,6 +35,7 @@ import { action as getPreparation } from "~/routes/functions.v1.get-preparation"
 import { action as exportCustomer } from "~/routes/functions.v1.export-customer";
 import { action as forgetCustomer } from "~/routes/functions.v1.forget-customer";
 import { action as refundOrder } from "~/routes/functions.v1.refund-order";
+import { action as cancelOrder } from "~/routes/functions.v1.cancel-order";
 import { action as reconcilePayments } from "~/routes/functions.v1.reconcile-payments";
 import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
 import { action as sendWelcomeEmail } from "~/routes/functions.v1.send-welcome-email";
@@ -261,6 +262,7 @@ const functions = {
   "save-operator": saveOperator,
   "remove-operator": removeOperator,
   "refund-order": refundOrder,
+  "cancel-order": cancelOrder,
   "reconcile-payments": reconcilePayments,
 } satisfies Record<string, RouteHandler>;
 

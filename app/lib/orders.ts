@@ -5,8 +5,15 @@
  */
 
 /** Fulfilment, in the order an operator moves an order along (requirements §4). */
-export const ORDER_STATUSES = ["pending", "preparing", "shipped", "delivered"] as const;
+export const FULFILMENT_STATUSES = ["pending", "preparing", "shipped", "delivered"] as const;
+export type FulfilmentStatus = (typeof FULFILMENT_STATUSES)[number];
+
+/** Every status an order can have: the fulfilment steps, and `cancelled` (the owner's cancel-order, before it shipped; decision 064). */
+export const ORDER_STATUSES = [...FULFILMENT_STATUSES, "cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** An order the owner may still cancel: not yet shipped. */
+export const CANCELLABLE_STATUSES = ["pending", "preparing"] as const satisfies readonly OrderStatus[];
 
 /**
  * Payment: `expired` when the payment page timed out, `cancelled` when the
@@ -36,6 +43,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   preparing: "Preparing",
   shipped: "Shipped",
   delivered: "Delivered",
+  cancelled: "Cancelled",
 };
 
 /**
@@ -47,6 +55,7 @@ export const ORDER_STATUS_COPY: Record<OrderStatus, { title: string; lead: strin
   preparing: { title: "We're making your treats", lead: "Our kitchen is preparing your order. It will be packed frozen and on its way within 24 hours." },
   shipped: { title: "Your treats are on their way", lead: "Packed frozen in insulated packaging. Make some room in the freezer: delivery takes 2-3 business days." },
   delivered: { title: "Delivered: enjoy!", lead: "Your treats have arrived. Keep them frozen and enjoy them straight from the freezer." },
+  cancelled: { title: "Your order was cancelled", lead: "We cancelled this order before it shipped. If you paid, the full amount is on its way back to your card." },
 };
 
 export function isOrderStatus(value: unknown): value is OrderStatus {

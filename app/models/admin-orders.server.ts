@@ -16,7 +16,7 @@ import {
   type DashboardStats,
   type MaskedOrder,
   type MaskedOrderWithHistory,
-  type OrderStatus,
+  type FulfilmentStatus,
   type RefundRefusalView,
   type TrackingView,
 } from "~/lib/orders";
@@ -284,7 +284,7 @@ const trackingView = (audit: TrackingAudit | null): TrackingView => ({
 
 export type StatusUpdate =
   | { ok: true; message: string }
-  | { ok: false; reason: "not-found" | "not-paid" | "refunded" };
+  | { ok: false; reason: "not-found" | "not-paid" | "refunded" | "cancelled" };
 
 /** Given only with the "shipped" status (the route refuses it with any other). */
 export type Tracking = { carrier: Carrier | null; trackingNumber: string | null };
@@ -299,13 +299,15 @@ export type Tracking = { carrier: Carrier | null; trackingNumber: string | null 
  */
 export async function updateOrderStatus(
   orderId: string,
-  newStatus: OrderStatus,
+  newStatus: FulfilmentStatus,
   changedBy: string,
   tracking: Tracking | null = null,
 ): Promise<StatusUpdate> {
   return db.$transaction(async (tx) => {
     const order = await tx.order.findUnique({ where: { id: orderId }, include: { items: true } });
     if (!order) return { ok: false, reason: "not-found" };
+    // Cancelled by the owner (decision 064): no longer moved along, and its customer was told.
+    if (order.status === "cancelled") return { ok: false, reason: "cancelled" };
     // Its customer has their money back, and must not be told it is on its way.
     if (order.paymentStatus === "refunded") return { ok: false, reason: "refunded" };
     // An unpaid checkout is not an order to fulfil, and its customer must not be told it shipped.

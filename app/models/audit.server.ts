@@ -15,6 +15,7 @@ export type AuditAction =
   | "order.refund-refused"
   | "order.tracking"
   | "order.customer-details"
+  | "order.cancel"
   | "operator.save"
   | "operator.remove"
   | "settings.save"

@@ -1,7 +1,7 @@
 import { db } from "~/utils/db.server";
 import { lineTotalCents } from "~/models/pricing.server";
 import { findProducts } from "~/models/catalog.server";
-import { ORDER_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, TAKEN_PAYMENT_STATUSES, shortOrderId, type OrderStatus } from "~/lib/orders";
+import { FULFILMENT_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, TAKEN_PAYMENT_STATUSES, shortOrderId, type FulfilmentStatus, type OrderStatus } from "~/lib/orders";
 import { trackingUrl } from "~/lib/tracking";
 
 /**
@@ -42,11 +42,13 @@ export async function findCustomerOrder(orderId: string) {
   // The latest move into each status: an order moved back and forth shows when it last got there.
   const reached = new Map<OrderStatus, Date>();
   for (const change of order.statusChanges) reached.set(change.toStatus, change.changedAt);
-  const current = ORDER_STATUSES.indexOf(order.status);
+  const cancelled = order.status === "cancelled";
+  // A cancelled order reached the steps it was moved to before it was cancelled.
+  const current = cancelled ? Math.max(0, ...[...reached.keys()].map((status) => FULFILMENT_STATUSES.indexOf(status as FulfilmentStatus))) : FULFILMENT_STATUSES.indexOf(order.status as FulfilmentStatus);
   const steps: OrderStep[] = [
     { key: "placed", label: "Order placed", at: order.createdAt.toISOString(), done: true },
     { key: "paid", label: "Payment received", at: order.paidAt?.toISOString() ?? null, done: true },
-    ...ORDER_STATUSES.slice(1).map((status, index) => ({
+    ...FULFILMENT_STATUSES.slice(1).map((status, index) => ({
       key: status,
       label: ORDER_STATUS_LABELS[status],
       at: index + 1 <= current ? (reached.get(status)?.toISOString() ?? null) : null,
@@ -54,10 +56,14 @@ export async function findCustomerOrder(orderId: string) {
     })),
   ];
 
-  // A refunded order goes no further: the steps it reached, then the refund.
+  // A cancelled or refunded order goes no further: the steps it reached, then the cancellation and the refund.
   const shown: OrderStep[] =
-    order.paymentStatus === "refunded"
-      ? [...steps.filter((step) => step.done), { key: "refunded", label: PAYMENT_STATUS_LABELS.refunded, at: order.refundedAt?.toISOString() ?? null, done: true }]
+    cancelled || order.paymentStatus === "refunded"
+      ? [
+          ...steps.filter((step) => step.done),
+          ...(cancelled ? [{ key: "cancelled" as const, label: ORDER_STATUS_LABELS.cancelled, at: reached.get("cancelled")?.toISOString() ?? null, done: true }] : []),
+          ...(order.paymentStatus === "refunded" ? [{ key: "refunded" as const, label: PAYMENT_STATUS_LABELS.refunded, at: order.refundedAt?.toISOString() ?? null, done: true }] : []),
+        ]
       : steps;
 
   const pictures = new Map((await findProducts(order.items.map((item) => item.productId))).map((product) => [product.id, product]));

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { updateOrderStatus } from "~/models/admin-orders.server";
-import { ORDER_STATUSES } from "~/lib/orders";
+import { FULFILMENT_STATUSES } from "~/lib/orders";
 import { checkTracking } from "~/lib/tracking";
 import { requireAdmin } from "~/utils/auth.server";
 import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
@@ -11,8 +11,9 @@ const optionalText = z.string({ invalid_type_error: "must be a string" }).max(20
 const bodySchema = z
   .object({
     orderId: z.string({ required_error: "is required" }).uuid("is not an order id"),
-    newStatus: z.enum(ORDER_STATUSES, {
-      errorMap: () => ({ message: `must be one of ${ORDER_STATUSES.join(", ")}` }),
+    // Cancelling is cancel-order's (it refunds first): not a status to move an order to.
+    newStatus: z.enum(FULFILMENT_STATUSES, {
+      errorMap: () => ({ message: `must be one of ${FULFILMENT_STATUSES.join(", ")}` }),
     }),
     trackingNumber: optionalText,
     carrier: optionalText,
@@ -45,6 +46,7 @@ export function action({ request }: ActionFunctionArgs) {
     if (update.ok) return json({ message: update.message });
     if (update.reason === "not-found") return apiError(404, "No order with that id.");
     if (update.reason === "refunded") return apiError(409, "This order was refunded, so it is no longer fulfilled.");
+    if (update.reason === "cancelled") return apiError(409, "This order was cancelled, so it is no longer fulfilled.");
     return apiError(409, "This order has not been paid, so it cannot be fulfilled.");
   });
 }

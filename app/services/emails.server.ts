@@ -1,6 +1,6 @@
 import { brand } from "~/lib/brand";
 import { lineTotalCents } from "~/models/pricing.server";
-import { ORDER_STATUS_COPY, shortOrderId, type OrderStatus } from "~/lib/orders";
+import { ORDER_STATUS_COPY, shortOrderId, type FulfilmentStatus, type OrderStatus } from "~/lib/orders";
 import { env } from "~/utils/env.server";
 import { formatCents } from "~/lib/money";
 import { trackingUrl } from "~/lib/tracking";
@@ -225,7 +225,7 @@ The shop says "${left === 0 ? "Sold out" : `Only ${left} left`}" on its page. Se
 }
 
 /** The end of each status email's subject: "Your Chill PB order 1a2b3c4d is on its way". */
-const statusSubjects: Record<Exclude<OrderStatus, "pending">, string> = {
+const statusSubjects: Record<Exclude<FulfilmentStatus, "pending">, string> = {
   preparing: "is being prepared",
   shipped: "is on its way",
   delivered: "has been delivered",
@@ -273,7 +273,7 @@ The ${brand.name} team`;
 }
 
 /** The customer's email for a fulfilment status change (preparing, shipped, delivered), in the words of their order page. */
-export function orderStatusEmail(order: OrderForEmail, status: Exclude<OrderStatus, "pending">): EmailContent {
+export function orderStatusEmail(order: OrderForEmail, status: Exclude<FulfilmentStatus, "pending">): EmailContent {
   const copy = ORDER_STATUS_COPY[status];
   const { text, html } = orderUpdateBody(order, {
     heading: copy.title,
@@ -285,9 +285,21 @@ export function orderStatusEmail(order: OrderForEmail, status: Exclude<OrderStat
   return { kind: `order-${status}`, to: order.email, subject, text, html, orderId: order.id };
 }
 
-/** The customer's email for a full refund. The operator's reason stays in the order's record. */
-export function orderRefundEmail(order: OrderForEmail, refundedCents: number): EmailContent {
+/**
+ * The customer's email for a full refund. The operator's reason stays in the
+ * order's record. An order the owner cancelled is told so in the same one
+ * email (decision 064): cancelled, and refunded.
+ */
+export function orderRefundEmail(order: OrderForEmail & { status?: OrderStatus }, refundedCents: number): EmailContent {
   const id = shortOrderId(order.id);
+  if (order.status === "cancelled") {
+    const { text, html } = orderUpdateBody(order, {
+      heading: ORDER_STATUS_COPY.cancelled.title,
+      body: `We cancelled order ${id} before it shipped and refunded ${formatCents(refundedCents)} to the card you paid with. Banks usually show it within 5-10 business days. We're sorry we couldn't deliver this one.`,
+      pageLabel: "Your order page",
+    });
+    return { kind: "order-cancelled", to: order.email, subject: `Your ${brand.name} order ${id} was cancelled and refunded`, text, html, orderId: order.id };
+  }
   const { text, html } = orderUpdateBody(order, {
     heading: "Your refund is on its way",
     body: `We've refunded ${formatCents(refundedCents)} for order ${id} to the card you paid with. Banks usually show it within 5-10 business days.`,

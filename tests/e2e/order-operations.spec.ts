@@ -122,6 +122,32 @@ test("the owner refunds an order: a confirm dialog asks the reason, then the pay
   await screenshots(adminPage, "order-page-refunded");
 });
 
+test("the owner cancels an order before it ships: refunded, and the customer is told once and sees it on their page", async ({ adminPage }) => {
+  const email = uniqueEmail("cancel");
+  const { orderId, shortId } = await paidOrder(adminPage.request, email);
+
+  await adminPage.goto(`/admin/orders/${orderId}`);
+  await adminPage.getByRole("button", { name: "Cancel order" }).click();
+  const dialog = adminPage.getByRole("dialog", { name: `Cancel order ${shortId}` });
+  await expect(dialog).toContainText("gets all of $40.00 back on their card and one email");
+  await dialog.getByLabel("Reason").fill("Kitchen freezer failed");
+  await dialog.getByRole("button", { name: "Cancel the order" }).click();
+  await expect(adminPage.getByText(`Order ${shortId} is cancelled and refunded; the customer has been emailed.`)).toBeVisible();
+  await expect(adminPage.getByTestId("status-badge").first()).toHaveText("cancelled");
+  await expect(adminPage.getByTestId("payment-badge")).toHaveText("Refunded");
+  await expect(adminPage.getByLabel("Change status")).toBeDisabled();
+  await expect(adminPage.getByRole("button", { name: "Cancel order" })).toHaveCount(0);
+  await screenshots(adminPage, "admin-order-cancelled");
+
+  // One email, saying both; the customer's page from it says the order was cancelled.
+  const told = await emailTo(email, /was cancelled and refunded$/);
+  expect(told).toContain(`We cancelled order ${shortId} before it shipped and refunded $40.00`);
+  await adminPage.goto(orderPageLink(told));
+  await expect(adminPage.getByRole("heading", { level: 1, name: "Your order was cancelled" })).toBeVisible();
+  await expect(adminPage.getByRole("listitem").filter({ hasText: "Cancelled" }).first()).toBeVisible();
+  await screenshots(adminPage, "order-page-cancelled");
+});
+
 test("a refund Stripe answers too late: the owner is told it is not known yet, and the order shows Refund pending, on its page and in the list", async ({ adminPage }) => {
   // The stand-in refunds, but answers only after the shop's two tries have timed out (STRIPE_TIMEOUT_MS, 10 s each).
   const email = `slow-refund-${Date.now()}-${Math.floor(Math.random() * 1e6)}${STRIPE_SLOW_REFUND_TAG}example.com`;

@@ -15,6 +15,7 @@ const statusColors: Record<OrderStatus, { bg: string; c: string }> = {
   preparing: { bg: "#d0ebff", c: "#1864ab" },
   shipped: { bg: "#f3d9fa", c: "#862e9c" },
   delivered: { bg: "#d3f9d8", c: "#1f6b30" },
+  cancelled: { bg: "#e9ecef", c: "#495057" },
 };
 
 export function StatusBadge({ status }: { status: OrderStatus }) {

@@ -3,6 +3,8 @@ import { ORDER_STATUS_COPY } from "~/lib/orders";
 import type { CustomerOrder, OrderStep } from "~/models/order-page.server";
 
 export function headlineFor(order: Pick<CustomerOrder, "status" | "refund">): { title: string; lead: string } {
+  // Cancelled says so first (its lead tells of the refund); a refund alone, then the status.
+  if (order.status === "cancelled") return ORDER_STATUS_COPY.cancelled;
   if (order.refund) return { title: "This order was refunded", lead: "Your money is on its way back to your card." };
   return ORDER_STATUS_COPY[order.status];
 }

@@ -2,7 +2,7 @@ import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, Textarea } fro
 import { CanAccess, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { PAYMENT_STATUS_LABELS, REFUND_PENDING_LABEL, shortOrderId, type MaskedOrder, type PaymentStatus } from "@shop/orders";
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 
 /** The same bound as the server's (refund-order): a reason the owner will recognise later, not an essay. */
 const REASON_MIN = 3;
@@ -69,13 +69,79 @@ export function TrackingInfo({ tracking, size = "sm" }: { tracking: MaskedOrder[
  * toast says the refund is pending and the page shows it so.
  */
 export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payment_status" | "total_cents" | "refund_pending"> }) {
+  // A $0 order (a 100% code) took no money, so there is nothing to give back.
+  if (order.payment_status !== "paid" || order.total_cents === 0 || order.refund_pending) return null;
+  return (
+    <ReasonDialogAction
+      orderId={order.id}
+      url="refund-order"
+      buttonLabel="Refund"
+      title={`Refund order ${shortOrderId(order.id)}`}
+      explanation={
+        <>
+          The customer gets all of <strong>{formatCents(order.total_cents)}</strong> back on their card through Stripe, and an email saying so.
+          This cannot be undone.
+        </>
+      }
+      submitLabel={`Refund ${formatCents(order.total_cents)}`}
+      successTitle={(answer) => (answer?.pending ? REFUND_PENDING_LABEL : "Refunded")}
+    />
+  );
+}
+
+/**
+ * The owner's Cancel order (decision 064), for an order not yet shipped: a
+ * paid one is refunded in full first, and its customer gets one email saying
+ * both; its stock and code use come back; the order is `cancelled` for good.
+ */
+export function CancelOrderButton({ order }: { order: Pick<MaskedOrder, "id" | "status" | "payment_status" | "total_cents" | "refund_pending"> }) {
+  if ((order.status !== "pending" && order.status !== "preparing") || order.refund_pending) return null;
+  const paid = order.payment_status === "paid" && order.total_cents > 0;
+  return (
+    <ReasonDialogAction
+      orderId={order.id}
+      url="cancel-order"
+      buttonLabel="Cancel order"
+      title={`Cancel order ${shortOrderId(order.id)}`}
+      explanation={
+        paid ? (
+          <>
+            The order will not be made or delivered. The customer gets all of <strong>{formatCents(order.total_cents)}</strong> back on their card
+            and one email saying the order was cancelled and refunded. This cannot be undone.
+          </>
+        ) : (
+          <>The order will not be made or delivered. No money was taken, so there is nothing to refund. This cannot be undone.</>
+        )
+      }
+      submitLabel="Cancel the order"
+      successTitle={() => "Order cancelled"}
+    />
+  );
+}
+
+/** A deep-red action that asks the reason first: the reason is kept in the order's record, never shown to the customer. */
+function ReasonDialogAction({
+  orderId,
+  url,
+  buttonLabel,
+  title,
+  explanation,
+  submitLabel,
+  successTitle,
+}: {
+  orderId: string;
+  url: "refund-order" | "cancel-order";
+  buttonLabel: string;
+  title: string;
+  explanation: ReactNode;
+  submitLabel: string;
+  successTitle: (answer: RefundAnswer | undefined) => string;
+}) {
   const [opened, setOpened] = useState(false);
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
   const invalidate = useInvalidate();
   const { mutate, mutation } = useCustomMutation<RefundAnswer>();
-  // A $0 order (a 100% code) took no money, so there is nothing to give back.
-  if (order.payment_status !== "paid" || order.total_cents === 0 || order.refund_pending) return null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -87,23 +153,22 @@ export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payme
     setError(null);
     mutate(
       {
-        url: "refund-order",
+        url,
         method: "post",
-        values: { orderId: order.id, reason: trimmed },
+        values: { orderId, reason: trimmed },
         // The dialog shows a failure itself, next to the button to try again.
         errorNotification: false,
-        // "Refunded", or "Refund pending" when Stripe's answer did not come (202), with the server's message.
         successNotification: (response?: { data?: RefundAnswer }) => ({
-          key: `refund-${order.id}`,
+          key: `${url}-${orderId}`,
           type: "success" as const,
-          description: response?.data?.pending ? REFUND_PENDING_LABEL : "Refunded",
+          description: successTitle(response?.data),
           message: response?.data?.message ?? "",
         }),
       },
       {
         onSuccess: () => {
           setOpened(false);
-          void invalidate({ resource: "orders", invalidates: ["list", "detail"], id: order.id });
+          void invalidate({ resource: "orders", invalidates: ["list", "detail"], id: orderId });
         },
         onError: (failure) => setError(failure.message),
       },
@@ -114,15 +179,12 @@ export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payme
     <CanAccess resource="orders" action="refund">
       {/* A deep red outline: 4.5:1 and more on white (Mantine's light red gives 3.7). */}
       <Button color="#a51d1d" variant="outline" onClick={() => setOpened(true)}>
-        Refund
+        {buttonLabel}
       </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title={`Refund order ${shortOrderId(order.id)}`} centered>
+      <Modal opened={opened} onClose={() => setOpened(false)} title={title} centered>
         <form onSubmit={submit} noValidate>
           <Stack>
-            <Text size="sm">
-              The customer gets all of <strong>{formatCents(order.total_cents)}</strong> back on their card through Stripe, and an email
-              saying so. This cannot be undone.
-            </Text>
+            <Text size="sm">{explanation}</Text>
             <Textarea
               label="Reason"
               description="Kept in the order's record for the team; the customer's email does not show it."
@@ -144,7 +206,7 @@ export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payme
                 Cancel
               </Button>
               <Button type="submit" color="red" loading={mutation.isPending}>
-                Refund {formatCents(order.total_cents)}
+                {submitLabel}
               </Button>
             </Group>
           </Stack>

@@ -5,7 +5,7 @@ import { REFUND_PENDING_LABEL, orderLinkExpiresAt, shortOrderId, type MaskedOrde
 import { Link, useParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
-import { PaymentBadge, RefundButton, RefundPendingBadge, TrackingInfo } from "./payment";
+import { CancelOrderButton, PaymentBadge, RefundButton, RefundPendingBadge, TrackingInfo } from "./payment";
 import { CustomerDetailsButton } from "./customer-details";
 import { StatusSelect } from "./status-select";
 
@@ -53,6 +53,7 @@ export function OrderShow() {
           {order.refund_pending ? <RefundPendingBadge /> : null}
           <StatusSelect orderId={order.id} status={order.status} label="Change status" refunded={order.payment_status === "refunded"} />
           <RefundButton order={order} />
+          <CancelOrderButton order={order} />
         </Group>
       </Group>
       {order.refund ? (

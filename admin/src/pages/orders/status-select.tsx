@@ -1,11 +1,13 @@
 import { Button, Group, Loader, Modal, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import { useUpdate } from "@refinedev/core";
-import { ORDER_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type OrderStatus } from "@shop/orders";
+import { FULFILMENT_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type FulfilmentStatus, type OrderStatus } from "@shop/orders";
 import { CARRIERS, checkTracking } from "@shop/tracking";
 import { useState, type FormEvent } from "react";
 import { answerToasts } from "../../toasts";
 
-const options = ORDER_STATUSES.map((value) => ({ value, label: ORDER_STATUS_LABELS[value] }));
+/** The steps an operator moves an order through; a cancelled order shows its status, and no step is offered. */
+const options = FULFILMENT_STATUSES.map((value) => ({ value, label: ORDER_STATUS_LABELS[value] }));
+const cancelledOptions = [{ value: "cancelled", label: ORDER_STATUS_LABELS.cancelled }];
 
 type Tracking = { carrier: string | null; trackingNumber: string | null };
 
@@ -36,7 +38,8 @@ export function StatusSelect({
   });
   const isPending = mutation.isPending;
 
-  const change = (next: OrderStatus, tracking?: Tracking) => mutate({ values: { status: next, ...tracking } });
+  const change = (next: FulfilmentStatus, tracking?: Tracking) => mutate({ values: { status: next, ...tracking } });
+  const cancelled = status === "cancelled";
 
   return (
     <Group gap="xs" wrap="nowrap">
@@ -44,13 +47,13 @@ export function StatusSelect({
         aria-label={label}
         value={status}
         onChange={(event) => {
-          const next = event.currentTarget.value as OrderStatus;
+          const next = event.currentTarget.value as FulfilmentStatus;
           if (next === "shipped") setShipping(true);
           else change(next);
         }}
-        disabled={isPending || refunded}
-        title={refunded ? "Refunded orders are no longer fulfilled" : undefined}
-        data={options}
+        disabled={isPending || refunded || cancelled}
+        title={cancelled ? "Cancelled orders are no longer fulfilled" : refunded ? "Refunded orders are no longer fulfilled" : undefined}
+        data={cancelled ? cancelledOptions : options}
         size="xs"
         w={130}
       />

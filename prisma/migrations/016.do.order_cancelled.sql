@@ -1,0 +1,3 @@
+-- AlterEnum
+ALTER TYPE "OrderStatus" ADD VALUE 'cancelled';
+
