@@ -35,17 +35,22 @@ export type AuditInput = {
   after: unknown;
 };
 
+const auditRow = (entry: AuditInput) => ({
+  actorEmail: entry.actorEmail,
+  action: entry.action,
+  subjectType: entry.subjectType,
+  subjectId: entry.subjectId,
+  before: entry.before === null || entry.before === undefined ? null : JSON.stringify(entry.before),
+  after: entry.after === null || entry.after === undefined ? null : JSON.stringify(entry.after),
+});
+
 export async function recordAudit(tx: Prisma.TransactionClient, entry: AuditInput) {
-  await tx.auditEntry.create({
-    data: {
-      actorEmail: entry.actorEmail,
-      action: entry.action,
-      subjectType: entry.subjectType,
-      subjectId: entry.subjectId,
-      before: entry.before === null || entry.before === undefined ? null : JSON.stringify(entry.before),
-      after: entry.after === null || entry.after === undefined ? null : JSON.stringify(entry.after),
-    },
-  });
+  await tx.auditEntry.create({ data: auditRow(entry) });
+}
+
+/** Several records in one statement (a day sheet's looks at every order it lists). */
+export async function recordAudits(tx: Prisma.TransactionClient, entries: AuditInput[]) {
+  if (entries.length > 0) await tx.auditEntry.createMany({ data: entries.map(auditRow) });
 }
 
 export type { AuditRecord };

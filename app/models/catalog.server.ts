@@ -161,6 +161,16 @@ export async function productsAndSettings(ids: string[]): Promise<{ products: Pr
 type Transaction = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 /**
+ * Moves the catalogue version on in a transaction the caller holds: its
+ * change reaches every instance's cached catalogue and pages within
+ * CATALOG_CHECK_INTERVAL_MS (changeCatalog, and stock holds, decision 063).
+ */
+export async function bumpCatalogVersion(tx: Pick<Transaction, "catalogVersion">): Promise<number> {
+  const { version } = await tx.catalogVersion.upsert({ where: { id: 1 }, create: { id: 1, version: 1 }, update: { version: { increment: 1 } } });
+  return version;
+}
+
+/**
  * The one way to change products (price, stock, name, a new or removed
  * product) or the shop's settings: runs `write` in a transaction that also bumps the catalogue
  * version, so cached catalogues and pages on every instance are replaced.
@@ -168,12 +178,7 @@ type Transaction = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 export async function changeCatalog<T>(write: (tx: Transaction) => Promise<T>, client: PrismaClient = db): Promise<T> {
   const { result, version } = await client.$transaction(async (tx) => {
     const result = await write(tx);
-    const { version } = await tx.catalogVersion.upsert({
-      where: { id: 1 },
-      create: { id: 1, version: 1 },
-      update: { version: { increment: 1 } },
-    });
-    return { result, version };
+    return { result, version: await bumpCatalogVersion(tx) };
   });
   // This instance knows at once; the others within CATALOG_CHECK_INTERVAL_MS.
   if (client === db) knownVersion = { version, readAt: Date.now() };

@@ -1,6 +1,6 @@
 import { initial } from "~/lib/masking";
 import { PREPARATION_LIMIT, shortOrderId, type Preparation, type PreparationOrder } from "~/lib/orders";
-import { recordAudit } from "~/models/audit.server";
+import { recordAudits } from "~/models/audit.server";
 import { shopSettings } from "~/models/catalog.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { db } from "~/utils/db.server";
@@ -16,11 +16,21 @@ import { db } from "~/utils/db.server";
 
 const TO_PREPARE = { paymentStatus: "paid", status: { in: ["pending", "preparing"] } } satisfies Prisma.OrderWhereInput;
 
-export async function getPreparation({ customerDetails, actorEmail }: { customerDetails: boolean; actorEmail: string }): Promise<Preparation> {
+export async function getPreparation({
+  customerDetails,
+  actorEmail,
+  orderIds,
+}: {
+  customerDetails: boolean;
+  actorEmail: string;
+  /** Only these of the orders to prepare (the ones printed): only their looks are recorded. */
+  orderIds?: string[];
+}): Promise<Preparation> {
+  const where: Prisma.OrderWhereInput = { ...TO_PREPARE, ...(orderIds ? { id: { in: orderIds } } : {}) };
   const read = async (tx: Prisma.TransactionClient) => {
     const [rows, orderCount] = await Promise.all([
       tx.order.findMany({
-        where: TO_PREPARE,
+        where,
         // The oldest first when there are more than the page lists: they have waited longest.
         orderBy: [{ createdAt: "asc" }],
         take: PREPARATION_LIMIT,
@@ -42,12 +52,13 @@ export async function getPreparation({ customerDetails, actorEmail }: { customer
           items: { select: { productId: true, name: true, quantity: true }, orderBy: { name: "asc" } },
         },
       }),
-      tx.order.count({ where: TO_PREPARE }),
+      tx.order.count({ where }),
     ]);
     if (customerDetails) {
-      for (const row of rows) {
-        await recordAudit(tx, { actorEmail, action: "order.customer-details", subjectType: "order", subjectId: row.id, before: null, after: null });
-      }
+      await recordAudits(
+        tx,
+        rows.map((row) => ({ actorEmail, action: "order.customer-details", subjectType: "order", subjectId: row.id, before: null, after: null })),
+      );
     }
     return { rows, orderCount };
   };

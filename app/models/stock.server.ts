@@ -1,4 +1,5 @@
 import type { Prisma } from "~/generated/prisma/client";
+import { bumpCatalogVersion } from "~/models/catalog.server";
 import { lowStockEmail } from "~/services/emails.server";
 import { enqueueEmails } from "~/services/outbox.server";
 
@@ -33,7 +34,7 @@ type Counted = { name: string; stock: number; lowStockThreshold: number; lowStoc
 async function afterChange(tx: Prisma.TransactionClient, productId: string, before: number, row: Counted) {
   const shown = (count: number) => count <= row.lowStockThreshold;
   if (shown(before) || shown(row.stock)) {
-    await tx.catalogVersion.upsert({ where: { id: 1 }, create: { id: 1, version: 1 }, update: { version: { increment: 1 } } });
+    await bumpCatalogVersion(tx);
   }
   if (shown(row.stock) && !shown(before) && !row.lowStockNotified) {
     await tx.product.update({ where: { id: productId }, data: { lowStockNotified: true } });

@@ -105,6 +105,18 @@ describe("get-preparation", () => {
     expect(await db.auditEntry.count({ where: { action: "order.customer-details", actorEmail: owner.email } })).toBe(full.listed_count);
   });
 
+  it("with orderIds (the orders selected to print) lists and records only those, totals included", async () => {
+    const picked = await orderFor({ zipCode: "00030" }, [["bar-chocolate-pb", 4]]);
+    const other = await orderFor({ zipCode: "00031" }, [["bites-banana", 2]]);
+    const printed = await preparation(owner.cookie, { customerDetails: true, orderIds: [picked.orderId] });
+    expect(printed.zones.flatMap((zone) => zone.orders.map((order) => order.id))).toEqual([picked.orderId]);
+    expect(printed.to_make).toEqual([{ product_id: "bar-chocolate-pb", name: "Chocolate Crunch", quantity: 4 }]);
+    expect(printed).toMatchObject({ order_count: 1, listed_count: 1 });
+    expect(await db.auditEntry.count({ where: { subjectId: picked.orderId, action: "order.customer-details" } })).toBe(1);
+    expect(await db.auditEntry.count({ where: { subjectId: other.orderId, action: "order.customer-details" } })).toBe(0);
+    expect((await callFunction("get-preparation", { orderIds: ["not-an-id"] }, { cookie: owner.cookie })).status).toBe(400);
+  });
+
   it("is for signed-in operators, with a strict body", async () => {
     expect((await callFunction("get-preparation", {})).status).toBe(401);
     expect((await callFunction("get-preparation", { customerDetails: "yes" }, { cookie: owner.cookie })).status).toBe(400);

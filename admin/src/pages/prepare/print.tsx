@@ -24,7 +24,7 @@ export default function PreparePrintPage() {
   const { result, query } = useCustom<Preparation>({
     url: "get-preparation",
     method: "post",
-    config: { payload: { customerDetails: details } },
+    config: { payload: { customerDetails: details, ...(only.length ? { orderIds: only } : {}) } },
     queryOptions: { enabled: !access.isLoading && !access.error },
     errorNotification: false,
   });
@@ -39,9 +39,7 @@ export default function PreparePrintPage() {
     );
   }
   const prep = result.data;
-  const zones = prep.zones
-    .map((zone) => ({ ...zone, orders: only.length ? zone.orders.filter((order) => only.includes(order.id)) : zone.orders }))
-    .filter((zone) => zone.orders.length > 0);
+  const zones = prep.zones;
   const title = doc === "slips" ? "Packing slips" : "Day sheet";
 
   return (
@@ -71,12 +69,6 @@ const printedAt = (iso: string) => new Date(iso).toLocaleString("en-US", { dateS
 
 function DaySheet({ prep, zones, title }: { prep: Preparation; zones: Zones; title: string }) {
   const orders = zones.flatMap((zone) => zone.orders);
-  const toMake = new Map<string, { name: string; quantity: number }>();
-  for (const item of orders.flatMap((order) => order.items)) {
-    const line = toMake.get(item.product_id) ?? { name: item.name, quantity: 0 };
-    line.quantity += item.quantity;
-    toMake.set(item.product_id, line);
-  }
   let stop = 0;
   return (
     <article className="day-sheet">
@@ -93,17 +85,15 @@ function DaySheet({ prep, zones, title }: { prep: Preparation; zones: Zones; tit
         <h2>To make</h2>
         <table className="sheet-table to-make">
           <tbody>
-            {[...toMake.values()]
-              .sort((a, b) => b.quantity - a.quantity || a.name.localeCompare(b.name))
-              .map((line) => (
-                <tr key={line.name}>
-                  <td className="count">{line.quantity}</td>
-                  <td>{line.name}</td>
-                  <td className="tick" aria-label="Made">
-                    ☐
-                  </td>
-                </tr>
-              ))}
+            {prep.to_make.map((line) => (
+              <tr key={line.product_id}>
+                <td className="count">{line.quantity}</td>
+                <td>{line.name}</td>
+                <td className="tick" aria-label="Made">
+                  ☐
+                </td>
+              </tr>
+            ))}
           </tbody>
         </table>
       </section>
