@@ -69,7 +69,7 @@ export function ProductHero({ product, facts, error }: { product: CartProduct; f
               <button type="submit" className="button button--primary button--large" aria-label={`Add to cart, ${product.name}`}>
                 <CartIcon /> Add to cart
               </button>
-              {product.stockLeft ? <p className="product-hero__stock stock-left">Only {product.stockLeft} left</p> : null}
+              {product.stockLeft ? <p className="stock-left product-hero__stock-left">Only {product.stockLeft} left</p> : null}
             </CartForm>
           ) : (
             <div className="product-hero__buy">
