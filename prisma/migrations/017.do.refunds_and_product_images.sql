@@ -1,5 +1,6 @@
 -- AlterTable
-ALTER TABLE "Product" ADD COLUMN     "archivedAt" TIMESTAMP(3);
+ALTER TABLE "Product" ADD COLUMN     "archivedAt" TIMESTAMP(3),
+ADD COLUMN     "facts" JSONB;
 
 -- AlterTable
 ALTER TABLE "Order" ADD COLUMN     "refundRequestKey" TEXT,
