@@ -17,7 +17,7 @@ import { STRIPE_DOWN_TAG, STRIPE_SLOW_REFUND_TAG } from "../app/services/test-sc
 
 /**
  * A stand-in for the parts of the Stripe API the shop uses: coupons,
- * Checkout Sessions (create, retrieve, expire) and full refunds, honouring
+ * Checkout Sessions (create, retrieve, expire) and refunds, whole or part, honouring
  * idempotency keys. A session whose total is $0 (a 100% code) is completed
  * without a card, as Stripe's no-cost orders are: payment_status
  * "no_payment_required" and no PaymentIntent.
@@ -49,8 +49,8 @@ export type MockRefund = {
 type Form = Record<string, unknown>;
 
 const coupons = new Map<string, { id: string; amount_off: number }>();
-/** Refunds by their PaymentIntent: the stand-in refunds in full, so there is at most one each. */
-const refunds = new Map<string, MockRefund>();
+/** Refunds by their PaymentIntent, oldest first: never more in all than the payment. */
+const refunds = new Map<string, MockRefund[]>();
 const idempotent = new Map<string, Promise<unknown>>();
 /** How many late answers each slow refund's idempotency key has had (the testers' STRIPE_SLOW_REFUND_TAG). */
 const lateRefundAnswers = new Map<string, number>();
@@ -79,7 +79,7 @@ export const stripeMock = {
   pay: paySession,
   /** The refunds this process's stand-in made, oldest first. */
   refunds() {
-    return [...refunds.values()];
+    return [...refunds.values()].flat().sort((a, b) => a.created - b.created);
   },
   /** What Stripe does when a payment page's time runs out: the open session expires. Null when it was not open. */
   async timeOut(sessionId: string) {
@@ -147,16 +147,27 @@ async function createSession(body: Form): Promise<MockSession> {
   });
 }
 
-/** A full refund of a paid session's PaymentIntent, once: Stripe refuses to refund a refunded payment again. */
+/**
+ * A refund of a paid session's PaymentIntent: `amount` cents, or what is left
+ * of it without one. As Stripe, it refuses a refunded payment and an amount
+ * larger than what is left.
+ */
 async function createRefund(body: Form) {
   const paymentIntent = String(body.payment_intent ?? "");
   const paid = paymentIntent ? await findSessionByPaymentIntent(paymentIntent) : null;
   if (!paid) return { error: stripeError(400, `No such payment_intent: '${paymentIntent}'`, "resource_missing") };
-  if (refunds.has(paymentIntent)) return { error: stripeError(400, "Charge has already been refunded.", "charge_already_refunded") };
+  const earlier = refunds.get(paymentIntent) ?? [];
+  const left = paid.amount_total - earlier.reduce((sum, refund) => sum + refund.amount, 0);
+  if (left <= 0) return { error: stripeError(400, "Charge has already been refunded.", "charge_already_refunded") };
+  const amount = body.amount === undefined ? left : int(body.amount);
+  if (amount <= 0) return { error: stripeError(400, "Invalid positive integer", "parameter_invalid_integer") };
+  if (amount > left) {
+    return { error: stripeError(400, `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`) };
+  }
   const refund: MockRefund = {
     id: standInId("re"),
     object: "refund",
-    amount: paid.amount_total,
+    amount,
     currency: "usd",
     payment_intent: paymentIntent,
     charge: `ch_${paymentIntent.slice(3)}`,
@@ -164,7 +175,7 @@ async function createRefund(body: Form) {
     metadata: (body.metadata as Record<string, string> | undefined) ?? {},
     created: toUnixSeconds(new Date()),
   };
-  refunds.set(paymentIntent, refund);
+  refunds.set(paymentIntent, [...earlier, refund]);
   return { refund, slow: paid.customer_email?.includes(STRIPE_SLOW_REFUND_TAG) ?? false };
 }
 

@@ -388,17 +388,35 @@ export function stripeSessionEvent(type: string, session: Pick<MockSession, "id"
 /** charge.refunded for the PaymentIntent's charge, refunded in full unless `refunded` is false (then half). */
 export function chargeRefunded(
   paymentIntentId: string,
-  { amount, refunded = true, refundId, eventId }: { amount: number; refunded?: boolean; refundId?: string; eventId?: string },
+  {
+    amount,
+    refunded = true,
+    amountRefunded = refunded ? amount : Math.floor(amount / 2),
+    refundId,
+    refunds,
+    eventId,
+  }: {
+    amount: number;
+    refunded?: boolean;
+    /** What Stripe says is refunded in all: the whole amount, or half of it for a partial refund, unless given. */
+    amountRefunded?: number;
+    /** The one refund the charge lists (with all that is refunded as its amount). */
+    refundId?: string;
+    /** The refunds the charge lists, newest first, as Stripe lists them. */
+    refunds?: { id: string; amount: number }[];
+    eventId?: string;
+  },
 ) {
+  const listed = refunds ?? (refundId ? [{ id: refundId, amount: amountRefunded }] : null);
   const charge = {
     id: `ch_${paymentIntentId.slice(3)}`,
     object: "charge",
     amount,
-    amount_refunded: refunded ? amount : Math.floor(amount / 2),
+    amount_refunded: amountRefunded,
     refunded,
     payment_intent: paymentIntentId,
     metadata: {},
-    ...(refundId && { refunds: { object: "list", data: [{ id: refundId, object: "refund", amount }] } }),
+    ...(listed && { refunds: { object: "list", data: listed.map((refund) => ({ ...refund, object: "refund" })) } }),
   };
   return stripeEvent("charge.refunded", charge, eventId);
 }

@@ -101,6 +101,8 @@ export type MaskedOrder = {
   tracking: { carrier: string | null; number: string | null; url: string | null } | null;
   /** The full refund, once there is one. */
   refund: { amount_cents: number; reason: string | null; refunded_by: string | null; refunded_at: string } | null;
+  /** What its refunds gave back in all (part or whole, decision 066); 0 when none. */
+  refunded_cents: number;
   /** A refund asked of Stripe that Stripe has not confirmed yet (its answer never came); the shop keeps asking (decision 042). */
   refund_pending: { requested_by: string | null; requested_at: string; reason: string | null } | null;
 };
@@ -138,7 +140,25 @@ export type RefundRefusalView = { requested_by: string | null; reason: string | 
 /** Who was shown the order's full customer details, and when. */
 export type CustomerDetailsShownView = { shown_by: string; shown_at: string };
 
+/** One refund of an order: how much, why, by whom, when, and the lines it was for (with whether their stock went back). */
+export type RefundView = {
+  amount_cents: number;
+  reason: string | null;
+  refunded_by: string;
+  refunded_at: string;
+  lines: { name: string; quantity: number }[];
+  restocked: boolean;
+};
+
+/** An order line as a refund of chosen lines sees it: how many of it are left to refund. */
+export type RefundableLineView = { item_id: number; name: string; quantity: number; refundable_quantity: number };
+
 export type MaskedOrderWithHistory = MaskedOrder & {
+  /** Every refund, oldest first. */
+  refunds: RefundView[];
+  /** What is left to refund, in cents: the order's total less its refunds. */
+  refund_left_cents: number;
+  refundable_lines: RefundableLineView[];
   history: OrderStatusChangeView[];
   tracking_history: TrackingChangeView[];
   refund_refusals: RefundRefusalView[];

@@ -20,7 +20,7 @@ import {
   type RefundRefusalView,
   type TrackingView,
 } from "~/lib/orders";
-import type { RefundRefusal } from "~/models/refunds.server";
+import { refundableLines, storedLines, type RefundRefusal } from "~/models/refunds.server";
 import { enqueueEmails } from "~/services/outbox.server";
 import { auditTrail, recordAudit } from "~/models/audit.server";
 import { dailySales, paidOrderCount } from "~/models/daily-sales.server";
@@ -76,7 +76,7 @@ const orderSelect = {
   refundedAt: true,
   refundRequestedAt: true,
   refundRequestedBy: true,
-  items: { select: { productId: true, name: true, unitPriceCents: true, quantity: true } },
+  items: { select: { id: true, productId: true, name: true, unitPriceCents: true, quantity: true }, orderBy: { id: "asc" } },
 } satisfies Prisma.OrderSelect;
 
 type OrderRow = Prisma.OrderGetPayload<{ select: typeof orderSelect }>;
@@ -119,6 +119,7 @@ function maskOrder(order: OrderRow): MaskedOrder {
             refunded_at: order.refundedAt.toISOString(),
           }
         : null,
+    refunded_cents: order.refundedCents ?? 0,
     refund_pending:
       order.paymentStatus === "paid" && order.refundRequestedAt
         ? { requested_by: order.refundRequestedBy, requested_at: order.refundRequestedAt.toISOString(), reason: order.refundReason }
@@ -214,13 +215,32 @@ export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderW
       select: {
         ...orderSelect,
         statusChanges: { orderBy: { changedAt: "asc" }, select: { fromStatus: true, toStatus: true, changedBy: true, changedAt: true } },
+        subtotalCents: true,
+        discountCents: true,
+        refunds: { orderBy: { createdAt: "asc" }, select: { amountCents: true, reason: true, refundedBy: true, createdAt: true, lines: true, restocked: true } },
       },
     }),
     auditTrail("order", orderId),
   ]);
   if (!order) return null;
+  const names = new Map(order.items.map((item) => [item.id, item.name]));
   return {
     ...maskOrder(order),
+    refunds: order.refunds.map((refund) => ({
+      amount_cents: refund.amountCents,
+      reason: refund.reason,
+      refunded_by: refund.refundedBy,
+      refunded_at: refund.createdAt.toISOString(),
+      lines: storedLines(refund.lines).map((line) => ({ name: names.get(line.itemId) ?? "Item", quantity: line.quantity })),
+      restocked: refund.restocked,
+    })),
+    refund_left_cents: order.totalCents - (order.refundedCents ?? 0),
+    refundable_lines: refundableLines(order).map((line) => ({
+      item_id: line.itemId,
+      name: line.name,
+      quantity: line.quantity,
+      refundable_quantity: line.refundableQuantity,
+    })),
     history: order.statusChanges.map((change) => ({
       from: change.fromStatus,
       to: change.toStatus,

@@ -18,7 +18,9 @@ import { db } from "~/utils/db.server";
 
 export type CancelResult =
   | { ok: true; message: string }
-  | { ok: false; reason: "not-found" | "shipped" | "refund-pending" | Extract<RefundResult, { ok: false }>["reason"] };
+  | { ok: false; reason: "shipped" }
+  | { ok: false; reason: "refund-pending" }
+  | Extract<RefundResult, { ok: false }>;
 
 const isCancellable = (status: OrderStatus) => (CANCELLABLE_STATUSES as readonly OrderStatus[]).includes(status);
 
@@ -48,7 +50,7 @@ export async function cancelOrder({ orderId, reason, actorEmail }: { orderId: st
     }
     if (!refund.ok) {
       await db.order.updateMany({ where: { id: order.id, status: "cancelled" }, data: { status: order.status } });
-      return { ok: false, reason: refund.reason };
+      return refund;
     }
     await db.$transaction((tx) => settleCancellation(tx, order.id, order.status, reason, actorEmail, true));
     return {

@@ -23,11 +23,24 @@ type PaidOrder = { createdAt: Date; totalCents: number };
 export async function recordPaymentChange(tx: Prisma.TransactionClient, order: PaidOrder, from: PaymentStatus, to: PaymentStatus) {
   const orders = Number(to === "paid") - Number(from === "paid");
   if (orders === 0) return;
-  const revenueCents = orders * order.totalCents;
+  await addToDay(tx, order.createdAt, orders, orders * order.totalCents);
+}
+
+/**
+ * A refund of part or the rest of a paid order (decision 066): its day's
+ * revenue falls by what went back, and the order leaves its day's count when
+ * the refund was the last of its total (`whole`), so that a day's revenue is
+ * always what its orders kept.
+ */
+export async function recordRefundInSales(tx: Prisma.TransactionClient, order: { createdAt: Date }, amountCents: number, whole: boolean) {
+  await addToDay(tx, order.createdAt, whole ? -1 : 0, -amountCents);
+}
+
+async function addToDay(tx: Prisma.TransactionClient, createdAt: Date, orders: number, revenueCents: number) {
   // One statement: two payments of a new day cannot both try to create its row.
   await tx.$executeRaw`
     INSERT INTO "DailySales" ("day", "orders", "revenueCents")
-    VALUES (shop_day(${order.createdAt.toISOString()}::timestamp), ${orders}, ${revenueCents})
+    VALUES (shop_day(${createdAt.toISOString()}::timestamp), ${orders}, ${revenueCents})
     ON CONFLICT ("day") DO UPDATE SET "orders" = "DailySales"."orders" + EXCLUDED."orders",
                                       "revenueCents" = "DailySales"."revenueCents" + EXCLUDED."revenueCents"`;
 }

@@ -3,6 +3,7 @@ import { lineTotalCents } from "~/models/pricing.server";
 import { findProducts } from "~/models/catalog.server";
 import { FULFILMENT_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, TAKEN_PAYMENT_STATUSES, shortOrderId, type FulfilmentStatus, type OrderStatus } from "~/lib/orders";
 import { trackingUrl } from "~/lib/tracking";
+import { storedLines } from "~/models/refunds.server";
 
 /**
  * The customer's order page (/orders/<id>?token=…, decision 023): where their
@@ -33,7 +34,8 @@ export async function findCustomerOrder(orderId: string) {
       trackingNumber: true,
       refundedCents: true,
       refundedAt: true,
-      items: { select: { productId: true, name: true, unitPriceCents: true, quantity: true }, orderBy: { id: "asc" } },
+      items: { select: { id: true, productId: true, name: true, unitPriceCents: true, quantity: true }, orderBy: { id: "asc" } },
+      refunds: { select: { amountCents: true, createdAt: true, lines: true }, orderBy: { createdAt: "asc" } },
       statusChanges: { select: { toStatus: true, changedAt: true }, orderBy: { changedAt: "asc" } },
     },
   });
@@ -68,6 +70,7 @@ export async function findCustomerOrder(orderId: string) {
 
   const pictures = new Map((await findProducts(order.items.map((item) => item.productId))).map((product) => [product.id, product]));
   const shipped = order.status === "shipped" || order.status === "delivered";
+  const names = new Map(order.items.map((item) => [item.id, item.name]));
   return {
     id: order.id,
     shortId: shortOrderId(order.id),
@@ -98,6 +101,13 @@ export async function findCustomerOrder(orderId: string) {
       order.paymentStatus === "refunded" && order.refundedAt
         ? { amountCents: order.refundedCents ?? order.totalCents, at: order.refundedAt.toISOString() }
         : null,
+    /** Every refund, part or whole, oldest first (decision 066), with the items it was for when the shop chose them. */
+    refunds: order.refunds.map((refund) => ({
+      amountCents: refund.amountCents,
+      at: refund.createdAt.toISOString(),
+      lines: storedLines(refund.lines).map((line) => ({ name: names.get(line.itemId) ?? "Item", quantity: line.quantity })),
+    })),
+    refundedCents: order.refundedCents ?? 0,
   };
 }
 

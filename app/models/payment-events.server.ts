@@ -10,7 +10,14 @@ export type PaymentEvent = {
   /** The Checkout Session of a checkout.session.* event; null for any other event. */
   session: (SessionPayment & { id: string; payment_intent?: string | null; metadata?: { orderId?: string } | null }) | null;
   /** The Charge of a charge.refunded event; null for any other event. */
-  charge?: { paymentIntentId: string; refunded: boolean; amountRefunded: number; refundId: string | null } | null;
+  charge?: {
+    paymentIntentId: string;
+    refunded: boolean;
+    amountRefunded: number;
+    refundId: string | null;
+    /** The refunds the charge lists, newest first, with their amounts; null when it lists none. */
+    refunds?: { id: string; amount: number }[] | null;
+  } | null;
 };
 
 export type PaymentEventOutcome = { duplicate: boolean };

@@ -140,6 +140,17 @@ export function lineTotalCents(unitPriceCents: number, quantity: number) {
   return unitPriceCents * quantity;
 }
 
+/**
+ * What giving back `quantity` of a paid order's line returns to the customer
+ * (a refund of chosen lines, decision 066): that part of the line's total less
+ * its share of the order's discount, spread over the lines by price. Shipping
+ * is never in it: it comes back only with the rest of the order.
+ */
+export function lineRefundCents(order: { subtotalCents: number; discountCents: number }, unitPriceCents: number, quantity: number) {
+  if (order.subtotalCents <= 0) return 0;
+  return Math.round((lineTotalCents(unitPriceCents, quantity) * (order.subtotalCents - order.discountCents)) / order.subtotalCents);
+}
+
 export type PricedLine<P extends Priceable = Product> = { product: P; quantity: number; lineTotalCents: number };
 
 /** Everything the order summary shows, decided here. */

@@ -66,16 +66,20 @@ export async function holdStock(tx: Prisma.TransactionClient, lines: Line[]) {
   }
 }
 
-/** Gives back what an order's items hold (a checkout given up). */
-export async function releaseStock(tx: Prisma.TransactionClient, orderId: string) {
+/** Gives back what an order's items hold (a checkout given up, a cancellation), or of chosen lines only (a refund that restocks them). */
+export async function releaseStock(tx: Prisma.TransactionClient, orderId: string, lines?: readonly { itemId: number; quantity: number }[]) {
   const held = await tx.orderItem.findMany({ where: { orderId, heldQuantity: { gt: 0 } }, select: { id: true, productId: true, heldQuantity: true } });
   for (const item of held) {
-    await tx.orderItem.update({ where: { id: item.id }, data: { heldQuantity: 0 } });
+    // Chosen lines (a refund that restocks them, decision 066) give back what they say, never more than the line holds.
+    const chosen = lines ? lines.filter((line) => line.itemId === item.id).reduce((sum, line) => sum + line.quantity, 0) : item.heldQuantity;
+    const back = Math.min(chosen, item.heldQuantity);
+    if (back <= 0) continue;
+    await tx.orderItem.update({ where: { id: item.id }, data: { heldQuantity: item.heldQuantity - back } });
     const [row] = await tx.$queryRaw<Counted[]>`
-      UPDATE "Product" SET "stock" = "stock" + ${item.heldQuantity}
+      UPDATE "Product" SET "stock" = "stock" + ${back}
        WHERE "id" = ${item.productId} AND "stock" IS NOT NULL
        RETURNING "name", "stock", "lowStockThreshold", "lowStockNotified"`;
-    if (row) await afterChange(tx, item.productId, row.stock - item.heldQuantity, row);
+    if (row) await afterChange(tx, item.productId, row.stock - back, row);
   }
 }
 

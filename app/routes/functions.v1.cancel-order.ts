@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { cancelOrder } from "~/models/cancellation.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
-import { bodySchema, refundRefusal } from "./functions.v1.refund-order";
+import { reasonSchema, refundRefusal } from "./functions.v1.refund-order";
 
 /**
  * The owner only: { orderId, reason } → { message }. The order `cancelled`,
@@ -13,11 +13,11 @@ import { bodySchema, refundRefusal } from "./functions.v1.refund-order";
 export function action({ request }: ActionFunctionArgs) {
   return handleFunction("cancel-order", request, async () => {
     const admin = await requireAdmin(request, "orders.refund");
-    const { orderId, reason } = await readJsonBody(request, bodySchema);
+    const { orderId, reason } = await readJsonBody(request, reasonSchema);
     const result = await cancelOrder({ orderId, reason, actorEmail: admin.email });
     if (result.ok) return json({ message: result.message }, { headers: { "Cache-Control": "no-store" } });
     if (result.reason === "shipped") return apiError(409, "This order has shipped, so it can no longer be cancelled. Refund it instead if the customer sends it back.");
     if (result.reason === "refund-pending") return apiError(409, "A refund of this order is already pending with Stripe; cancel it once Stripe has answered.");
-    return refundRefusal(result.reason);
+    return refundRefusal(result);
   });
 }

@@ -45,7 +45,7 @@ const chargeSchema = z.object({
   refunded: z.boolean(),
   amount_refunded: z.number().int().min(0),
   refunds: z
-    .object({ data: z.array(z.object({ id: z.string().min(1).max(255) }).passthrough()) })
+    .object({ data: z.array(z.object({ id: z.string().min(1).max(255), amount: z.number().int().min(0).optional() }).passthrough()) })
     .passthrough()
     .nullish(),
 });
@@ -62,7 +62,15 @@ function parseEvent(event: unknown): ParsedEvent {
     if (!charge.success) return { ok: false, problem: `${type}: ${describeIssue(charge.error, "data.object")}` };
     const { payment_intent, refunded, amount_refunded, refunds } = charge.data;
     const refundId = refunds?.data[0]?.id ?? null;
-    return { ok: true, id, type, session: null, charge: { paymentIntentId: payment_intent, refunded, amountRefunded: amount_refunded, refundId } };
+    // Each listed refund with its amount (newest first, as Stripe lists them); none when Stripe did not list them with amounts.
+    const listed = refunds?.data.flatMap((refund) => (refund.amount === undefined ? [] : [{ id: refund.id, amount: refund.amount }])) ?? [];
+    return {
+      ok: true,
+      id,
+      type,
+      session: null,
+      charge: { paymentIntentId: payment_intent, refunded, amountRefunded: amount_refunded, refundId, refunds: listed.length > 0 ? listed : null },
+    };
   }
   if (!type.startsWith("checkout.session.")) return { ok: true, id, type, session: null };
   const session = sessionSchema.safeParse(data.object);

@@ -286,24 +286,55 @@ export function orderStatusEmail(order: OrderForEmail, status: Exclude<Fulfilmen
 }
 
 /**
- * The customer's email for a full refund. The operator's reason stays in the
- * order's record. An order the owner cancelled is told so in the same one
- * email (decision 064): cancelled, and refunded.
+ * The customer's email when an order is refunded whole: by one refund, or by
+ * the last of several (`amountCents` this one, `refundedCents` all of them).
+ * The operator's reason stays in the order's record. An order the owner
+ * cancelled is told so in the same one email (decision 064): cancelled, and refunded.
  */
-export function orderRefundEmail(order: OrderForEmail & { status?: OrderStatus }, refundedCents: number): EmailContent {
+export function orderRefundEmail(order: OrderForEmail & { status?: OrderStatus }, { amountCents, refundedCents }: { amountCents: number; refundedCents: number }): EmailContent {
   const id = shortOrderId(order.id);
+  const earlier = refundedCents > amountCents;
   if (order.status === "cancelled") {
     const { text, html } = orderUpdateBody(order, {
       heading: ORDER_STATUS_COPY.cancelled.title,
-      body: `We cancelled order ${id} before it shipped and refunded ${formatCents(refundedCents)} to the card you paid with. Banks usually show it within 5-10 business days. We're sorry we couldn't deliver this one.`,
+      body: `We cancelled order ${id} before it shipped and refunded ${formatCents(amountCents)} to the card you paid with${earlier ? ` (${formatCents(refundedCents)} in all)` : ""}. Banks usually show it within 5-10 business days. We're sorry we couldn't deliver this one.`,
       pageLabel: "Your order page",
     });
     return { kind: "order-cancelled", to: order.email, subject: `Your ${brand.name} order ${id} was cancelled and refunded`, text, html, orderId: order.id };
   }
   const { text, html } = orderUpdateBody(order, {
     heading: "Your refund is on its way",
-    body: `We've refunded ${formatCents(refundedCents)} for order ${id} to the card you paid with. Banks usually show it within 5-10 business days.`,
+    body: earlier
+      ? `We've refunded the rest of order ${id}, ${formatCents(amountCents)}, to the card you paid with: ${formatCents(refundedCents)} in all. Banks usually show it within 5-10 business days.`
+      : `We've refunded ${formatCents(amountCents)} for order ${id} to the card you paid with. Banks usually show it within 5-10 business days.`,
     pageLabel: "Your order page",
   });
   return { kind: "order-refunded", to: order.email, subject: `Your ${brand.name} order ${id} has been refunded`, text, html, orderId: order.id };
+}
+
+/**
+ * The customer's email for a refund of part of an order (decision 066): how
+ * much, for which items when the owner chose them, and that the rest of the
+ * order stands. The operator's reason stays in the order's record.
+ */
+export function orderPartRefundEmail(
+  order: OrderForEmail,
+  { amountCents, refundedCents, lines }: { amountCents: number; refundedCents: number; lines: readonly { name: string; quantity: number }[] },
+): EmailContent {
+  const id = shortOrderId(order.id);
+  const what = lines.length > 0 ? ` for ${lines.map((line) => `${line.quantity} × ${line.name}`).join(", ")}` : "";
+  const sofar = refundedCents > amountCents ? ` That makes ${formatCents(refundedCents)} refunded on this order so far.` : "";
+  const { text, html } = orderUpdateBody(order, {
+    heading: "Part of your order is refunded",
+    body: `We've refunded ${formatCents(amountCents)}${what} from order ${id} to the card you paid with. Banks usually show it within 5-10 business days.${sofar} The rest of your order stands as it was.`,
+    pageLabel: "Your order page",
+  });
+  return {
+    kind: "order-part-refunded",
+    to: order.email,
+    subject: `${formatCents(amountCents)} of your ${brand.name} order ${id} has been refunded`,
+    text,
+    html,
+    orderId: order.id,
+  };
 }

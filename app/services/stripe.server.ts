@@ -169,13 +169,15 @@ export async function findPaymentIntentId(sessionId: string) {
 }
 
 /**
- * Refunds a PaymentIntent in full. The idempotency key is the order's, so a
- * repeated or retried call (another instance, a crash before the shop wrote
- * the refund down) gets the same refund back instead of a second one.
+ * Refunds `amountCents` of a PaymentIntent (decision 066). The idempotency
+ * key is the shop's for this one refund (refundKey in
+ * app/models/refunds.server.ts), so a repeated or retried call (another
+ * instance, a crash before the shop wrote the refund down, the pending
+ * refund's checker) gets the same refund back instead of a second one.
  */
-export function refundPayment(orderId: string, paymentIntentId: string) {
+export function refundPayment(orderId: string, paymentIntentId: string, { amountCents, key }: { amountCents: number; key: string }) {
   return timeOutsideCall("stripe", "refunds.create", () =>
-    stripe().refunds.create({ payment_intent: paymentIntentId, metadata: { orderId } }, { idempotencyKey: `refund-${orderId}` }),
+    stripe().refunds.create({ payment_intent: paymentIntentId, amount: amountCents, metadata: { orderId } }, { idempotencyKey: key }),
   );
 }
 

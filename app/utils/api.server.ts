@@ -65,6 +65,11 @@ export async function readJsonBody<Schema extends z.ZodTypeAny>(request: Request
     throw apiError(400, "Request body is not valid JSON.");
   }
   if (!isAcceptableJson(data)) throw unacceptableText(request);
+  return parseJson(schema, data);
+}
+
+/** A body already read, as the schema reads it, or a 400 naming the first field that is wrong. */
+export function parseJson<Schema extends z.ZodTypeAny>(schema: Schema, data: unknown): z.infer<Schema> {
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -161,6 +161,7 @@ describe("get-orders", () => {
       delivered_sent: false,
       tracking: null,
       refund: null,
+      refunded_cents: 0,
       refund_pending: null,
     });
     expect(order?.items).toHaveLength(2);

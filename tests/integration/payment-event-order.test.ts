@@ -78,7 +78,7 @@ async function outcome(orderId: string) {
 /** The dashboard's per-day counts agree with the orders themselves (each payment change recorded once, in both directions). */
 async function expectDailySalesToAgree() {
   const counted = await db.$queryRaw<{ day: string; orders: number; revenue: number }[]>`
-    SELECT shop_day("createdAt") AS day, count(*)::int AS orders, sum("totalCents")::int AS revenue
+    SELECT shop_day("createdAt") AS day, count(*)::int AS orders, sum("totalCents" - coalesce("refundedCents", 0))::int AS revenue
     FROM "Order" WHERE "paymentStatus" = 'paid' GROUP BY 1 ORDER BY 1`;
   const kept = await db.dailySales.findMany({ where: { orders: { gt: 0 } }, orderBy: { day: "asc" } });
   expect(kept.map(({ day, orders, revenueCents }) => ({ day, orders, revenue: revenueCents }))).toEqual(counted);

@@ -1,4 +1,5 @@
 import { CheckIcon, TruckIcon } from "~/components/icons";
+import { formatCents } from "~/lib/money";
 import { ORDER_STATUS_COPY } from "~/lib/orders";
 import type { CustomerOrder, OrderStep } from "~/models/order-page.server";
 
@@ -8,6 +9,9 @@ export function headlineFor(order: Pick<CustomerOrder, "status" | "refund">): { 
   if (order.refund) return { title: "This order was refunded", lead: "Your money is on its way back to your card." };
   return ORDER_STATUS_COPY[order.status];
 }
+
+/** A day as the order page writes it, in Los Angeles: "November 26, 2026". */
+export const longDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "America/Los_Angeles" });
 
 const stepDate = (iso: string) =>
   new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "America/Los_Angeles" });
@@ -60,6 +64,35 @@ export function OrderTracking({ tracking }: { tracking: NonNullable<CustomerOrde
       ) : tracking.carrier === "Local courier" ? (
         <p className="order-tracking__note">Our own Los Angeles courier brings it, straight from the kitchen.</p>
       ) : null}
+    </section>
+  );
+}
+
+/**
+ * What came back to the customer's card: each refund with its date and the
+ * items it was for, and, when there were several, how much in all. Part of an
+ * order refunded says the rest stands.
+ */
+export function OrderRefunds({ order }: { order: Pick<CustomerOrder, "refund" | "refunds" | "refundedCents" | "totalCents"> }) {
+  const whole = order.refund !== null;
+  return (
+    <section className="order-panel order-panel--refund" aria-labelledby="refund-title">
+      <h2 id="refund-title">{whole ? "Refunded" : "Partly refunded"}</h2>
+      {order.refunds.map((refund, index) => (
+        <p key={`${refund.at}-${index}`}>
+          We refunded {formatCents(refund.amountCents)}
+          {refund.lines.length > 0 ? ` for ${refund.lines.map((line) => `${line.quantity} × ${line.name}`).join(", ")}` : ""} to the card you paid with on{" "}
+          {longDate(refund.at)}.
+        </p>
+      ))}
+      {order.refunds.length > 1 ? (
+        <p>
+          <strong>
+            {formatCents(order.refundedCents)} of {formatCents(order.totalCents)} refunded in all.
+          </strong>
+        </p>
+      ) : null}
+      <p>Banks usually show a refund within 5-10 business days.{whole ? "" : " The rest of your order stands as it was."}</p>
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { privatePageMeta } from "~/lib/seo";
 import { findCustomerOrder } from "~/models/order-page.server";
 import { isOrderPageToken } from "~/utils/order-link.server";
 import { ORDER_LINK_DAYS, orderLinkExpiresAt } from "~/lib/orders";
-import { OrderProgress, OrderTracking, headlineFor } from "./order-parts";
+import { OrderProgress, OrderRefunds, OrderTracking, headlineFor, longDate } from "./order-parts";
 import styles from "./order-page.css";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -47,7 +47,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   return privatePageMeta(shortId ? `Order ${shortId}` : "Your order");
 };
 
-const longDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "America/Los_Angeles" });
 
 export default function OrderPage() {
   const { order, expired } = useLoaderData<typeof loader>();
@@ -81,15 +80,7 @@ export default function OrderPage() {
           </dl>
         </section>
 
-        {order.refund ? (
-          <section className="order-panel order-panel--refund" aria-labelledby="refund-title">
-            <h2 id="refund-title">Refunded</h2>
-            <p>
-              We refunded {formatCents(order.refund.amountCents)} to the card you paid with on {longDate(order.refund.at)}. Banks usually
-              show it within 5-10 business days.
-            </p>
-          </section>
-        ) : null}
+        {order.refunds.length > 0 ? <OrderRefunds order={order} /> : null}
 
         <div className="order-page__grid">
           <div className="order-page__main">
