@@ -148,6 +148,62 @@ test("the owner cancels an order before it ships: refunded, and the customer is 
   await screenshots(adminPage, "order-page-cancelled");
 });
 
+test("the owner refunds one carton, then cancels the rest: the customer is told each time and sees both refunds on their page", async ({ adminPage }) => {
+  const email = uniqueEmail("part-refund");
+  const { orderId, shortId } = await paidOrder(adminPage.request, email);
+
+  await adminPage.goto(`/admin/orders/${orderId}`);
+  await adminPage.getByRole("button", { name: "Refund", exact: true }).click();
+  const dialog = adminPage.getByRole("dialog", { name: `Refund order ${shortId}` });
+  await dialog.getByText("Chosen items").click();
+  const carton = dialog.getByRole("textbox", { name: /: how many to refund$/ });
+  await carton.fill("1");
+  // The figure on the button is the server's preview of this refund.
+  const submit = dialog.getByRole("button", { name: "Refund $10.00" });
+  await expect(submit).toBeVisible();
+  await dialog.getByLabel("Put these items back in stock").check();
+  await dialog.getByLabel("Reason").fill("One carton arrived soft");
+  await screenshots(adminPage, "admin-refund-dialog-items");
+  await submit.click();
+  await expect(adminPage.getByText(`Refunded $10.00 of order ${shortId} to the customer's card; $10.00 of $40.00 refunded so far.`)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(adminPage.getByTestId("payment-badge")).toHaveText("Paid");
+  await expect(adminPage.getByTestId("part-refunded-badge")).toBeVisible();
+  await expect(adminPage.getByTestId("refunds")).toContainText("Partly refunded: $10.00 of $40.00");
+  await expect(adminPage.getByTestId("refunds")).toContainText("(back in stock)");
+  await expect(adminPage.getByTestId("refunds")).toContainText("One carton arrived soft");
+  await screenshots(adminPage, "admin-order-part-refunded");
+
+  const partEmail = await emailTo(email, /^\$10\.00 of your .* has been refunded$/);
+  expect(partEmail).toMatch(new RegExp(`We've refunded \\$10\\.00 for 1 × [^\\n]+ from order ${shortId}`));
+  expect(partEmail).toContain("The rest of your order stands as it was.");
+  const link = orderPageLink(partEmail);
+  const customer = await adminPage.context().browser()!.newPage();
+  await customer.goto(link);
+  const refunds = customer.getByRole("region", { name: "Partly refunded" });
+  await expect(refunds).toContainText("We refunded $10.00 for 1 ×");
+  await expect(refunds).toContainText("The rest of your order stands as it was.");
+  await screenshots(customer, "order-page-part-refunded");
+
+  // Then the owner cancels the order: the rest comes back, in one email saying both.
+  await adminPage.getByRole("button", { name: "Cancel order" }).click();
+  const cancel = adminPage.getByRole("dialog", { name: `Cancel order ${shortId}` });
+  await expect(cancel).toContainText("gets the rest of what they paid back on their card");
+  await cancel.getByLabel("Reason").fill("Customer moved away");
+  await cancel.getByRole("button", { name: "Cancel the order" }).click();
+  await expect(adminPage.getByText(`Order ${shortId} is cancelled and refunded; the customer has been emailed.`)).toBeVisible();
+  await expect(adminPage.getByTestId("refunds")).toContainText("Refunded $40.00");
+  const told = await emailTo(email, /was cancelled and refunded$/);
+  expect(told).toContain(`We cancelled order ${shortId} before it shipped and refunded $30.00 to the card you paid with ($40.00 in all).`);
+  await customer.goto(link);
+  await expect(customer.getByRole("heading", { level: 1, name: "Your order was cancelled" })).toBeVisible();
+  const both = customer.getByRole("region", { name: "Refunded" });
+  await expect(both).toContainText("We refunded $30.00 to the card you paid with");
+  await expect(both).toContainText("$40.00 of $40.00 refunded in all.");
+  await screenshots(customer, "order-page-cancelled-after-part-refund");
+  await customer.close();
+});
+
 test("a refund Stripe answers too late: the owner is told it is not known yet, and the order shows Refund pending, on its page and in the list", async ({ adminPage }) => {
   // The stand-in refunds, but answers only after the shop's two tries have timed out (STRIPE_TIMEOUT_MS, 10 s each).
   const email = `slow-refund-${Date.now()}-${Math.floor(Math.random() * 1e6)}${STRIPE_SLOW_REFUND_TAG}example.com`;
@@ -159,7 +215,7 @@ test("a refund Stripe answers too late: the owner is told it is not known yet, a
   await dialog.getByLabel("Reason").fill("Box arrived thawed");
   await dialog.getByRole("button", { name: "Refund $40.00" }).click();
 
-  await expect(adminPage.getByText(`it is not known yet whether order ${shortId} was refunded`, { exact: false })).toBeVisible({ timeout: 45_000 });
+  await expect(adminPage.getByText(`it is not known yet whether $40.00 of order ${shortId} was refunded`, { exact: false })).toBeVisible({ timeout: 45_000 });
   await expect(dialog).toBeHidden();
   await expect(adminPage.getByTestId("payment-badge")).toHaveText("Paid");
   await expect(adminPage.getByTestId("refund-pending-badge")).toHaveText("Refund pending");

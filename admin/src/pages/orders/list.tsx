@@ -7,7 +7,7 @@ import { Link } from "react-router";
 import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
-import { PaymentBadge, RefundPendingBadge, TrackingInfo } from "./payment";
+import { PartRefundedBadge, PaymentBadge, RefundPendingBadge, TrackingInfo } from "./payment";
 import { StatusSelect } from "./status-select";
 import { useWide } from "../../components/wide";
 
@@ -173,7 +173,9 @@ export function OrderList() {
                       <Group gap={4} wrap="nowrap">
                         <StatusBadge status={order.status} />
                         {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
-                        {order.refund_pending ? <RefundPendingBadge /> : null}
+                        {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
+                        {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
+          {order.refund_pending ? <RefundPendingBadge /> : null}
                       </Group>
                       <TrackingInfo tracking={order.tracking} size="xs" />
                     </Table.Td>
@@ -223,6 +225,7 @@ function OrderCard({ order }: { order: MaskedOrder }) {
         <Group gap={4} wrap="nowrap">
           <StatusBadge status={order.status} />
           {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
+          {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
           {order.refund_pending ? <RefundPendingBadge /> : null}
         </Group>
       </Group>

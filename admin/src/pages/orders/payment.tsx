@@ -25,6 +25,15 @@ export function PaymentBadge({ status }: { status: PaymentStatus }) {
   );
 }
 
+/** A paid order some of whose money went back (decision 066): still paid, and still to be delivered. */
+export function PartRefundedBadge() {
+  return (
+    <Badge bg="#ffe3e3" c="#a51d1d" variant="light" data-testid="part-refunded-badge" style={{ flexShrink: 0 }}>
+      Part refunded
+    </Badge>
+  );
+}
+
 /** A refund asked of Stripe that Stripe has not confirmed yet: the order is still paid until it does (decision 042). */
 export function RefundPendingBadge() {
   return (
@@ -34,8 +43,8 @@ export function RefundPendingBadge() {
   );
 }
 
-/** What refund-order answers: 200 when Stripe refunded (or had), 202 with `pending` when Stripe's answer did not come. */
-type RefundAnswer = { message: string; alreadyRefunded: boolean; pending?: boolean };
+/** What cancel-order answers. */
+type ReasonAnswer = { message: string };
 
 /** An order's carrier and tracking number, linked to the carrier's page when it has one. */
 export function TrackingInfo({ tracking, size = "sm" }: { tracking: MaskedOrder["tracking"]; size?: "xs" | "sm" }) {
@@ -62,39 +71,11 @@ export function TrackingInfo({ tracking, size = "sm" }: { tracking: MaskedOrder[
 }
 
 /**
- * The owner's Refund button (hidden for staff by Refine's access control,
- * for a $0 order and while a refund is pending) and its confirm dialog,
- * which asks the reason. A full refund through Stripe; the server makes it
- * once however often it is asked. When Stripe's answer does not come, the
- * toast says the refund is pending and the page shows it so.
- */
-export function RefundButton({ order }: { order: Pick<MaskedOrder, "id" | "payment_status" | "total_cents" | "refund_pending"> }) {
-  // A $0 order (a 100% code) took no money, so there is nothing to give back.
-  if (order.payment_status !== "paid" || order.total_cents === 0 || order.refund_pending) return null;
-  return (
-    <ReasonDialogAction
-      orderId={order.id}
-      url="refund-order"
-      buttonLabel="Refund"
-      title={`Refund order ${shortOrderId(order.id)}`}
-      explanation={
-        <>
-          The customer gets all of <strong>{formatCents(order.total_cents)}</strong> back on their card through Stripe, and an email saying so.
-          This cannot be undone.
-        </>
-      }
-      submitLabel={`Refund ${formatCents(order.total_cents)}`}
-      successTitle={(answer) => (answer?.pending ? REFUND_PENDING_LABEL : "Refunded")}
-    />
-  );
-}
-
-/**
  * The owner's Cancel order (decision 064), for an order not yet shipped: a
  * paid one is refunded in full first, and its customer gets one email saying
  * both; its stock and code use come back; the order is `cancelled` for good.
  */
-export function CancelOrderButton({ order }: { order: Pick<MaskedOrder, "id" | "status" | "payment_status" | "total_cents" | "refund_pending"> }) {
+export function CancelOrderButton({ order }: { order: Pick<MaskedOrder, "id" | "status" | "payment_status" | "total_cents" | "refunded_cents" | "refund_pending"> }) {
   if ((order.status !== "pending" && order.status !== "preparing") || order.refund_pending) return null;
   const paid = order.payment_status === "paid" && order.total_cents > 0;
   return (
@@ -106,8 +87,9 @@ export function CancelOrderButton({ order }: { order: Pick<MaskedOrder, "id" | "
       explanation={
         paid ? (
           <>
-            The order will not be made or delivered. The customer gets all of <strong>{formatCents(order.total_cents)}</strong> back on their card
-            and one email saying the order was cancelled and refunded. This cannot be undone.
+            The order will not be made or delivered. The customer gets{" "}
+            {order.refunded_cents > 0 ? "the rest of what they paid" : <>all of <strong>{formatCents(order.total_cents)}</strong></>} back on their
+            card and one email saying the order was cancelled and refunded. This cannot be undone.
           </>
         ) : (
           <>The order will not be made or delivered. No money was taken, so there is nothing to refund. This cannot be undone.</>
@@ -130,18 +112,18 @@ function ReasonDialogAction({
   successTitle,
 }: {
   orderId: string;
-  url: "refund-order" | "cancel-order";
+  url: "cancel-order";
   buttonLabel: string;
   title: string;
   explanation: ReactNode;
   submitLabel: string;
-  successTitle: (answer: RefundAnswer | undefined) => string;
+  successTitle: (answer: ReasonAnswer | undefined) => string;
 }) {
   const [opened, setOpened] = useState(false);
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
   const invalidate = useInvalidate();
-  const { mutate, mutation } = useCustomMutation<RefundAnswer>();
+  const { mutate, mutation } = useCustomMutation<ReasonAnswer>();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -158,7 +140,7 @@ function ReasonDialogAction({
         values: { orderId, reason: trimmed },
         // The dialog shows a failure itself, next to the button to try again.
         errorNotification: false,
-        successNotification: (response?: { data?: RefundAnswer }) => ({
+        successNotification: (response?: { data?: ReasonAnswer }) => ({
           key: `${url}-${orderId}`,
           type: "success" as const,
           description: successTitle(response?.data),

@@ -5,7 +5,8 @@ import { REFUND_PENDING_LABEL, orderLinkExpiresAt, shortOrderId, type MaskedOrde
 import { Link, useParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
-import { CancelOrderButton, PaymentBadge, RefundButton, RefundPendingBadge, TrackingInfo } from "./payment";
+import { CancelOrderButton, PartRefundedBadge, PaymentBadge, RefundPendingBadge, TrackingInfo } from "./payment";
+import { RefundButton } from "./refund-dialog";
 import { CustomerDetailsButton } from "./customer-details";
 import { StatusSelect } from "./status-select";
 
@@ -50,19 +51,14 @@ export function OrderShow() {
         <Group>
           <StatusBadge status={order.status} />
           <PaymentBadge status={order.payment_status} />
+          {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
           {order.refund_pending ? <RefundPendingBadge /> : null}
           <StatusSelect orderId={order.id} status={order.status} label="Change status" refunded={order.payment_status === "refunded"} />
           <RefundButton order={order} />
           <CancelOrderButton order={order} />
         </Group>
       </Group>
-      {order.refund ? (
-        <Alert color="red" variant="light" title={`Refunded ${formatCents(order.refund.amount_cents)}`}>
-          {order.refund.refunded_by === "Stripe" ? "Refunded in Stripe's dashboard" : `By ${order.refund.refunded_by ?? "the owner"}`},{" "}
-          {orderDate(order.refund.refunded_at)}
-          {order.refund.reason ? `: ${order.refund.reason}` : "."}
-        </Alert>
-      ) : null}
+      {order.refunds.length > 0 ? <RefundsSummary order={order} /> : null}
       {order.refund_pending ? (
         <Alert
           color="yellow"
@@ -108,6 +104,14 @@ export function OrderShow() {
                     {formatCents(order.total_cents)}
                   </Table.Td>
                 </Table.Tr>
+                {order.refunded_cents > 0 && order.payment_status !== "refunded" ? (
+                  <Table.Tr>
+                    <Table.Td>Refunded so far</Table.Td>
+                    <Table.Td ta="right" data-testid="refunded-so-far">
+                      {formatCents(order.refunded_cents)}
+                    </Table.Td>
+                  </Table.Tr>
+                ) : null}
               </Table.Tbody>
             </Table>
           </Card>
@@ -139,6 +143,32 @@ export function OrderShow() {
       </Grid>
       <OrderHistory order={order} />
     </Stack>
+  );
+}
+
+/** Each refund of the order (decision 066): how much, who, when, why, and for which items, with the total so far. */
+function RefundsSummary({ order }: { order: MaskedOrderWithHistory }) {
+  const whole = order.payment_status === "refunded";
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      title={whole ? `Refunded ${formatCents(order.refunded_cents)}` : `Partly refunded: ${formatCents(order.refunded_cents)} of ${formatCents(order.total_cents)}`}
+      data-testid="refunds"
+    >
+      <Stack gap={4}>
+        {order.refunds.map((refund, index) => (
+          <Text size="sm" key={`${refund.refunded_at}-${index}`}>
+            <strong>{formatCents(refund.amount_cents)}</strong>
+            {refund.lines.length > 0 ? ` for ${refund.lines.map((line) => `${line.quantity} × ${line.name}`).join(", ")}` : ""}
+            {refund.restocked ? " (back in stock)" : ""}
+            {" · "}
+            {refund.refunded_by === "Stripe" ? "in Stripe's dashboard" : `by ${refund.refunded_by}`}, {orderDate(refund.refunded_at)}
+            {refund.reason ? `: ${refund.reason}` : ""}
+          </Text>
+        ))}
+      </Stack>
+    </Alert>
   );
 }
 

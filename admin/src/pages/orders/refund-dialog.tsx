@@ -1,0 +1,258 @@
+import { Alert, Button, Checkbox, Group, Modal, NumberInput, SegmentedControl, Stack, Table, Text, Textarea } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import { CanAccess, useCustom, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { dollarsToCents, formatCents } from "@shop/money";
+import { REFUND_PENDING_LABEL, shortOrderId, type MaskedOrderWithHistory } from "@shop/orders";
+import { keepPreviousData } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+
+/** The same bounds as the server's (refund-order). */
+const REASON_MIN = 3;
+const REASON_MAX = 500;
+
+type Mode = "rest" | "amount" | "lines";
+
+/** What refund-order answers: 200 when Stripe refunded (or had), 202 with `pending` when Stripe's answer did not come. */
+type RefundAnswer = { message: string; alreadyRefunded: boolean; pending?: boolean };
+/** refund-order with `preview: true`: what the refund would give back, in dollars, decided by the server. */
+type PreviewAnswer = { amount: number; refunded: number; total: number; left: number };
+
+type RefundableOrder = Pick<
+  MaskedOrderWithHistory,
+  "id" | "payment_status" | "total_cents" | "refund_pending" | "refunded_cents" | "refund_left_cents" | "refundable_lines"
+>;
+
+/** Dollars typed by the owner as the server reads them: a number with at most 2 decimals, or null. */
+function typedDollars(value: string | number): number | null {
+  const number = typeof value === "number" ? value : Number(value);
+  return Number.isFinite(number) && number > 0 && Math.round(number * 100) === Number((number * 100).toFixed(6)) ? number : null;
+}
+
+/**
+ * The owner's Refund (decision 066), hidden for staff by Refine's access
+ * control, for a $0 order and while a refund is pending: the rest of the
+ * order, an amount, or chosen lines (their stock back if the owner ticks it).
+ * Every figure in the dialog is the server's: it asks refund-order for a
+ * preview as the choice changes, and the button says what it answered.
+ */
+export function RefundButton({ order }: { order: RefundableOrder }) {
+  const [opened, setOpened] = useState(false);
+  // A $0 order (a 100% code) took no money, so there is nothing to give back.
+  if (order.payment_status !== "paid" || order.total_cents === 0 || order.refund_pending || order.refund_left_cents <= 0) return null;
+  return (
+    <CanAccess resource="orders" action="refund">
+      {/* A deep red outline: 4.5:1 and more on white (Mantine's light red gives 3.7). */}
+      <Button color="#a51d1d" variant="outline" onClick={() => setOpened(true)}>
+        Refund
+      </Button>
+      {opened ? <RefundDialog order={order} onClose={() => setOpened(false)} /> : null}
+    </CanAccess>
+  );
+}
+
+function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () => void }) {
+  const [mode, setMode] = useState<Mode>("rest");
+  const [amount, setAmount] = useState<string | number>("");
+  const [quantities, setQuantities] = useState<Record<number, number>>({});
+  const [restock, setRestock] = useState(false);
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const invalidate = useInvalidate();
+  const { mutate, mutation } = useCustomMutation<RefundAnswer>();
+
+  const lines = Object.entries(quantities)
+    .filter(([, quantity]) => quantity > 0)
+    .map(([itemId, quantity]) => ({ itemId: Number(itemId), quantity }));
+  const dollars = typedDollars(amount);
+  // What the server is asked to refund: null while the choice is not complete.
+  const ask =
+    mode === "rest"
+      ? { restock }
+      : mode === "amount"
+        ? dollars === null
+          ? null
+          : { amount: dollars }
+        : lines.length === 0
+          ? null
+          : { lines, restock };
+
+  const [debounced] = useDebouncedValue(ask ? JSON.stringify(ask) : null, 250);
+  const { result, query } = useCustom<PreviewAnswer>({
+    url: "refund-order",
+    method: "post",
+    config: { payload: { orderId: order.id, preview: true, ...(debounced ? (JSON.parse(debounced) as object) : {}) } },
+    errorNotification: false,
+    queryOptions: { enabled: debounced !== null && mode !== "rest", placeholderData: keepPreviousData, retry: false },
+  });
+  const current = ask !== null && debounced === JSON.stringify(ask);
+  const previewCents = mode === "rest" ? order.refund_left_cents : current && !query.isError && result.data ? dollarsToCents(result.data.amount) : null;
+  const previewProblem = mode !== "rest" && current && query.isError ? query.error?.message : null;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = reason.trim();
+    if (!ask) {
+      setError(mode === "amount" ? "Type an amount in dollars, with at most 2 decimals." : "Choose how many of at least one line to refund.");
+      return;
+    }
+    if (trimmed.length < REASON_MIN || trimmed.length > REASON_MAX) {
+      setError(`Give a reason of ${REASON_MIN} to ${REASON_MAX} characters.`);
+      return;
+    }
+    setError(null);
+    mutate(
+      {
+        url: "refund-order",
+        method: "post",
+        values: { orderId: order.id, reason: trimmed, ...ask },
+        // The dialog shows a failure itself, next to the button to try again.
+        errorNotification: false,
+        successNotification: (response?: { data?: RefundAnswer }) => ({
+          key: `refund-order-${order.id}`,
+          type: "success" as const,
+          description: response?.data?.pending ? REFUND_PENDING_LABEL : "Refunded",
+          message: response?.data?.message ?? "",
+        }),
+      },
+      {
+        onSuccess: () => {
+          onClose();
+          void invalidate({ resource: "orders", invalidates: ["list", "detail"], id: order.id });
+        },
+        onError: (failure) => setError(failure.message),
+      },
+    );
+  };
+
+  const submitLabel = previewCents === null ? "Refund" : `Refund ${formatCents(previewCents)}`;
+
+  return (
+    <Modal opened onClose={onClose} title={`Refund order ${shortOrderId(order.id)}`} centered size="lg">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm">
+            {order.refunded_cents > 0 ? (
+              <>
+                {formatCents(order.refunded_cents)} of {formatCents(order.total_cents)} is refunded already; <strong>{formatCents(order.refund_left_cents)}</strong> is
+                left.
+              </>
+            ) : (
+              <>
+                The customer paid <strong>{formatCents(order.total_cents)}</strong>.
+              </>
+            )}{" "}
+            The money goes back to their card through Stripe, and they get an email saying how much. This cannot be undone.
+          </Text>
+          <div>
+            <Text size="sm" fw={500} id="refund-mode-label" mb={4}>
+              What to refund
+            </Text>
+            <SegmentedControl
+              aria-labelledby="refund-mode-label"
+              value={mode}
+              onChange={(value) => setMode(value as Mode)}
+              fullWidth
+              data={[
+                { value: "rest", label: order.refunded_cents > 0 ? "The rest" : "All of it" },
+                { value: "amount", label: "An amount" },
+                { value: "lines", label: "Chosen items" },
+              ]}
+            />
+          </div>
+          {mode === "amount" ? (
+            <NumberInput
+              label="Amount in dollars"
+              description={`Up to ${formatCents(order.refund_left_cents)}.`}
+              value={amount}
+              onChange={setAmount}
+              min={0.01}
+              decimalScale={2}
+              prefix="$"
+              allowNegative={false}
+              data-autofocus
+            />
+          ) : null}
+          {mode === "lines" ? (
+            <Table aria-label="Items to refund">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Item</Table.Th>
+                  <Table.Th ta="right">How many to refund</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {order.refundable_lines.map((line) => (
+                  <Table.Tr key={line.item_id}>
+                    <Table.Td>
+                      <Text size="sm">{line.name}</Text>
+                      <Text size="xs" c="dimmed">
+                        {line.refundable_quantity === line.quantity ? `${line.quantity} ordered` : `${line.refundable_quantity} of ${line.quantity} left to refund`}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <NumberInput
+                        aria-label={`${line.name}: how many to refund`}
+                        value={quantities[line.item_id] ?? 0}
+                        onChange={(value) => setQuantities((now) => ({ ...now, [line.item_id]: typeof value === "number" ? value : Number(value) || 0 }))}
+                        min={0}
+                        max={line.refundable_quantity}
+                        disabled={line.refundable_quantity === 0}
+                        allowDecimal={false}
+                        allowNegative={false}
+                        clampBehavior="strict"
+                        w={96}
+                        ml="auto"
+                      />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          ) : null}
+          {mode !== "amount" ? (
+            <Checkbox
+              label={mode === "rest" ? "Put the order's items back in stock" : "Put these items back in stock"}
+              description="Only for products whose stock the shop counts."
+              checked={restock}
+              onChange={(event) => setRestock(event.currentTarget.checked)}
+            />
+          ) : null}
+          {mode === "lines" ? (
+            <Text size="xs" c="dimmed">
+              An item gives back what the customer paid for it (less its share of any discount); shipping comes back only with the rest of the order.
+            </Text>
+          ) : null}
+          {previewProblem ? (
+            <Alert color="red" role="status" title="This refund cannot be made">
+              {previewProblem}
+            </Alert>
+          ) : null}
+          <Textarea
+            label="Reason"
+            description="Kept in the order's record for the team; the customer's email does not show it."
+            value={reason}
+            onChange={(event) => setReason(event.currentTarget.value)}
+            maxLength={REASON_MAX}
+            autosize
+            minRows={2}
+            required
+            {...(mode === "rest" ? { "data-autofocus": true } : {})}
+          />
+          {error ? (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" color="red" loading={mutation.isPending} disabled={Boolean(previewProblem)} data-testid="refund-submit">
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
