@@ -58,7 +58,10 @@ async function customerRows(email: string) {
     db.order.findMany({
       where: { mailbox },
       orderBy: { createdAt: "asc" },
-      include: { items: { select: { productId: true, name: true, unitPriceCents: true, quantity: true } } },
+      include: {
+        items: { select: { productId: true, name: true, unitPriceCents: true, quantity: true } },
+        refunds: { select: { amountCents: true, createdAt: true }, orderBy: { createdAt: "asc" } },
+      },
     }),
     db.subscriber.findMany({ where: { mailbox } }),
     matching(mailbox, (domains) => db.partnershipInquiry.findMany({ where: { OR: endsWithAny(domains).map((email) => ({ email })) }, orderBy: { createdAt: "asc" } })),
@@ -105,6 +108,8 @@ export type CustomerExport = {
     shipping_cents: number;
     total_cents: number;
     refunded_cents: number | null;
+    /** Each refund: how much and when (decision 066). */
+    refunds: { amount_cents: number; refunded_at: string }[];
     delivery_zone: string;
     carrier: string | null;
     tracking_number: string | null;
@@ -141,6 +146,7 @@ export async function exportCustomer(email: string, actorEmail: string): Promise
       shipping_cents: order.shippingCents,
       total_cents: order.totalCents,
       refunded_cents: order.refundedCents,
+      refunds: order.refunds.map((refund) => ({ amount_cents: refund.amountCents, refunded_at: refund.createdAt.toISOString() })),
       delivery_zone: order.deliveryZone,
       carrier: order.carrier,
       tracking_number: order.trackingNumber,
