@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from "@mantine/core";
+import { createTheme, Modal, type CSSVariablesResolver, type MantineColorsTuple } from "@mantine/core";
 
 /** The shop's chocolate, from cream (0) to the darkest brown (9). */
 const chocolate: MantineColorsTuple = [
@@ -21,6 +21,10 @@ export const theme = createTheme({
   defaultRadius: "md",
   fontFamily: "Nunito, system-ui, -apple-system, Segoe UI, sans-serif",
   headings: { fontFamily: "Fredoka, Nunito, system-ui, sans-serif", fontWeight: "600" },
+  components: {
+    // Mantine's close button is an icon with no name: axe's button-name (found on the refund dialog's scan).
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
+  },
 });
 
 /**

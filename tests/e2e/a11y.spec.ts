@@ -3,6 +3,7 @@ import axe from "axe-core";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
+import { paidOrder } from "./order-helpers";
 
 // Every storefront page and state, and the admin's pages, checked by axe
 // against WCAG 2.0/2.1 A and AA and 2.2 AA, at phone and desktop widths.
@@ -192,6 +193,19 @@ const admin: State[] = [
     },
   },
   {
+    name: "admin-refund-dialog-items",
+    open: async (page) => {
+      const { orderId } = await paidOrder(page.request, newEmail("a11y-refund"));
+      await page.goto(`/admin/orders/${orderId}`);
+      await adminExpect(page.getByRole("button", { name: "Refund", exact: true })).toBeVisible();
+      await page.getByRole("button", { name: "Refund", exact: true }).click();
+      const dialog = page.getByRole("dialog", { name: /^Refund order / });
+      await dialog.getByText("Chosen items").click();
+      await dialog.getByRole("textbox", { name: /: how many to refund$/ }).fill("1");
+      await adminExpect(dialog.getByRole("button", { name: /^Refund \$\d+\.\d\d$/ })).toBeVisible();
+    },
+  },
+  {
     name: "admin-customer-details",
     open: async (page) => {
       await page.goto("/admin");
@@ -232,6 +246,17 @@ const admin: State[] = [
       await page.goto("/admin/dashboard");
       await adminExpect(page.getByText("Orders today")).toBeVisible();
       await adminExpect(page.locator(".recharts-bar-rectangle path").first()).toBeVisible();
+    },
+  },
+  {
+    // Add a product with its field errors shown (nothing is added: the form is refused).
+    name: "admin-product-new",
+    open: async (page) => {
+      await page.goto("/admin/products/new");
+      await adminExpect(page.getByRole("heading", { name: "Add a product" })).toBeVisible();
+      await page.getByRole("textbox", { name: "Price (dollars)" }).fill("six");
+      await page.getByRole("button", { name: "Add product" }).click();
+      await adminExpect(page.getByText("Choose a picture (JPEG, PNG or WebP, at most 5 MB)")).toBeVisible();
     },
   },
   {

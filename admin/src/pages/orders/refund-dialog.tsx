@@ -169,6 +169,7 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
               decimalScale={2}
               prefix="$"
               allowNegative={false}
+              hideControls
               data-autofocus
             />
           ) : null}
@@ -200,6 +201,8 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
                         allowDecimal={false}
                         allowNegative={false}
                         clampBehavior="strict"
+                        // Mantine's up and down chevrons are unnamed buttons; the arrow keys step the number all the same.
+                        hideControls
                         w={96}
                         ml="auto"
                       />
