@@ -240,6 +240,13 @@ export async function stripeHandlers(): Promise<HttpHandler[]> {
       return HttpResponse.json(session);
     }),
 
+    http.get(`${STRIPE_API}/refunds`, ({ request }) => {
+      record(request, {});
+      const paymentIntent = new URL(request.url).searchParams.get("payment_intent") ?? "";
+      const data = [...(refunds.get(paymentIntent) ?? [])].reverse();
+      return HttpResponse.json({ object: "list", url: "/v1/refunds", has_more: false, data });
+    }),
+
     http.post(`${STRIPE_API}/refunds`, async ({ request }) => {
       const body = await readForm(request);
       record(request, body);

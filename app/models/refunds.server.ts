@@ -6,7 +6,7 @@ import { lineRefundCents } from "~/models/pricing.server";
 import { releaseStock } from "~/models/stock.server";
 import { orderPartRefundEmail, orderRefundEmail } from "~/services/emails.server";
 import { enqueueEmails } from "~/services/outbox.server";
-import { findPaymentIntentId, isAlreadyRefunded, isOutcomeUnknown, isRefusedByStripe, refundPayment } from "~/services/stripe.server";
+import { findPaymentIntentId, isAlreadyRefunded, isOutcomeUnknown, isRefusedByStripe, listRefunds, refundPayment } from "~/services/stripe.server";
 import { describeError } from "~/utils/errors.server";
 import { metrics } from "~/utils/metrics.server";
 import { formatCents } from "~/lib/money";
@@ -419,16 +419,18 @@ export type ListedRefund = { id: string; amount: number };
  * A charge.refunded event (a refund made in Stripe's dashboard, or the echo of
  * the owner's): each refund it lists that the shop has not recorded is
  * recorded with its own amount; when Stripe lists none (recent API versions
- * do not), what Stripe says is refunded in all beyond what the shop recorded
- * is recorded as one refund. A refund for a PaymentIntent no order holds yet
+ * do not), the shop asks Stripe for the payment's refunds (refundsBeyondRecord),
+ * and only if Stripe lists none then either is what it says is refunded in all
+ * beyond the shop's record recorded as one refund. A refund for a PaymentIntent no order holds yet
  * came before its payment's event (that delivery failed and Stripe retries it
  * later): it is kept, and the payment applies it when it arrives
  * (applyEarlyRefund), so the kitchen never hears of an order refunded whole.
  */
 export async function recordStripeRefund(
   eventId: string,
-  charge: { paymentIntentId: string; refunded: boolean; amountRefunded: number; refundId: string | null; refunds?: readonly ListedRefund[] | null },
+  given: { paymentIntentId: string; refunded: boolean; amountRefunded: number; refundId: string | null; refunds?: readonly ListedRefund[] | null },
 ) {
+  const charge = { ...given, refunds: given.refunds ?? (await refundsBeyondRecord(given)) };
   const wholeRefunds = await db.$transaction(async (tx) => {
     // One at a time per PaymentIntent with its payment (markOrderPaid takes the same lock): either the payment
     // is stored and this refund finds its order, or this refund is kept before the payment looks for it.
@@ -460,6 +462,21 @@ export async function recordStripeRefund(
     return result.changed && result.whole ? 1 : 0;
   });
   if (wholeRefunds > 0) metrics().ordersRefunded.inc(wholeRefunds);
+}
+
+/**
+ * A charge.refunded that lists no refunds (Stripe leaves them out on recent
+ * API versions): when it says more is refunded than the shop recorded for
+ * that payment, Stripe is asked for the payment's refunds, so that each is
+ * recorded under its own id and an owner's refund being recorded at that very
+ * moment is not counted twice. Nothing beyond the record (the echo of a
+ * refund already recorded), or no order yet: nothing to ask. A failed
+ * question throws, and Stripe delivers the event again later.
+ */
+async function refundsBeyondRecord(charge: { paymentIntentId: string; amountRefunded: number }): Promise<ListedRefund[] | null> {
+  const order = await db.order.findUnique({ where: { paymentIntentId: charge.paymentIntentId }, select: { refundedCents: true } });
+  if (!order || charge.amountRefunded <= (order.refundedCents ?? 0)) return null;
+  return listRefunds(charge.paymentIntentId);
 }
 
 /** Serialises the payment and the refund events of one PaymentIntent (a transaction-scoped advisory lock). */

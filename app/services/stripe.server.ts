@@ -182,6 +182,16 @@ export function refundPayment(orderId: string, paymentIntentId: string, { amount
 }
 
 /**
+ * The refunds of a PaymentIntent with their amounts, newest first: for a
+ * charge.refunded event that lists none, so that each refund is recorded
+ * under its own id (decision 066). Failed and cancelled refunds gave nothing back and are left out.
+ */
+export async function listRefunds(paymentIntentId: string): Promise<{ id: string; amount: number }[]> {
+  const page = await timeOutsideCall("stripe", "refunds.list", () => stripe().refunds.list({ payment_intent: paymentIntentId, limit: 100 }));
+  return page.data.filter((refund) => refund.status !== "failed" && refund.status !== "canceled").map((refund) => ({ id: refund.id, amount: refund.amount }));
+}
+
+/**
  * A Stripe call that got no answer: it timed out or its connection dropped
  * (the SDK's StripeConnectionError, after its own retry). Stripe may have
  * done what was asked or not; only asking again (with the same idempotency

@@ -3,6 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { stripeMock } from "../../mocks/stripe";
 import { server } from "../setup/msw";
 import { settlePendingRefunds } from "~/models/refunds.server";
+import { refundPayment } from "~/services/stripe.server";
 import { db } from "~/utils/db.server";
 import { OWNER_ONLY_MESSAGE } from "~/lib/operators";
 import { callFunction, chargeRefunded, deliverStripeEvent, orderFor, payOrder, placeOrder, readJson, signedInAdmin, type ErrorJson } from "../utils";
@@ -189,7 +190,34 @@ describe("refunds made in Stripe's dashboard, part by part", () => {
     await expectDailySalesToAgree();
   });
 
-  it("without a list of refunds, what Stripe says is refunded beyond the shop's record is recorded once", async () => {
+  it("without a list of refunds, the shop asks Stripe for them: each is recorded under its own id, once", async () => {
+    const { orderId, paymentIntentId } = await paidOrder();
+    // Two refunds made at Stripe (its dashboard, or an owner's whose record is still being written), then a notice listing neither.
+    const one = await refundPayment(orderId, paymentIntentId, { amountCents: 700, key: "dashboard-one" });
+    const two = await refundPayment(orderId, paymentIntentId, { amountCents: 300, key: "dashboard-two" });
+    for (let time = 0; time < 2; time += 1) {
+      expect((await deliverStripeEvent(chargeRefunded(paymentIntentId, { amount: 4000, refunded: false, amountRefunded: 1000 }))).status).toBe(200);
+    }
+    expect((await refundRows(orderId)).map(({ stripeRefundId, amountCents }) => ({ stripeRefundId, amountCents }))).toEqual([
+      { stripeRefundId: one.id, amountCents: 700 },
+      { stripeRefundId: two.id, amountCents: 300 },
+    ]);
+    expect(stripeMock.requests.filter((request) => request.method === "GET" && request.path === "/v1/refunds")).toHaveLength(1);
+  });
+
+  it("Stripe not answering that question: the notice fails (Stripe delivers it again) and nothing is recorded", async () => {
+    const { orderId, paymentIntentId } = await paidOrder();
+    await refundPayment(orderId, paymentIntentId, { amountCents: 700, key: "dashboard-one" });
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    server.use(http.get(STRIPE_REFUNDS, () => HttpResponse.json({ error: { type: "api_error", message: "Down" } }, { status: 500 })));
+    expect((await deliverStripeEvent(chargeRefunded(paymentIntentId, { amount: 4000, refunded: false, amountRefunded: 700 }))).status).toBe(500);
+    expect(await refundRows(orderId)).toEqual([]);
+    server.resetHandlers();
+    expect((await deliverStripeEvent(chargeRefunded(paymentIntentId, { amount: 4000, refunded: false, amountRefunded: 700 }))).status).toBe(200);
+    expect((await refundRows(orderId)).map((row) => row.amountCents)).toEqual([700]);
+  });
+
+  it("without a list of refunds from Stripe either, what Stripe says is refunded beyond the shop's record is recorded once", async () => {
     const { orderId, paymentIntentId } = await paidOrder();
     const event = chargeRefunded(paymentIntentId, { amount: 4000, refunded: false, amountRefunded: 1000 });
     expect((await deliverStripeEvent(event)).status).toBe(200);
