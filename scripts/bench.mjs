@@ -11,6 +11,8 @@
 //   npm run bench -- --quick           1 round of 3 s, 1 Lighthouse run: to try the bench itself
 //   options: --rounds N --seconds N --lighthouse-runs N --no-lighthouse --build --fresh-db
 //            --soak-minutes N (default 10, 1 with --quick, 0 skips the memory soak)
+//            --operator-orders 100000,1000000 (the operator figures' sizes; default 100000,1000000)
+//            --only pages,operator,soak (default all three)
 //   BENCH_PORT (default 3200): the pages' server; BENCH_PORT+1: the operator's.
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -31,6 +33,8 @@ const { values: options } = parseArgs({
     build: { type: "boolean", default: false },
     "fresh-db": { type: "boolean", default: false },
     "soak-minutes": { type: "string" },
+    "operator-orders": { type: "string" },
+    only: { type: "string" },
   },
 });
 const ROUNDS = Number(options.rounds ?? (options.quick ? 1 : 3));
@@ -39,6 +43,8 @@ const LIGHTHOUSE_RUNS = Number(options["lighthouse-runs"] ?? (options.quick ? 1 
 const SAMPLES = options.quick ? 30 : 100;
 const SOAK_MINUTES = Number(options["soak-minutes"] ?? (options.quick ? 1 : 10));
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
+const OPERATOR_SIZES = (options["operator-orders"] ?? "100000,1000000").split(",").map(Number);
+const ONLY = new Set((options.only ?? "pages,operator,soak").split(","));
 
 const startedAt = new Date();
 const date = startedAt.toISOString();
@@ -70,9 +76,11 @@ if (options.build) {
 
 // --- The pages, then the operator's functions on 100,000 orders ---------------------
 const shared = { figure, step, port: PORT, rounds: ROUNDS, roundSeconds: SECONDS };
-await benchPages({ ...shared, lighthouseRuns: options["no-lighthouse"] ? 0 : LIGHTHOUSE_RUNS, build: options.build });
-await benchOperator({ ...shared, samples: SAMPLES, freshDb: options["fresh-db"] });
-if (SOAK_MINUTES > 0) await benchSoak({ figure, step, port: PORT, minutes: SOAK_MINUTES });
+if (ONLY.has("pages")) await benchPages({ ...shared, lighthouseRuns: options["no-lighthouse"] ? 0 : LIGHTHOUSE_RUNS, build: options.build });
+if (ONLY.has("operator")) {
+  for (const paidOrders of OPERATOR_SIZES) await benchOperator({ ...shared, samples: SAMPLES, freshDb: options["fresh-db"], paidOrders });
+}
+if (ONLY.has("soak") && SOAK_MINUTES > 0) await benchSoak({ figure, step, port: PORT, minutes: SOAK_MINUTES });
 
 // --- The report -----------------------------------------------------------------------
 const minutes = (Date.now() - startedAt.getTime()) / 60_000;

@@ -7,7 +7,7 @@ import { precompressAssets } from "./precompress.mjs";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { migrate, withStartupLock, StartupLockTimeoutError } from "./migrate.mjs";
+import { analyzeStaleTables, migrate, withStartupLock, StartupLockTimeoutError } from "./migrate.mjs";
 
 /** @param {string} command @param {string[]} args */
 const run = (command, args) => execFileSync(command, args, { stdio: "inherit", env: process.env });
@@ -77,6 +77,9 @@ export async function migrateAndSeed(databaseUrl, { demo }) {
       } catch (error) {
         if (/** @type {{ status?: number }} */ (error).status === 2) throw new DatabaseRefused();
         throw error;
+      }
+      for (const { table, changed } of await analyzeStaleTables(client)) {
+        console.log(`Analyzed ${table}: ${changed.toLocaleString("en-US")} rows changed since its statistics were taken.`);
       }
     });
   } catch (error) {

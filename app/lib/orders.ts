@@ -65,6 +65,14 @@ export function isOrderStatus(value: unknown): value is OrderStatus {
 /** Orders per page of the operator's list, unless the admin asks for another size. */
 export const ORDERS_PAGE_SIZE = 20;
 
+/**
+ * How deep a list of orders goes by page number, and how far its count is
+ * counted (decision 067): past this many, the count says "10,000+" and the
+ * operator reaches older orders by a date (get-orders' `from`), which the
+ * order indexes seek to directly, however many orders the shop has.
+ */
+export const ORDER_LIST_DEPTH = 10_000;
+
 /** What a customer and an operator call an order: the first eight characters of its id. */
 export const shortOrderId = (id: string) => id.slice(0, 8);
 

@@ -174,7 +174,7 @@ function fillStatements(paidOrders) {
  * orders. Answers what it did. ANALYZE follows either way, as after any bulk
  * change (docs/operations.md).
  */
-export async function ensureOrders(url, paidOrders) {
+export async function ensureOrders(url, paidOrders, { vacuum = true } = {}) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   // The shop's timestamp columns hold UTC: now() must be read in UTC when it is written there.
@@ -193,11 +193,23 @@ export async function ensureOrders(url, paidOrders) {
     }
     for (const sql of fillStatements(paidOrders)) await client.query(sql);
     await client.query("COMMIT");
-    await client.query("VACUUM ANALYZE");
+    // Without `vacuum` the tables are left as a bulk import leaves them; the caller runs vacuumAnalyze when it has measured that.
+    if (vacuum) await client.query("VACUUM ANALYZE");
     return { filled: true, seconds: (performance.now() - started) / 1000 };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+/** VACUUM ANALYZE of the database of `url`: what an operator runs after a bulk import (docs/operations.md). */
+export async function vacuumAnalyze(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("VACUUM ANALYZE");
   } finally {
     await client.end();
   }

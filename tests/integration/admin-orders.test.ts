@@ -212,9 +212,9 @@ describe("get-orders", () => {
     expect([...seen].sort()).toEqual([...ids].sort());
 
     const beyond = await ordersJson({ q: domain, page: 4, pageSize: 2 });
-    expect(beyond).toEqual({ orders: [], total: 5 });
-    // The largest page the server serves: 100 orders, page 10,000.
-    expect(await ordersJson({ q: domain, page: 10_000, pageSize: 100 })).toEqual({ orders: [], total: 5 });
+    expect(beyond).toEqual({ orders: [], total: 5, totalCapped: false });
+    // The deepest page the server serves goes 10,000 orders deep: page 100 of 100 orders (decision 067).
+    expect(await ordersJson({ q: domain, page: 100, pageSize: 100 })).toEqual({ orders: [], total: 5, totalCapped: false });
     expect((await ordersJson({ q: domain, pageSize: 100 })).orders).toHaveLength(5);
 
     // The default page size is 20.

@@ -2,7 +2,7 @@ import { Anchor, Card, Group, Select, Stack, Table, Text, TextInput, Title } fro
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable, type CrudFilter } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import { ORDERS_PAGE_SIZE, ORDER_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
+import { ORDERS_PAGE_SIZE, ORDER_LIST_DEPTH, ORDER_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
 import { Link } from "react-router";
 import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
@@ -98,6 +98,13 @@ export function OrderList() {
             onChange={(event) => search(event.currentTarget.value)}
             w={260}
           />
+          <TextInput
+            type="datetime-local"
+            label={sort === "created_at:asc" ? "Placed at or after" : "Placed at or before"}
+            value={valueOf(filters, "from")}
+            onChange={(event) => setFilter("from", event.currentTarget.value)}
+            w={220}
+          />
           <Select
             label="Sort"
             data={sortOptions}
@@ -111,6 +118,8 @@ export function OrderList() {
           />
         </Group>
       </Card>
+
+      {tableQuery.isSuccess ? <OrderCount total={result.total ?? 0} capped={tableQuery.data?.totalCapped === true} /> : null}
 
       {tableQuery.isError ? (
         <QueryError title="Failed to fetch orders" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} />
@@ -204,8 +213,20 @@ export function OrderList() {
         </Text>
       ) : null}
 
-      <Pager pageCount={pageCount} currentPage={currentPage} onChange={setCurrentPage} />
+      {/* Pages go ORDER_LIST_DEPTH orders deep; older orders are a date away ("Placed at or before"). */}
+      <Pager pageCount={Math.min(pageCount, Math.floor(ORDER_LIST_DEPTH / ORDERS_PAGE_SIZE))} currentPage={currentPage} onChange={setCurrentPage} />
     </Stack>
+  );
+}
+
+/** How many orders the list holds: counted up to 10,000, then "10,000+"; past the pages' depth, how to reach the older ones. */
+function OrderCount({ total, capped }: { total: number; capped: boolean }) {
+  const deep = capped || total > ORDER_LIST_DEPTH;
+  return (
+    <Text size="sm" c="dimmed" data-testid="order-count">
+      {capped ? `${ORDER_LIST_DEPTH.toLocaleString("en-US")}+ orders` : `${total.toLocaleString("en-US")} ${total === 1 ? "order" : "orders"}`}
+      {deep ? `. Pages show the first ${ORDER_LIST_DEPTH.toLocaleString("en-US")}; to see older orders, set "Placed at or before".` : ""}
+    </Text>
   );
 }
 

@@ -15,14 +15,17 @@ const sortNames: Record<string, string> = {
 export const orders: ResourceHandlers = {
   async getList({ pagination, filters, sorters }) {
     const sorter = sorters?.[0];
-    const { orders, total } = await callFunction<{ orders: MaskedOrder[]; total: number }>("get-orders", {
+    const from = filterValue(filters, "from");
+    const { orders, total, totalCapped } = await callFunction<{ orders: MaskedOrder[]; total: number; totalCapped: boolean }>("get-orders", {
       ...pageParams(pagination, ORDERS_PAGE_SIZE),
       status: filterValue(filters as CrudFilter[] | undefined, "status") ?? null,
       payment: filterValue(filters, "payment") ?? "paid",
       q: filterValue(filters, "q"),
+      // The operator's "placed at or before" is a local date and time: sent as the moment it names.
+      ...(from && !Number.isNaN(new Date(from).getTime()) && { from: new Date(from).toISOString() }),
       sort: sorter ? (sortNames[`${sorter.field}:${sorter.order}`] ?? "date_desc") : "date_desc",
     });
-    return { data: orders, total };
+    return { data: orders, total, totalCapped };
   },
 
   async getOne({ id }) {
