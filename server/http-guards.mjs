@@ -15,6 +15,15 @@ import { isIP } from "node:net";
 /** Bodies larger than this are refused before anything reads them (the Stripe webhook's own cap). */
 export const MAX_DECLARED_BODY_BYTES = 512 * 1024;
 
+/**
+ * The one route that takes more: create-product's picture (5 MB, and room for
+ * its text fields; CREATE_PRODUCT_BODY_BYTES in its route, decision 065). Its
+ * route reads the body with this limit as it streams, as every reader does.
+ *
+ * @type {ReadonlyMap<string, number>}
+ */
+export const UPLOAD_BODY_LIMITS = new Map([["/functions/v1/create-product", 5 * 1024 * 1024 + 256 * 1024]]);
+
 /** Whether the connection's peer is a proxy TRUST_PROXY names (Express's "trust proxy"). */
 export function trustsPeer(/** @type {Request} */ req) {
   /** @type {(address: string, hop: number) => boolean} */
@@ -175,13 +184,16 @@ export function discardUnreadBodies(req, res, next) {
 }
 
 /**
- * A body declared larger than any form or function accepts is refused at once with 413.
+ * A body declared larger than any form or function accepts is refused at once
+ * with 413 (an upload route: larger than its own limit, UPLOAD_BODY_LIMITS).
  *
  * @type {RequestHandler}
  */
 export function declaredBodyLimit(req, res, next) {
   const declared = Number(req.get("content-length") ?? 0);
-  if (declared > MAX_DECLARED_BODY_BYTES) return refuse(req, res, 413, "That request is too large.");
+  const upload = UPLOAD_BODY_LIMITS.get(req.path);
+  if (upload !== undefined && declared > upload) return refuse(req, res, 413, "The picture is larger than 5 MB: pictures can be at most 5 MB.");
+  if (upload === undefined && declared > MAX_DECLARED_BODY_BYTES) return refuse(req, res, 413, "That request is too large.");
   next();
 }
 

@@ -62,6 +62,11 @@ export async function downloadFunction(name: string, body: unknown = {}) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** Calls a function that takes a file (create-product's picture): the form goes as multipart/form-data, its boundary set by the browser. */
+export function callFunctionWithFiles<T>(name: string, form: FormData) {
+  return request<T>(`/functions/v1/${name}`, { method: "POST", body: form });
+}
+
 export function postForm<T>(path: string, fields: Record<string, string>) {
   return request<T>(path, {
     method: "POST",

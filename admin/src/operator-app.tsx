@@ -30,6 +30,7 @@ const OperatorsPage = lazy(() => import("./pages/operators"));
 const SystemPage = lazy(() => import("./pages/system"));
 const ProductListPage = lazy(() => import("./pages/products/list"));
 const ProductEditPage = lazy(() => import("./pages/products/edit"));
+const ProductCreatePage = lazy(() => import("./pages/products/create"));
 const DiscountCodeListPage = lazy(() => import("./pages/discount-codes/list"));
 const DiscountCodeEditPage = lazy(() => import("./pages/discount-codes/edit"));
 // Every operator's (staff read them); only the owner saves them.
@@ -52,7 +53,7 @@ export default function OperatorApp() {
           { name: "orders", list: "/", show: "/orders/:id", meta: { label: "Orders" } },
           { name: "prepare", list: "/prepare", meta: { label: "Prepare" } },
           { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },
-          { name: "products", list: "/products", edit: "/products/:id", meta: { label: "Products", dataProviderName: "catalog" } },
+          { name: "products", list: "/products", create: "/products/new", edit: "/products/:id", meta: { label: "Products", dataProviderName: "catalog" } },
           {
             name: "discount-codes",
             list: "/discount-codes",
@@ -93,6 +94,7 @@ export default function OperatorApp() {
             <Route path="prepare" element={<PreparePage />} />
             <Route path="dashboard" element={<DashboardPage />} />
             <Route path="products" element={<ProductListPage />} />
+            <Route path="products/new" element={<ProductCreatePage />} />
             <Route path="products/:id" element={<ProductEditPage />} />
             <Route path="discount-codes" element={<DiscountCodeListPage />} />
             <Route path="discount-codes/new" element={<DiscountCodeEditPage />} />

@@ -2,6 +2,7 @@ import { brand } from "~/lib/brand";
 import { FreeShippingHint } from "~/components/free-shipping-hint";
 import { CheckIcon, MailIcon, PinIcon, TruckIcon } from "~/components/icons";
 import { AllergenLine } from "~/components/product/allergen-line";
+import { thumbnailSources } from "~/components/product-image";
 import type { CheckedDelivery } from "~/routes/checkout/checkout.server";
 import type { CheckoutSummary } from "~/routes/checkout/summary.server";
 import { DELIVERY_PROBLEMS } from "~/lib/delivery-zones";
@@ -78,20 +79,20 @@ export function OrderSummary({ summary }: { summary: CheckoutSummary }) {
       <ul className="summary__lines">
         {summary.lines.map((line) => (
           <li key={line.id}>
-            <img src={line.image} alt="" width={56} height={42} />
+            <img src={line.image} {...thumbnailSources(line.image, 56)} alt="" width={56} height={42} />
             <span className="summary__name">
               {line.name}
               <span className="summary__qty">
                 {line.quantity} × {formatCents(line.priceCents)}
               </span>
-              <AllergenLine productId={line.id} compact as="span" />
+              <AllergenLine allergy={line.allergy} compact as="span" />
             </span>
             <span>{formatCents(line.lineTotalCents)}</span>
           </li>
         ))}
         {summary.soldOut.map((line) => (
           <li key={line.id} className="summary__sold-out" data-testid="sold-out-line">
-            <img src={line.image} alt="" width={56} height={42} />
+            <img src={line.image} {...thumbnailSources(line.image, 56)} alt="" width={56} height={42} />
             <span className="summary__name">
               {line.name}
               <span className="summary__qty">

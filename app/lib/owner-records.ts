@@ -1,4 +1,5 @@
 import type { DiscountKind, DiscountScope } from "./discount-code";
+import type { ProductFacts } from "./product-facts";
 /**
  * What the owner's catalogue functions answer, as the admin receives them
  * (browser-safe): the server builds these shapes and the admin reads them, so
@@ -23,6 +24,10 @@ export type ProductJson = {
   stock: number | null;
   /** At or below this many left the shop says "Only N left" and the team is emailed once. */
   lowStockThreshold: number;
+  /** When the owner archived it (off the shop, kept on orders), or null while it is for sale (decision 065). */
+  archivedAt: string | null;
+  /** What is in it, as its page says; null when the shop has no facts for it. */
+  facts: ProductFacts | null;
   updatedAt: string;
   history: AuditRecord[];
 };

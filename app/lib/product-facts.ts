@@ -2,8 +2,10 @@
  * What is in each product, what it means for someone with an allergy or for
  * a parent, and its nutrition, keyed by the catalogue's product ids
  * (prisma/catalogue.ts). Browser-safe: the product page, the product cards and
- * the cart drawer all read it. It is not in the database: operators edit a
- * product's name, description, price and stock, never its recipe (decision 020).
+ * the cart drawer all read it. The founding six's facts are not in the
+ * database: operators edit a product's name, description, price and stock,
+ * never its recipe (decision 020). A product the owner adds (create-product)
+ * keeps its facts, made by `recipeFacts` below, in Product.facts (decision 065).
  */
 
 export type Ingredient = "greek-yogurt" | "peanut-butter" | "honey" | "fruit" | "chocolate" | "lemon-juice" | "sea-salt";
@@ -12,6 +14,9 @@ export type Ingredient = "greek-yogurt" | "peanut-butter" | "honey" | "fruit" | 
 export type Allergen = "peanuts" | "milk";
 
 export const allergenName: Record<Allergen, string> = { peanuts: "Peanuts", milk: "Milk" };
+
+/** The allergens in the order a label names them. */
+export const allergens: readonly Allergen[] = ["peanuts", "milk"];
 
 /** Warnings that are not allergies. */
 export type Advisory = "honey-infants";
@@ -119,8 +124,32 @@ export function factsFor(productId: string): ProductFacts | null {
   return productFacts[productId] ?? null;
 }
 
+/** What the shop tells a visitor about allergies on a card or a cart line: a product's allergens and warnings. */
+export type AllergyLabel = Pick<ProductFacts, "allergens" | "advisories">;
+
+/** The allergens these ingredients bring, in label order. */
+export function allergensOf(ingredients: readonly Ingredient[]): Allergen[] {
+  return allergens.filter((allergen) => ingredients.some((ingredient) => ingredientInfo[ingredient].allergens.includes(allergen)));
+}
+
+/**
+ * The facts of a product the owner adds: the ingredients ticked (in the
+ * spec's order), every allergen they bring plus any the owner declares
+ * (a warning too many harms no one, a missing one can), the honey warning
+ * where there is honey, and its range's nutrition.
+ */
+export function recipeFacts(recipe: { category: "bars" | "bites"; ingredients: readonly Ingredient[]; allergens?: readonly Allergen[] }): ProductFacts {
+  const declared = new Set([...allergensOf(recipe.ingredients), ...(recipe.allergens ?? [])]);
+  return {
+    ingredients: organicIngredients.filter((ingredient) => recipe.ingredients.includes(ingredient)).map((ingredient) => ({ ingredient })),
+    allergens: allergens.filter((allergen) => declared.has(allergen)),
+    advisories: recipe.ingredients.includes("honey") ? ["honey-infants"] : [],
+    nutrition: recipe.category === "bars" ? barNutrition : cartonNutrition,
+  };
+}
+
 /** "Contains: peanuts, milk" */
-export function allergenStatement(facts: ProductFacts) {
+export function allergenStatement(facts: AllergyLabel) {
   return facts.allergens.length > 0 ? `Contains: ${facts.allergens.join(", ")}` : "No major allergens";
 }
 

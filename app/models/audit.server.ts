@@ -10,6 +10,9 @@ import type { AuditRecord } from "~/lib/owner-records";
 
 export type AuditAction =
   | "product.update"
+  | "product.create"
+  | "product.archive"
+  | "product.restore"
   | "discount-code.save"
   | "order.refund"
   | "order.refund-refused"

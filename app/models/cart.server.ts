@@ -25,7 +25,11 @@ export type CartFlash =
 
 export type CartLine = { product: Product; quantity: number };
 
-/** Joins the cookie's items with the catalogue; a product that no longer exists drops out. */
+/**
+ * Joins the cookie's items with the catalogue; a product no longer sold
+ * (archived, or gone) drops out here and is listed by the cart's price
+ * instead (`unavailable`), to be removed before checkout.
+ */
 export async function loadCartLines(items: CartItem[]): Promise<CartLine[]> {
   if (items.length === 0) return [];
   const products = new Map(
@@ -33,7 +37,7 @@ export async function loadCartLines(items: CartItem[]): Promise<CartLine[]> {
   );
   return items.flatMap((item) => {
     const product = products.get(item.productId);
-    return product ? [{ product, quantity: item.quantity }] : [];
+    return product?.forSale ? [{ product, quantity: item.quantity }] : [];
   });
 }
 
@@ -85,7 +89,7 @@ export async function updateCart(items: CartItem[], form: CartForm): Promise<Car
       const parsed = cartItemsSchema.element.safeParse(raw);
       return parsed.success ? [parsed.data] : [];
     });
-    const known = new Set((await findProducts(candidates.map((item) => item.productId))).map((p) => p.id));
+    const known = new Set((await findProducts(candidates.map((item) => item.productId))).filter((p) => p.forSale).map((p) => p.id));
     const restored = new Map<string, number>();
     for (const item of candidates) {
       if (!known.has(item.productId)) continue;
@@ -99,6 +103,10 @@ export async function updateCart(items: CartItem[], form: CartForm): Promise<Car
     const [product] = await findProducts([form.productId]);
     if (!product) return { ok: false, error: "Sorry, we couldn't find that product." };
     const current = items.find((item) => item.productId === form.productId)?.quantity;
+    // Archived by the owner: none of it can be added; a line already in the cart may only go.
+    if (!product.forSale && (form.intent === "add" || form.quantity > (current ?? 0))) {
+      return { ok: false, error: `${product.name} is no longer sold.` };
+    }
     if (form.intent === "update" && current === undefined) {
       return { ok: false, error: `${product.name} is not in your cart.` };
     }

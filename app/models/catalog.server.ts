@@ -3,6 +3,8 @@ import { db } from "~/utils/db.server";
 import { fingerprintedUrl } from "~/utils/fingerprint.server";
 import { env } from "~/utils/env.server";
 import { DEFAULT_SETTINGS, type ShopSettings, type ZoneTerms } from "~/lib/shop-settings";
+import type { ProductFacts } from "~/lib/product-facts";
+import { allergyLabelOf, productFactsOf } from "~/models/product-facts.server";
 
 export type Category = "bars" | "bites";
 
@@ -26,22 +28,37 @@ export const productFields = {
 /** The storefront also lays its pictures out before they load. */
 const productSelect = { ...productFields, imageWidth: true, imageHeight: true } as const;
 
-/** What the shop reads of a product: its own fields, and the stock it derives what it says from. */
-const shopSelect = { ...productSelect, stock: true, lowStockThreshold: true } as const;
+/**
+ * What the shop reads of a product: its own fields, the stock it derives what
+ * it says from, whether the owner archived it, and its facts.
+ */
+const shopSelect = { ...productSelect, stock: true, lowStockThreshold: true, archivedAt: true, facts: true } as const;
 
-/** A product as the shop shows it: its stock only as "Sold out" or "Only N left" (decision 063), never the count itself. */
-function forTheShop<Row extends { inStock: boolean; stock: number | null; lowStockThreshold: number }>({ stock, lowStockThreshold, ...product }: Row) {
+type ShopRow = { id: string; inStock: boolean; stock: number | null; lowStockThreshold: number; archivedAt: Date | null; facts: unknown };
+
+/**
+ * A product as the shop shows it: its stock only as "Sold out" or "Only N
+ * left" (decision 063), never the count itself; `forSale` false once the owner
+ * archived it (decision 065): such a product is never listed and never in
+ * stock, but a cart can still name it and an old order show its picture.
+ */
+function forTheShop<Row extends ShopRow>({ stock, lowStockThreshold, archivedAt, facts, ...product }: Row) {
+  const forSale = archivedAt === null;
   return {
     ...product,
-    // Sold out by the owner's switch, or by its stock running out.
-    inStock: product.inStock && (stock === null || stock > 0),
+    forSale,
+    // Sold out by the owner's switch, or by its stock running out; an archived product is not sold at all.
+    inStock: forSale && product.inStock && (stock === null || stock > 0),
     /** How many are left when few are (at or below the owner's threshold), else null. */
-    stockLeft: stock !== null && stock > 0 && stock <= lowStockThreshold ? stock : null,
+    stockLeft: forSale && stock !== null && stock > 0 && stock <= lowStockThreshold ? stock : null,
+    /** What its card and cart line say about allergies (app/lib/product-facts.ts). */
+    allergy: allergyLabelOf(productFactsOf({ id: product.id, facts })),
   };
 }
 
 async function readProducts(client: PrismaClient = db) {
-  const products = await client.product.findMany({ select: shopSelect, orderBy: { position: "asc" } });
+  // Bars first, then bites, each range in the owner's order: a product added later is last of its range (decision 065).
+  const products = await client.product.findMany({ select: shopSelect, orderBy: [{ category: "asc" }, { position: "asc" }] });
   // Images by their content's URL, which browsers may keep for a year.
   return products.map((product) => ({ ...forTheShop(product), image: fingerprintedUrl(product.image) }));
 }
@@ -129,15 +146,17 @@ async function catalogue({ maxAgeMs = CATALOG_CHECK_INTERVAL_MS } = {}): Promise
   return next;
 }
 
-/** The products in display order, optionally of one category (the shop and landing pages). */
+/** The products for sale in display order, optionally of one category (the shop and landing pages, the sitemap). */
 export async function listProducts(category: Category | null = null): Promise<Product[]> {
   const { products } = await catalogue();
-  return category ? products.filter((product) => product.category === category) : products;
+  return products.filter((product) => product.forSale && (category === null || product.category === category));
 }
 
 /**
- * The products with these ids. Carts and prices read the version afresh, so
- * an order is always priced with the catalogue as it is now.
+ * The products with these ids, archived ones included (`forSale` false, never
+ * in stock): a cart names what it can no longer sell, and an old order keeps
+ * its pictures. Carts and prices read the version afresh, so an order is
+ * always priced with the catalogue as it is now.
  */
 export async function findProducts(ids: string[]): Promise<Product[]> {
   return (await productsAndSettings(ids)).products;
@@ -185,8 +204,17 @@ export async function changeCatalog<T>(write: (tx: Transaction) => Promise<T>, c
   return result;
 }
 
-/** One product by id as the shop shows it (its stock as "Sold out" or "Only N left"), or null: the product page answers 404 for an id the catalogue does not have. */
+/**
+ * One product by id as its page shows it (its stock as "Sold out" or "Only N
+ * left"), with its facts in full, or null: the product page answers 404 for an
+ * id the catalogue does not have, and says an archived one is no longer sold.
+ */
+export async function findProductPage(id: string): Promise<{ product: Product; facts: ProductFacts | null } | null> {
+  const row = await db.product.findUnique({ select: shopSelect, where: { id } });
+  return row ? { product: forTheShop(row), facts: productFactsOf(row) } : null;
+}
+
+/** One product by id as the shop shows it, or null. */
 export async function findProduct(id: string): Promise<Product | null> {
-  const product = await db.product.findUnique({ select: shopSelect, where: { id } });
-  return product ? forTheShop(product) : null;
+  return (await findProductPage(id))?.product ?? null;
 }

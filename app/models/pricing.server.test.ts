@@ -23,7 +23,9 @@ function product(id: string, priceCents: number, overrides: Partial<Product> = {
     imageWidth: 800,
     imageHeight: 600,
     inStock: true,
+    forSale: true,
     stockLeft: null,
+    allergy: null,
     ...overrides,
   };
 }

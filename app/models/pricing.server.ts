@@ -230,9 +230,9 @@ export function freeShippingHint(price: OrderPrice<Priceable>): string | null {
   return `Add ${formatCents(price.freeShippingRemainingCents)} for free shipping`;
 }
 
-/** Why a cart cannot be ordered as it is. */
+/** Why a cart cannot be ordered as it is. `unavailable`: products no longer sold, by name where the shop still knows it (archived ones). */
 export type CartProblem =
-  | { problem: "unavailable" }
+  | { problem: "unavailable"; productNames: string[] }
   | { problem: "sold-out"; productNames: string[] }
   | { problem: "too-many"; productName: string };
 
@@ -244,7 +244,11 @@ export function describeCartProblem(problem: CartProblem) {
   if (problem.problem === "sold-out") {
     return `${problem.productNames.join(", ")} ${problem.productNames.length === 1 ? "is" : "are"} sold out. Please remove ${problem.productNames.length === 1 ? "it" : "them"} from your cart.`;
   }
-  // A product no longer in the catalogue: there is no name left to say.
+  if (problem.productNames.length > 0) {
+    const one = problem.productNames.length === 1;
+    return `${problem.productNames.join(", ")} ${one ? "is" : "are"} no longer sold. Please remove ${one ? "it" : "them"} from your cart.`;
+  }
+  // A product no longer in the catalogue at all: there is no name left to say.
   return "Some items in your cart are no longer available. Please review your cart.";
 }
 
@@ -264,8 +268,8 @@ export async function priceOrder(
   price: OrderPrice;
   problem: CartProblem | null;
   soldOut: { product: Product; quantity: number }[];
-  /** Lines whose product the catalogue no longer has. */
-  gone: CartItem[];
+  /** Lines whose product is no longer sold: archived by the owner (named), or gone from the catalogue (no name). */
+  gone: (CartItem & { name: string | null })[];
 }> {
   const quantities = new Map<string, number>();
   for (const item of items) quantities.set(item.productId, (quantities.get(item.productId) ?? 0) + item.quantity);
@@ -276,15 +280,18 @@ export async function priceOrder(
     const product = products.get(productId);
     return product?.inStock ? [{ product, quantity }] : [];
   });
-  const gone = [...quantities].flatMap(([productId, quantity]) => (products.has(productId) ? [] : [{ productId, quantity }]));
+  const gone = [...quantities].flatMap(([productId, quantity]) => {
+    const product = products.get(productId);
+    return product?.forSale ? [] : [{ productId, quantity, name: product?.name ?? null }];
+  });
   const soldOut = [...quantities].flatMap(([productId, quantity]) => {
     const product = products.get(productId);
-    return product && !product.inStock ? [{ product, quantity }] : [];
+    return product?.forSale && !product.inStock ? [{ product, quantity }] : [];
   });
   const tooMany = lines.find((line) => line.quantity > MAX_LINE_QUANTITY);
   const problem: CartProblem | null =
     gone.length > 0
-      ? { problem: "unavailable" }
+      ? { problem: "unavailable", productNames: gone.flatMap((line) => (line.name === null ? [] : [line.name])) }
       : soldOut.length > 0
         ? { problem: "sold-out", productNames: soldOut.map((line) => line.product.name) }
         : tooMany
@@ -294,7 +301,7 @@ export async function priceOrder(
   return { price, problem, soldOut, gone };
 }
 
-/** A cart line that cannot be bought as it is: its product is sold out, or gone from the catalogue (no name left). */
+/** A cart line that cannot be bought as it is: its product is sold out, or no longer sold (archived, named; or gone from the catalogue, no name left). */
 export type UnavailableLine = { productId: string; name: string | null; quantity: number; reason: "sold-out" | "gone" };
 
 /**
@@ -328,7 +335,7 @@ export async function priceCart(items: CartItem[]): Promise<CartPrice | null> {
     lines: price.lines.map(({ product, quantity, lineTotalCents }) => ({ productId: product.id, quantity, lineTotalCents })),
     unavailable: [
       ...soldOut.map(({ product, quantity }) => ({ productId: product.id, name: product.name, quantity, reason: "sold-out" as const })),
-      ...gone.map(({ productId, quantity }) => ({ productId, name: null, quantity, reason: "gone" as const })),
+      ...gone.map(({ productId, quantity, name }) => ({ productId, name, quantity, reason: "gone" as const })),
     ],
     subtotalCents: price.subtotalCents,
     shippingCents: price.shippingCents,

@@ -1,6 +1,6 @@
 import type { BaseRecord, DataProvider } from "@refinedev/core";
 import type { DiscountCodeJson, DiscountCodeTerms, ProductJson } from "@shop/owner-records";
-import { callFunction } from "../api";
+import { callFunction, callFunctionWithFiles } from "../api";
 
 /**
  * Refine's data provider for the owner's catalogue resources, `products` and
@@ -10,8 +10,10 @@ import { callFunction } from "../api";
 
 type Resource = "products" | "discount-codes";
 
-/** What update-product takes besides the product's id. */
-type ProductChanges = Partial<Pick<ProductJson, "name" | "description" | "price" | "inStock">>;
+/** What update-product takes besides the product's id; `archived` alone goes to archive-product (decision 065). */
+type ProductChanges = Partial<Pick<ProductJson, "name" | "description" | "price" | "inStock">> & { archived?: boolean };
+
+type ProductAnswer = { message: string; product: ProductJson };
 
 async function list(resource: string): Promise<(ProductJson | DiscountCodeJson)[]> {
   if (resource === "products") return (await callFunction<{ products: ProductJson[] }>("get-products")).products;
@@ -43,20 +45,26 @@ export const catalogDataProvider: DataProvider = {
 
   async update<TData extends BaseRecord>({ resource, id, variables }: Parameters<DataProvider["update"]>[0]) {
     if (resource === "products") {
-      const { message, product } = await callFunction<{ message: string; product: ProductJson }>("update-product", {
-        productId: String(id),
-        ...(variables as ProductChanges),
-      });
+      const { archived, ...changes } = variables as ProductChanges;
+      const { message, product } =
+        archived === undefined
+          ? await callFunction<ProductAnswer>("update-product", { productId: String(id), ...changes })
+          : await callFunction<ProductAnswer>("archive-product", { productId: String(id), archived });
       return { data: { ...product, message } as unknown as TData };
     }
     const { message, code } = await saveCode({ ...(variables as DiscountCodeTerms), code: String(id) });
     return { data: { ...code, id: code.code, message } as unknown as TData };
   },
 
-  async create<TData extends BaseRecord>({ variables }: Parameters<DataProvider["create"]>[0]) {
+  async create<TData extends BaseRecord>({ resource, variables }: Parameters<DataProvider["create"]>[0]) {
+    if (resource === "products") {
+      // The new product's fields and its picture, as the page's form holds them.
+      const { message, product } = await callFunctionWithFiles<ProductAnswer>("create-product", (variables as { form: FormData }).form);
+      return { data: { ...product, message } as unknown as TData };
+    }
     const { message, code } = await saveCode(variables as DiscountCodeTerms, { create: true });
     return { data: { ...code, id: code.code, message } as unknown as TData };
   },
 
-  deleteOne: () => Promise.reject(new Error("Products and codes are not deleted: mark them sold out or inactive.")),
+  deleteOne: () => Promise.reject(new Error("Products and codes are not deleted: archive a product, make a code inactive.")),
 };

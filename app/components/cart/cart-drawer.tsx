@@ -4,6 +4,7 @@ import { useCart, type CartPriceView } from "~/components/cart/cart-context";
 import { CartForm } from "~/components/cart/cart-form";
 import { FreeShippingHint } from "~/components/free-shipping-hint";
 import { AllergenLine } from "~/components/product/allergen-line";
+import { thumbnailSources } from "~/components/product-image";
 import { CartIcon, CloseIcon, MinusIcon, PlusIcon, TrashIcon } from "~/components/icons";
 import { MAX_LINE_QUANTITY } from "~/lib/cart";
 import { formatCents } from "~/lib/money";
@@ -93,7 +94,7 @@ export function CartDrawer() {
           <ul className="cart-lines" aria-label="Items in your cart">
             {lines.map(({ product, quantity }) => (
               <li key={product.id} className="cart-line">
-                <img src={product.image} alt={product.imageAlt} width={72} height={54} className="cart-line__image" />
+                <img src={product.image} {...thumbnailSources(product.image, 72)} alt={product.imageAlt} width={72} height={54} className="cart-line__image" />
                 <div className="cart-line__info">
                   <p className="cart-line__name">{product.name}</p>
                   <p className="cart-line__price">
@@ -108,7 +109,7 @@ export function CartDrawer() {
                       </strong>
                     )}
                   </p>
-                  <AllergenLine productId={product.id} compact />
+                  <AllergenLine allergy={product.allergy} compact />
                   <div className="stepper" role="group" aria-label={`Quantity of ${product.name}`}>
                     <CartForm change={{ intent: "update", productId: product.id, quantity: quantity - 1 }} keepDrawerOpen>
                       <button type="submit" className="stepper__button" aria-label={`Remove one ${product.name}`}>
@@ -142,13 +143,17 @@ export function CartDrawer() {
             {goneLines.map((line) => (
               <li key={line.productId} className="cart-line cart-line--gone">
                 <div className="cart-line__info">
-                  <p className="cart-line__name">An item we no longer sell</p>
+                  <p className="cart-line__name">{line.name ?? "An item we no longer sell"}</p>
                   <p className="cart-line__price">
                     <strong className="sold-out">No longer sold: remove it to check out</strong>
                   </p>
                 </div>
                 <CartForm change={{ intent: "remove", productId: line.productId }} keepDrawerOpen className="cart-line__remove">
-                  <button type="submit" className="icon-button" aria-label="Remove the item we no longer sell from cart">
+                  <button
+                    type="submit"
+                    className="icon-button"
+                    aria-label={line.name ? `Remove ${line.name} from cart` : "Remove the item we no longer sell from cart"}
+                  >
                     <TrashIcon />
                   </button>
                 </CartForm>

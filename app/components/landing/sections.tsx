@@ -16,7 +16,7 @@ import { IconTiles } from "~/components/icon-tiles";
 import { LandingMenu, landingSections } from "~/components/landing/landing-menu";
 import { SectionLink } from "~/components/landing/section-link";
 import { Logo } from "~/components/logo";
-import { ProductImage } from "~/components/product-image";
+import { PRODUCT_IMAGE_SIZES, ProductImage } from "~/components/product-image";
 import { AllergenLine } from "~/components/product/allergen-line";
 import { NutritionLabel } from "~/components/product/nutrition-label";
 import { formatCents, rangePrice } from "~/lib/money";
@@ -155,11 +155,11 @@ function RangeCard({
         {products.map((product) => (
           <li key={product.id}>
             <Link to={productPath(product.id)} className="range-card__product">
-              <ProductImage product={product} />
+              <ProductImage product={product} sizes={PRODUCT_IMAGE_SIZES.thumbnail} />
               <span>{product.name}</span>
             </Link>
             <span className="range-card__flavor">{product.inStock ? product.flavor : <strong className="sold-out">Sold out</strong>}</span>
-            <AllergenLine productId={product.id} compact />
+            <AllergenLine allergy={product.allergy} compact />
           </li>
         ))}
       </ul>

@@ -29,7 +29,7 @@ export function ProductCard({ product, load = "lazy" }: { product: CartProduct; 
           </Link>
         </h3>
         <p className="product-card__description">{product.description}</p>
-        <AllergenLine productId={product.id} />
+        <AllergenLine allergy={product.allergy} />
         <div className="product-card__footer">
           <span className="product-card__price">
             <span className="price">{formatCents(product.priceCents)}</span>

@@ -1,10 +1,11 @@
 import type { CartItem } from "~/lib/cart";
+import type { AllergyLabel } from "~/lib/product-facts";
 import type { DeliveryCheck } from "~/models/delivery.server";
 import { describeCartProblem, freeShippingHint, priceOrder, type AppliedDiscount } from "~/models/pricing.server";
 
 /** Every figure of the order summary, as the server decided it. */
 export type CheckoutSummary = {
-  lines: { id: string; name: string; image: string; priceCents: number; quantity: number; lineTotalCents: number }[];
+  lines: { id: string; name: string; image: string; priceCents: number; quantity: number; lineTotalCents: number; allergy: AllergyLabel | null }[];
   subtotalCents: number;
   discountCode: string | null;
   discountCents: number;
@@ -43,6 +44,7 @@ export async function summarize(
       priceCents: product.priceCents,
       quantity,
       lineTotalCents,
+      allergy: product.allergy,
     })),
     subtotalCents: price.subtotalCents,
     discountCode: price.discount?.code ?? null,

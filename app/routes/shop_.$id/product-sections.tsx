@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { CartForm } from "~/components/cart/cart-form";
 import type { CartProduct } from "~/components/cart/cart-context";
 import { CartIcon, LeafIcon, SnowflakeIcon, TruckIcon } from "~/components/icons";
-import { ProductImage } from "~/components/product-image";
+import { PRODUCT_IMAGE_SIZES, ProductImage } from "~/components/product-image";
 import { NutritionLabel } from "~/components/product/nutrition-label";
 import { brand } from "~/lib/brand";
 import { useShopTerms } from "~/components/shop-terms";
@@ -32,7 +32,7 @@ export function ProductHero({ product, facts, error }: { product: CartProduct; f
     <section className={`product-hero product-hero--${flavorTone(product.flavor)}`} aria-labelledby="product-title">
       <div className="container product-hero__inner">
         <div className="product-hero__media">
-          <ProductImage product={product} load="priority" className="product-hero__image" />
+          <ProductImage product={product} load="priority" className="product-hero__image" sizes={PRODUCT_IMAGE_SIZES.hero} />
           <span className="chip product-hero__flavor">{product.flavor}</span>
           {product.inStock ? null : (
             <span className="product-hero__sold-out" aria-hidden="true">
@@ -157,8 +157,15 @@ export function ProductDetails({ facts }: { facts: Facts }) {
                 <div key={allergen}>
                   <dt>{allergenName[allergen]}</dt>
                   <dd>
-                    <span className="visually-hidden">from </span>
-                    {ingredients.join(", ")}
+                    {ingredients.length > 0 ? (
+                      <>
+                        <span className="visually-hidden">from </span>
+                        {ingredients.join(", ")}
+                      </>
+                    ) : (
+                      // Declared by the owner beyond what the ingredients bring (decision 065).
+                      "May be present"
+                    )}
                   </dd>
                 </div>
               ))}

@@ -1,30 +1,41 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useLoaderData, useRouteError, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { AddedToCartPopup } from "~/components/cart/added-popup";
 import { CartDrawer } from "~/components/cart/cart-drawer";
 import { JsonLd } from "~/components/json-ld";
 import { ShopHeader } from "~/components/shop/shop-header";
 import { SiteFooter } from "~/components/site-footer";
 import { brand } from "~/lib/brand";
-import { factsFor, rangeNames } from "~/lib/product-facts";
-import { productStructuredData, publicPageMeta } from "~/lib/seo";
+import { rangeNames } from "~/lib/product-facts";
+import { privatePageMeta, productStructuredData, publicPageMeta } from "~/lib/seo";
 import { productPath } from "~/lib/url";
-import { findProduct } from "~/models/catalog.server";
-import type { RootLoader } from "~/root";
+import { findProductPage } from "~/models/catalog.server";
+import { ErrorBoundary as RootErrorBoundary, type RootLoader } from "~/root";
 import { publicOrigin } from "~/utils/origin.server";
 import { ProductDetails, ProductHero } from "~/routes/shop_.$id/product-sections";
 
-/** One product's page, /shop/<catalogue id>. An id the catalogue does not have is the 404 page (root ErrorBoundary), its path logged. */
+/**
+ * One product's page, /shop/<catalogue id>. An id the catalogue does not have
+ * is the 404 page (root ErrorBoundary), its path logged. A product the owner
+ * archived answers 410 with a page that says it is no longer sold and leads
+ * to the rest of its range: a customer following an old link or bookmark
+ * learns what happened (decision 065).
+ */
 export async function loader({ params, request }: LoaderFunctionArgs) {
-  const product = await findProduct(params.id ?? "");
-  if (!product) {
+  const found = await findProductPage(params.id ?? "");
+  if (!found) {
     console.warn(`404 Not Found: ${new URL(request.url).pathname}`);
     throw new Response("Not Found", { status: 404 });
   }
+  const { product, facts } = found;
   const origin = publicOrigin();
+  if (!product.forSale) {
+    const retired: Retired = { retired: product.name, category: product.category === "bites" ? "bites" : "bars" };
+    throw json(retired, { status: 410 });
+  }
   return json({
     product,
-    facts: factsFor(product.id),
+    facts,
     origin,
     structuredData: { "@context": "https://schema.org", ...productStructuredData(product, origin) },
   });
@@ -37,7 +48,9 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, current
   return defaultShouldRevalidate;
 };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => {
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
+  const retired = retiredProduct(error);
+  if (retired) return privatePageMeta(`${retired.retired} is no longer sold`);
   if (!data) return [{ title: `Page not found | ${brand.name}` }];
   const { product, origin } = data;
   const kind = product.category === "bars" ? "Frozen PB Yogurt Bar" : "Frozen PB Yogurt Mini Bites";
@@ -80,6 +93,50 @@ export default function ProductPage() {
       {searchParams.get("cart") === "open" ? <CartDrawer /> : null}
       <AddedToCartPopup />
       <JsonLd data={structuredData} />
+    </>
+  );
+}
+
+/** What the loader throws for an archived product (status 410). */
+type Retired = { retired: string; category: "bars" | "bites" };
+
+function retiredProduct(error: unknown): Retired | null {
+  if (!isRouteErrorResponse(error) || error.status !== 410) return null;
+  const data: unknown = error.data;
+  return typeof data === "object" && data !== null && "retired" in data && "category" in data ? (data as Retired) : null;
+}
+
+/**
+ * An archived product's page (410): what happened, and the way to the rest of
+ * its range, with the shop's header and cart. Any other error is shown as the
+ * root's boundary shows it.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const retired = retiredProduct(error);
+  const [searchParams] = useSearchParams();
+  if (!retired) return <RootErrorBoundary />;
+  const range = rangeNames[retired.category];
+  return (
+    <>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <ShopHeader back={{ to: "/shop", label: "Back to Shop" }} />
+      <main className="status-page" id="main">
+        <h1>{retired.retired} is no longer sold</h1>
+        <p>We have retired this one; orders already placed are not affected. Have a look at the rest of our {range}.</p>
+        <div className="status-page__actions">
+          <Link to={`/shop?category=${retired.category}`} className="button button--primary">
+            See our {range}
+          </Link>
+          <Link to="/shop" className="button button--ghost">
+            Back to the shop
+          </Link>
+        </div>
+      </main>
+      <SiteFooter />
+      {searchParams.get("cart") === "open" ? <CartDrawer /> : null}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Grid, Group, Image, Stack, Text, TextInput, Textarea, Timeline, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Grid, Group, Image, Modal, Stack, Text, TextInput, Textarea, Timeline, Title } from "@mantine/core";
 import { useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { useState, type FormEvent } from "react";
@@ -10,7 +10,7 @@ import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { answerToasts } from "../../toasts";
 
-/** One product: edit its name, description and price; below, who changed what and when. */
+/** One product: edit its name, description and price, archive or restore it; beside, who changed what and when. */
 export default function ProductEditPage() {
   return (
     <OwnerOnly resource="products" action="edit">
@@ -50,15 +50,29 @@ function ProductEdit() {
         <Image src={product.image} alt="" w={96} h={72} radius="md" fit="cover" />
         <div>
           <Title order={2}>{product.name}</Title>
-          <Text c={product.inStock && product.stock !== 0 ? "green.8" : "red.8"} fw={700} size="sm">
-            {!product.inStock || product.stock === 0 ? "Sold out" : product.stock === null ? "In stock" : `${product.stock} left`}
-          </Text>
+          {product.archivedAt ? (
+            <Badge color="gray" variant="light">
+              Archived
+            </Badge>
+          ) : (
+            <Text c={product.inStock && product.stock !== 0 ? "green.8" : "red.8"} fw={700} size="sm">
+              {!product.inStock || product.stock === 0 ? "Sold out" : product.stock === null ? "In stock" : `${product.stock} left`}
+            </Text>
+          )}
         </div>
       </Group>
+      {product.archivedAt ? (
+        <Alert color="gray" title="Not on the shop" role="status">
+          Archived on {orderDate(product.archivedAt)}: the shop no longer lists or sells it, and its orders keep it. Restore it to sell it again.
+        </Alert>
+      ) : null}
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
-          {/* Keyed by the saved record, so the form starts from what the server now holds. */}
-          <ProductForm key={product.updatedAt} product={product} />
+          <Stack>
+            {/* Keyed by the saved record, so the form starts from what the server now holds. */}
+            <ProductForm key={product.updatedAt} product={product} />
+            <ArchiveCard product={product} />
+          </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <ProductHistory history={product.history} />
@@ -153,6 +167,69 @@ function ProductForm({ product }: { product: ProductJson }) {
   );
 }
 
+/** Archive (off the shop, kept on its orders) or Restore, each after a confirmation; the server's answer comes back as a toast. */
+function ArchiveCard({ product }: { product: ProductJson }) {
+  const [confirming, setConfirming] = useState(false);
+  const archived = product.archivedAt !== null;
+  const { mutate, mutation } = useUpdate<ProductJson & { message: string }, HttpError>({
+    resource: "products",
+    id: product.id,
+    dataProviderName: "catalog",
+    ...answerToasts(`product-archive-${product.id}`, { success: archived ? "Product restored" : "Product archived", error: false }),
+  });
+  const action = archived ? "Restore" : "Archive";
+  return (
+    <Card withBorder radius="lg">
+      <Stack gap="xs" align="flex-start">
+        <Title order={3} size="h4">
+          {archived ? "Back on the shop" : "Take it off the shop"}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {archived
+            ? "Restoring puts it back on the shop with its price, picture and stock as they are."
+            : "Archiving hides it from the shop, its page and carts; orders that hold it keep it. You can restore it later."}
+        </Text>
+        <Button variant="light" color={archived ? "green" : "red"} onClick={() => setConfirming(true)}>
+          {action} product
+        </Button>
+      </Stack>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`${action} ${product.name}?`} centered>
+        <Stack>
+          <Text size="sm">
+            {archived
+              ? `${product.name} will be on the shop again, for everyone, at once.`
+              : `${product.name} will leave the shop at once. Customers with it in their cart will be asked to remove it; its orders are not changed.`}
+          </Text>
+          {mutation.isError ? (
+            <Alert color="red" title={`Could not ${action.toLowerCase()} the product`} role="alert">
+              {mutation.error.message}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button
+              color={archived ? "green" : "red"}
+              loading={mutation.isPending}
+              onClick={() => mutate({ values: { archived: !archived } }, { onSuccess: () => setConfirming(false) })}
+            >
+              {action}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Card>
+  );
+}
+
+/** What a history entry that is not an edit says. */
+const eventTitles: Record<string, string> = {
+  "product.create": "Added to the shop",
+  "product.archive": "Archived: taken off the shop",
+  "product.restore": "Restored to the shop",
+};
+
 const fieldLabels: Record<string, string> = {
   name: "Name",
   description: "Description",
@@ -184,11 +261,18 @@ function ProductHistory({ history }: { history: AuditRecord[] }) {
             const before = (entry.before ?? {}) as Record<string, unknown>;
             return (
               <Timeline.Item key={`${entry.at}-${JSON.stringify(after)}`} title={`${entry.actorEmail}, ${orderDate(entry.at)}`}>
-                {Object.keys(after).map((field) => (
-                  <Text key={field} size="sm" c="dimmed" lineClamp={2}>
-                    {fieldLabels[field] ?? field}: {show(field, before[field])} → {show(field, after[field])}
+                {eventTitles[entry.action] ? (
+                  <Text size="sm" c="dimmed">
+                    {eventTitles[entry.action]}
+                    {entry.action === "product.create" && typeof after.priceCents === "number" ? `, at ${formatCents(after.priceCents)}` : ""}
                   </Text>
-                ))}
+                ) : (
+                  Object.keys(after).map((field) => (
+                    <Text key={field} size="sm" c="dimmed" lineClamp={2}>
+                      {fieldLabels[field] ?? field}: {show(field, before[field])} → {show(field, after[field])}
+                    </Text>
+                  ))
+                )}
               </Timeline.Item>
             );
           })}

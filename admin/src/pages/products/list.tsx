@@ -1,4 +1,4 @@
-import { Anchor, Card, Group, Image, Stack, Switch, Table, Text, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Group, Image, Stack, Switch, Table, Text, Title } from "@mantine/core";
 import { useList, useUpdate } from "@refinedev/core";
 import { dollarsToCents, formatCents } from "@shop/money";
 import { Link } from "react-router";
@@ -7,7 +7,7 @@ import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { answerToasts } from "../../toasts";
 
-/** The catalogue: each product's picture, name, price and a stock switch, and a link to edit it. */
+/** The catalogue: each product's picture, name, price and a stock switch, and a link to edit it; archived ones marked; Add product. */
 export default function ProductListPage() {
   return (
     <OwnerOnly resource="products">
@@ -26,14 +26,28 @@ function ProductList() {
 
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={2}>Products</Title>
-        <Text c="dimmed" size="sm">
-          A sold-out product stays on the shop with its Add to cart button disabled. Price changes apply to carts at once; placed orders keep their prices.
-        </Text>
-      </div>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div>
+          <Title order={2}>Products</Title>
+          <Text c="dimmed" size="sm">
+            A sold-out product stays on the shop with its Add to cart button disabled; an archived one leaves the shop and stays on its orders. Price changes apply to
+            carts at once; placed orders keep their prices.
+          </Text>
+        </div>
+        <Button component={Link} to="/products/new" className="nowrap">
+          Add product
+        </Button>
+      </Group>
       {query.isLoading ? <LoadingRows label="Loading products…" /> : null}
       {query.isError ? <QueryError title="Failed to fetch products" message={query.error.message} onRetry={() => void query.refetch()} /> : null}
+      {query.isSuccess && result.data.length === 0 ? (
+        <Card withBorder radius="lg">
+          <Text>No products yet.</Text>
+          <Anchor component={Link} to="/products/new">
+            Add the first one
+          </Anchor>
+        </Card>
+      ) : null}
       {result.data.length > 0 ? (
         <>
           {/* On a phone each product is a card; from a tablet up, a table row. */}
@@ -91,9 +105,16 @@ function ProductList() {
 function ProductName({ product }: { product: ProductJson }) {
   return (
     <div>
-      <Anchor component={Link} to={`/products/${product.id}`} fw={700}>
-        {product.name}
-      </Anchor>
+      <Group gap={6} wrap="wrap">
+        <Anchor component={Link} to={`/products/${product.id}`} fw={700}>
+          {product.name}
+        </Anchor>
+        {product.archivedAt ? (
+          <Badge color="gray" variant="light" size="sm">
+            Archived
+          </Badge>
+        ) : null}
+      </Group>
       <Text size="xs" c="dimmed">
         {product.flavor} · {product.category === "bars" ? "100g bar" : "Mini bites"}
       </Text>
@@ -109,6 +130,13 @@ function StockSwitch({ product }: { product: ProductJson }) {
     dataProviderName: "catalog",
     ...answerToasts(`product-stock-${product.id}`, { success: "Stock updated", error: "Failed to update stock" }),
   });
+  if (product.archivedAt) {
+    return (
+      <Text size="xs" c="dimmed" fw={700} ta="center" className="nowrap">
+        Not on the shop
+      </Text>
+    );
+  }
   return (
     <Stack gap={2} align="center">
       <Switch
