@@ -100,7 +100,9 @@ test("a 50 MB chunked form post is refused with 413 long before it is read, and 
     const answer = await chunkedPost("/cart", "application/x-www-form-urlencoded", 50 * 1024 * 1024);
     expect(answer.status).toBe(413);
   }
-  expect(residentMegabytes() - before).toBeLessThan(40);
+  // Ten bodies of 50 MB held would be 500 MB; what moves the figure here is the socket buffers and the
+  // collector's timing: 6 to 26 MB measured alone, 43 MB once under a full CI run's load.
+  expect(residentMegabytes() - before).toBeLessThan(100);
   expect((await fetch(`${ORIGIN}/healthz`)).status).toBe(200);
 });
 
