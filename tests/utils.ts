@@ -4,6 +4,7 @@ import Stripe from "stripe";
 import { expect } from "vitest";
 import { stripeMock, type MockSession } from "../mocks/stripe";
 import { upsertAdmin } from "~/models/operators.server";
+import { db } from "~/utils/db.server";
 import type { OperatorRole } from "~/lib/operators";
 import { loader as rootLoader } from "~/root";
 import { action as loginAction } from "~/routes/auth.login";
@@ -474,4 +475,17 @@ export async function signedInAdmin(label = "operator", role: OperatorRole = "ow
   const cookie = cookieFrom(response, ADMIN_COOKIE);
   if (!cookie) throw new Error("Signing in set no session cookie");
   return { ...admin, cookie };
+}
+
+/**
+ * Every day's paid orders and revenue, as the dashboard keeps them
+ * (DailySales), agree with the orders themselves: each paid order counts on
+ * its day, with what it kept (its total less its refunds).
+ */
+export async function expectDailySalesToAgree() {
+  const counted = await db.$queryRaw<{ day: string; orders: number; revenue: number }[]>`
+    SELECT shop_day("createdAt") AS day, count(*)::int AS orders, sum("totalCents" - coalesce("refundedCents", 0))::int AS revenue
+      FROM "Order" WHERE "paymentStatus" = 'paid' GROUP BY 1 ORDER BY 1`;
+  const kept = await db.dailySales.findMany({ where: { orders: { gt: 0 } }, orderBy: { day: "asc" } });
+  expect(kept.map(({ day, orders, revenueCents }) => ({ day, orders, revenue: revenueCents }))).toEqual(counted);
 }

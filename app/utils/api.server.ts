@@ -103,8 +103,24 @@ export async function readJsonForm<Schema extends z.ZodTypeAny>(request: Request
  * Bytes that are not UTF-8 are refused (`unacceptableText`), not replaced.
  */
 export async function readLimited(request: Request, limit: number): Promise<string | null> {
+  const bytes = await readBytesLimited(request, limit);
+  if (bytes === null) return null;
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw unacceptableText(request);
+  }
+}
+
+/**
+ * The body's bytes, or null as soon as it grows past `limit` (declared or
+ * streamed): readLimited's reading, for bodies that are not text (a
+ * picture's multipart form). Stops reading there and leaves the rest unread:
+ * the server discards it and still answers (server/http-guards.mjs).
+ */
+export async function readBytesLimited(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
   if (Number(request.headers.get("Content-Length") ?? 0) > limit) return null;
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -119,11 +135,7 @@ export async function readLimited(request: Request, limit: number): Promise<stri
   } finally {
     reader.releaseLock();
   }
-  try {
-    return strictUtf8.decode(Buffer.concat(chunks));
-  } catch {
-    throw unacceptableText(request);
-  }
+  return Buffer.concat(chunks);
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

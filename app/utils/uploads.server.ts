@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { isAcceptableText } from "~/lib/text";
-import { apiError, unacceptableText } from "~/utils/api.server";
+import { apiError, readBytesLimited, unacceptableText } from "~/utils/api.server";
 
 /**
  * A function's form with a file in it (create-product's picture): a
@@ -26,27 +26,6 @@ export async function readMultipartForm(request: Request, { limit, field, messag
   } catch {
     throw apiError(400, "The form could not be read.");
   }
-}
-
-async function readBytesLimited(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
-  if (Number(request.headers.get("Content-Length") ?? 0) > limit) return null;
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      // Stop here and leave the rest unread: the server discards it and still answers (server/http-guards.mjs).
-      if (size > limit) return null;
-      chunks.push(value);
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  return Buffer.concat(chunks);
 }
 
 /**

@@ -6,7 +6,7 @@ import { settlePendingRefunds } from "~/models/refunds.server";
 import { refundPayment } from "~/services/stripe.server";
 import { db } from "~/utils/db.server";
 import { OWNER_ONLY_MESSAGE } from "~/lib/operators";
-import { callFunction, chargeRefunded, deliverStripeEvent, orderFor, payOrder, placeOrder, readJson, signedInAdmin, type ErrorJson } from "../utils";
+import { callFunction, chargeRefunded, deliverStripeEvent, expectDailySalesToAgree, orderFor, payOrder, placeOrder, readJson, signedInAdmin, type ErrorJson } from "../utils";
 
 /**
  * Partial refunds (issue 23 item 5, decision 066): the owner refunds an
@@ -50,14 +50,6 @@ async function paidOrder(lines?: [string, number][]) {
   return { orderId, order, paymentIntentId: order.paymentIntentId!, short: orderId.slice(0, 8) };
 }
 
-/** Every day's paid orders and revenue agree with the orders themselves: each paid order counts, with what it kept. */
-async function expectDailySalesToAgree() {
-  const counted = await db.$queryRaw<{ day: string; orders: number; revenue: number }[]>`
-    SELECT shop_day("createdAt") AS day, count(*)::int AS orders, sum("totalCents" - coalesce("refundedCents", 0))::int AS revenue
-      FROM "Order" WHERE "paymentStatus" = 'paid' GROUP BY 1 ORDER BY 1`;
-  const kept = await db.dailySales.findMany({ where: { orders: { gt: 0 } }, orderBy: { day: "asc" } });
-  expect(kept.map(({ day, orders, revenueCents }) => ({ day, orders, revenue: revenueCents }))).toEqual(counted);
-}
 
 describe("refund-order: an amount, then the rest", () => {
   it("refunds $12.50 of $40.00 (the order stays paid), then the rest: two Stripe refunds, two records, two emails, the day's revenue following", async () => {

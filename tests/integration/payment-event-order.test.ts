@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { stripeMock, type MockSession } from "../../mocks/stripe";
 import { db } from "~/utils/db.server";
-import { chargeRefunded, deliverStripeEvent, placeOrder, readJson, stripeSessionEvent } from "../utils";
+import { chargeRefunded, deliverStripeEvent, expectDailySalesToAgree, placeOrder, readJson, stripeSessionEvent } from "../utils";
 
 /**
  * Stripe does not promise the order its events arrive in, and retries a
@@ -75,14 +75,6 @@ async function outcome(orderId: string) {
   return { paymentStatus: order.paymentStatus, emails: emails.map(({ kind }) => kind) };
 }
 
-/** The dashboard's per-day counts agree with the orders themselves (each payment change recorded once, in both directions). */
-async function expectDailySalesToAgree() {
-  const counted = await db.$queryRaw<{ day: string; orders: number; revenue: number }[]>`
-    SELECT shop_day("createdAt") AS day, count(*)::int AS orders, sum("totalCents" - coalesce("refundedCents", 0))::int AS revenue
-    FROM "Order" WHERE "paymentStatus" = 'paid' GROUP BY 1 ORDER BY 1`;
-  const kept = await db.dailySales.findMany({ where: { orders: { gt: 0 } }, orderBy: { day: "asc" } });
-  expect(kept.map(({ day, orders, revenueCents }) => ({ day, orders, revenue: revenueCents }))).toEqual(counted);
-}
 
 describe("payment events count in any order of arrival, and again", () => {
   for (const ordering of orderings(["completed", "refunded", "expired"])) {
