@@ -2,7 +2,7 @@ import { z } from "zod";
 import { lineTotalCents } from "~/models/pricing.server";
 import { db } from "~/utils/db.server";
 import { orderStatusEmail } from "~/services/emails.server";
-import type { Prisma } from "~/generated/prisma/client";
+import { Prisma } from "~/generated/prisma/client";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
 import { phoneKey } from "~/lib/phone";
 import { initial, maskEmail } from "~/lib/masking";
@@ -138,16 +138,14 @@ function maskOrder(order: OrderRow): MaskedOrder {
   };
 }
 
-/** Matches nothing: for a search term that can be neither an order id nor a domain. */
-const NO_ORDER: Prisma.OrderWhereInput = { id: { in: [] } };
-
-/**
- * Orders whose id starts with `prefix` (lower-case hex and dashes): LIKE
- * 'prefix%', which migration 004's text_pattern_ops index serves.
- */
-function idPrefixWhere(prefix: string): Prisma.OrderWhereInput {
-  return { id: { startsWith: prefix } };
-}
+/** What a search term can be; a term may be several at once (any of them matches). */
+type SearchShape =
+  | { mailbox: string }
+  | { phoneDigits: string }
+  | { idPrefix: string }
+  | { emailDomain: string }
+  /** Each word the start of the first or the last name. */
+  | { nameWords: string[] };
 
 /**
  * What the operator's search box finds, for owners and staff alike (the rows
@@ -157,31 +155,80 @@ function idPrefixWhere(prefix: string): Prisma.OrderWhereInput {
  * (its last ten digits); an order id's first characters; a name, each word
  * the start of the first or the last name ("maya", "Maya Lo"). A term may be
  * several of these at once ("abe" is a name and an id prefix): it finds
- * either. Each shape lets only its own characters through, so none of LIKE's
- * wildcards (% and _) reaches a query.
+ * either; none (an empty list) finds nothing. Each shape lets only its own
+ * characters through, so none of LIKE's wildcards (% and _) reaches a query.
+ * Read once here; searchWhere and searchSql say it to Prisma and to SQL.
  */
-function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
-  if (!q) return {};
+function searchShapes(q: string): SearchShape[] {
   const term = q.toLowerCase();
-  if (/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(term)) return { mailbox: canonicalMailbox(term) };
+  if (/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(term)) return [{ mailbox: canonicalMailbox(term) }];
   const phone = /^[0-9+()\-.\s]+$/.test(term) ? phoneKey(term) : null;
-  if (phone) return /^[0-9a-f-]+$/.test(term) ? { OR: [{ phoneDigits: phone }, idPrefixWhere(term)] } : { phoneDigits: phone };
+  if (phone) return /^[0-9a-f-]+$/.test(term) ? [{ phoneDigits: phone }, { idPrefix: term }] : [{ phoneDigits: phone }];
   if (term.includes(".") || term.startsWith("@")) {
     const domain = term.replace(/^@/, "");
-    if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) return NO_ORDER;
     // Whole and indexed: the domain stored with each order is its canonical
     // mailbox's, lower case, with googlemail.com folded into gmail.com.
-    return { emailDomain: mailboxDomain(`x@${domain}`) };
+    return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain) ? [{ emailDomain: mailboxDomain(`x@${domain}`) }] : [];
   }
-  const shapes: Prisma.OrderWhereInput[] = [];
-  if (/^[0-9a-f-]+$/.test(term)) shapes.push(idPrefixWhere(term));
+  const shapes: SearchShape[] = [];
+  if (/^[0-9a-f-]+$/.test(term)) shapes.push({ idPrefix: term });
   const words = term.split(/\s+/);
-  if (words.every((word) => /^[\p{L}'-]+$/u.test(word))) {
-    const startsWith = (word: string) => ({ startsWith: word, mode: "insensitive" as const });
-    shapes.push({ AND: words.map((word) => ({ OR: [{ firstName: startsWith(word) }, { lastName: startsWith(word) }] })) });
-  }
-  if (shapes.length === 0) return NO_ORDER;
-  return shapes.length === 1 ? shapes[0]! : { OR: shapes };
+  if (words.every((word) => /^[\p{L}'-]+$/u.test(word))) shapes.push({ nameWords: words });
+  return shapes;
+}
+
+/** The search as Prisma's where. An id prefix is LIKE 'prefix%', which migration 004's text_pattern_ops index serves. */
+function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
+  if (!q) return {};
+  const startsWith = (word: string) => ({ startsWith: word, mode: "insensitive" as const });
+  const wheres = searchShapes(q).map((shape): Prisma.OrderWhereInput => {
+    if ("mailbox" in shape) return { mailbox: shape.mailbox };
+    if ("phoneDigits" in shape) return { phoneDigits: shape.phoneDigits };
+    if ("idPrefix" in shape) return { id: { startsWith: shape.idPrefix } };
+    if ("emailDomain" in shape) return { emailDomain: shape.emailDomain };
+    return { AND: shape.nameWords.map((word) => ({ OR: [{ firstName: startsWith(word) }, { lastName: startsWith(word) }] })) };
+  });
+  if (wheres.length === 0) return { id: { in: [] } };
+  return wheres.length === 1 ? wheres[0]! : { OR: wheres };
+}
+
+/** The same search as SQL, for the capped count (countOrders); the same indexes serve it. */
+function searchSql(q: string | undefined): Prisma.Sql {
+  if (!q) return Prisma.sql`TRUE`;
+  const sqls = searchShapes(q).map((shape) => {
+    if ("mailbox" in shape) return Prisma.sql`"mailbox" = ${shape.mailbox}`;
+    if ("phoneDigits" in shape) return Prisma.sql`"phoneDigits" = ${shape.phoneDigits}`;
+    if ("idPrefix" in shape) return Prisma.sql`"id" LIKE ${`${shape.idPrefix}%`}`;
+    if ("emailDomain" in shape) return Prisma.sql`"emailDomain" = ${shape.emailDomain}`;
+    return Prisma.join(
+      shape.nameWords.map((word) => Prisma.sql`("firstName" ILIKE ${`${word}%`} OR "lastName" ILIKE ${`${word}%`})`),
+      " AND ",
+    );
+  });
+  return sqls.length === 0 ? Prisma.sql`FALSE` : Prisma.sql`(${Prisma.join(sqls, ") OR (")})`;
+}
+
+/**
+ * How many orders the list's filters match, counted up to ORDER_LIST_DEPTH + 1
+ * in SQL: `count({ take })` through Prisma reads the matching ids into the
+ * server first (70 ms for 10,001 of a million orders against 6 ms here).
+ */
+async function countOrders(query: OrdersQuery, from: Date | null) {
+  const conditions = [
+    query.includeUnpaid ? Prisma.sql`TRUE` : Prisma.sql`"paymentStatus" = ${query.payment}::"PaymentStatus"`,
+    query.status ? Prisma.sql`"status" = ${query.status}::"OrderStatus"` : Prisma.sql`TRUE`,
+    // The columns hold UTC without a zone (as daily-sales.server.ts compares them).
+    from
+      ? query.sort === "date_asc"
+        ? Prisma.sql`"createdAt" >= ${from.toISOString()}::timestamp`
+        : Prisma.sql`"createdAt" <= ${from.toISOString()}::timestamp`
+      : Prisma.sql`TRUE`,
+    searchSql(query.q),
+  ];
+  const [row] = await db.$queryRaw<{ count: number }[]>`
+    SELECT count(*)::int AS "count"
+      FROM (SELECT 1 FROM "Order" WHERE ${Prisma.join(conditions, " AND ")} LIMIT ${ORDER_LIST_DEPTH + 1}) AS "matching"`;
+  return row?.count ?? 0;
 }
 
 /**
@@ -213,7 +260,7 @@ export async function listOrders(query: OrdersQuery) {
     // The page's ids first, read from the index alone; then only those orders' rows.
     // (Reading whole rows, PostgreSQL fetches each one the OFFSET skips.)
     db.order.findMany({ where, orderBy, skip: (query.page - 1) * query.pageSize, take: query.pageSize, select: { id: true } }),
-    everyPaidOrder ? paidOrderCount() : db.order.count({ where, take: ORDER_LIST_DEPTH + 1 }),
+    everyPaidOrder ? paidOrderCount() : countOrders(query, from),
   ]);
   const rows = await db.order.findMany({ where: { id: { in: page.map((order) => order.id) } }, select: orderSelect });
   const byId = new Map(rows.map((row) => [row.id, row]));
