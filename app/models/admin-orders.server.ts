@@ -157,7 +157,7 @@ type SearchShape =
  * several of these at once ("abe" is a name and an id prefix): it finds
  * either; none (an empty list) finds nothing. Each shape lets only its own
  * characters through, so none of LIKE's wildcards (% and _) reaches a query.
- * Read once here; searchWhere and searchSql say it to Prisma and to SQL.
+ * Read once here; searchSql says it in SQL.
  */
 function searchShapes(q: string): SearchShape[] {
   const term = q.toLowerCase();
@@ -177,22 +177,11 @@ function searchShapes(q: string): SearchShape[] {
   return shapes;
 }
 
-/** The search as Prisma's where. An id prefix is LIKE 'prefix%', which migration 004's text_pattern_ops index serves. */
-function searchWhere(q: string | undefined): Prisma.OrderWhereInput {
-  if (!q) return {};
-  const startsWith = (word: string) => ({ startsWith: word, mode: "insensitive" as const });
-  const wheres = searchShapes(q).map((shape): Prisma.OrderWhereInput => {
-    if ("mailbox" in shape) return { mailbox: shape.mailbox };
-    if ("phoneDigits" in shape) return { phoneDigits: shape.phoneDigits };
-    if ("idPrefix" in shape) return { id: { startsWith: shape.idPrefix } };
-    if ("emailDomain" in shape) return { emailDomain: shape.emailDomain };
-    return { AND: shape.nameWords.map((word) => ({ OR: [{ firstName: startsWith(word) }, { lastName: startsWith(word) }] })) };
-  });
-  if (wheres.length === 0) return { id: { in: [] } };
-  return wheres.length === 1 ? wheres[0]! : { OR: wheres };
-}
-
-/** The same search as SQL, for the capped count (countOrders); the same indexes serve it. */
+/**
+ * The search as SQL. An id prefix is LIKE 'prefix%', which migration 004's
+ * text_pattern_ops index serves; a name, ILIKE 'word%' on either name, which
+ * migration 014's trigram index serves.
+ */
 function searchSql(q: string | undefined): Prisma.Sql {
   if (!q) return Prisma.sql`TRUE`;
   const sqls = searchShapes(q).map((shape) => {
@@ -208,12 +197,8 @@ function searchSql(q: string | undefined): Prisma.Sql {
   return sqls.length === 0 ? Prisma.sql`FALSE` : Prisma.sql`(${Prisma.join(sqls, ") OR (")})`;
 }
 
-/**
- * How many orders the list's filters match, counted up to ORDER_LIST_DEPTH + 1
- * in SQL: `count({ take })` through Prisma reads the matching ids into the
- * server first (70 ms for 10,001 of a million orders against 6 ms here).
- */
-async function countOrders(query: OrdersQuery, from: Date | null) {
+/** The list's filters as one SQL condition: payment, status, `from`, and the search. */
+function listConditions(query: OrdersQuery, from: Date | null): Prisma.Sql {
   const conditions = [
     query.includeUnpaid ? Prisma.sql`TRUE` : Prisma.sql`"paymentStatus" = ${query.payment}::"PaymentStatus"`,
     query.status ? Prisma.sql`"status" = ${query.status}::"OrderStatus"` : Prisma.sql`TRUE`,
@@ -225,10 +210,49 @@ async function countOrders(query: OrdersQuery, from: Date | null) {
       : Prisma.sql`TRUE`,
     searchSql(query.q),
   ];
+  return Prisma.join(conditions, " AND ");
+}
+
+const ORDER_BY: Record<OrdersQuery["sort"], Prisma.Sql> = {
+  date_desc: Prisma.sql`"createdAt" DESC`,
+  date_asc: Prisma.sql`"createdAt" ASC`,
+  total_desc: Prisma.sql`"totalCents" DESC, "createdAt" DESC`,
+  total_asc: Prisma.sql`"totalCents" ASC, "createdAt" DESC`,
+};
+
+/**
+ * How many orders the list's filters match, counted up to ORDER_LIST_DEPTH + 1
+ * (Prisma's `count({ take })` reads the matching ids into the server first:
+ * 70 ms for 10,001 of a million orders against 6 ms here).
+ */
+async function countOrders(where: Prisma.Sql) {
   const [row] = await db.$queryRaw<{ count: number }[]>`
-    SELECT count(*)::int AS "count"
-      FROM (SELECT 1 FROM "Order" WHERE ${Prisma.join(conditions, " AND ")} LIMIT ${ORDER_LIST_DEPTH + 1}) AS "matching"`;
+    SELECT count(*)::int AS "count" FROM (SELECT 1 FROM "Order" WHERE ${where} LIMIT ${ORDER_LIST_DEPTH + 1}) AS "matching"`;
   return row?.count ?? 0;
+}
+
+/** A page's ids, read in the sort's order through the index that serves the filters, stopping at the page. */
+async function pageIds(where: Prisma.Sql, query: OrdersQuery) {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Order" WHERE ${where} ORDER BY ${ORDER_BY[query.sort]} LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`;
+  return rows.map((row) => row.id);
+}
+
+/**
+ * A name search: its matches gathered first through the trigram index (up
+ * to ORDER_LIST_DEPTH + 1), counted, and, when that is all of them, sorted
+ * for the page in the same statement. Read in date order instead, the planner
+ * reads orders until enough match: "olivia martinez" (857 of a million
+ * orders) took 238 ms that way. A common name (more matches than the depth)
+ * has its page read in date order, where matches come soon.
+ */
+async function nameSearchPage(where: Prisma.Sql, query: OrdersQuery) {
+  const [gathered] = await db.$queryRaw<{ count: number; ids: string[] }[]>`
+    WITH "matching" AS MATERIALIZED (SELECT "id", "createdAt", "totalCents" FROM "Order" WHERE ${where} LIMIT ${ORDER_LIST_DEPTH + 1})
+    SELECT (SELECT count(*)::int FROM "matching") AS "count",
+           ARRAY(SELECT "id" FROM "matching" ORDER BY ${ORDER_BY[query.sort]} LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}) AS "ids"`;
+  const counted = gathered?.count ?? 0;
+  return { counted, ids: counted <= ORDER_LIST_DEPTH ? (gathered?.ids ?? []) : await pageIds(where, query) };
 }
 
 /**
@@ -238,34 +262,24 @@ async function countOrders(query: OrdersQuery, from: Date | null) {
  * most, and a count stops there ("10,000+", `totalCapped`): an exact count of
  * a large filter reads every matching index entry (217 ms for "delivered" at a
  * million orders), and a deep OFFSET skips as many (decision 067). The list
- * as it first opens (every paid order) keeps its exact count from the daily totals.
+ * as it first opens (every paid order) keeps its exact count from the daily
+ * totals. The page's ids come first, read from the index alone; then only
+ * those orders' rows (reading whole rows, PostgreSQL fetches each one the
+ * OFFSET skips).
  */
 export async function listOrders(query: OrdersQuery) {
   const from = query.from ? new Date(query.from) : null;
-  const where: Prisma.OrderWhereInput = {
-    ...(query.includeUnpaid ? {} : { paymentStatus: query.payment }),
-    ...(query.status ? { status: query.status } : {}),
-    ...(from ? { createdAt: query.sort === "date_asc" ? { gte: from } : { lte: from } } : {}),
-    ...searchWhere(query.q),
-  };
-  const orderBy: Prisma.OrderOrderByWithRelationInput[] = {
-    date_desc: [{ createdAt: "desc" as const }],
-    date_asc: [{ createdAt: "asc" as const }],
-    total_desc: [{ totalCents: "desc" as const }, { createdAt: "desc" as const }],
-    total_asc: [{ totalCents: "asc" as const }, { createdAt: "desc" as const }],
-  }[query.sort];
+  const where = listConditions(query, from);
   // Every paid order, unfiltered (the list as it first opens): the daily totals already count them.
   const everyPaidOrder = !query.includeUnpaid && query.payment === "paid" && !query.status && !query.q && !from;
-  const [page, counted] = await Promise.all([
-    // The page's ids first, read from the index alone; then only those orders' rows.
-    // (Reading whole rows, PostgreSQL fetches each one the OFFSET skips.)
-    db.order.findMany({ where, orderBy, skip: (query.page - 1) * query.pageSize, take: query.pageSize, select: { id: true } }),
-    everyPaidOrder ? paidOrderCount() : countOrders(query, from),
-  ]);
-  const rows = await db.order.findMany({ where: { id: { in: page.map((order) => order.id) } }, select: orderSelect });
+  const nameSearch = query.q ? searchShapes(query.q).some((shape) => "nameWords" in shape) : false;
+  const { ids, counted } = nameSearch
+    ? await nameSearchPage(where, query)
+    : await Promise.all([pageIds(where, query), everyPaidOrder ? paidOrderCount() : countOrders(where)]).then(([ids, counted]) => ({ ids, counted }));
+  const rows = await db.order.findMany({ where: { id: { in: ids } }, select: orderSelect });
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const orders = page.flatMap((order) => {
-    const row = byId.get(order.id);
+  const orders = ids.flatMap((id) => {
+    const row = byId.get(id);
     return row ? [maskOrder(row)] : [];
   });
   const totalCapped = !everyPaidOrder && counted > ORDER_LIST_DEPTH;

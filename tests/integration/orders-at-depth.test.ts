@@ -49,6 +49,17 @@ describe("get-orders beyond 10,000 orders", () => {
     expect(await ordersJson({ q: DOMAIN, from: new Date(OLDEST.getTime() + 99 * 3_600_000).toISOString(), pageSize: 1 })).toMatchObject({ total: 100, totalCapped: false });
   });
 
+  it("a name search with more matches than that: counted to 10,000, its page read newest first", async () => {
+    const named = await ordersJson({ q: "depth tester", pageSize: 2 });
+    expect(named).toMatchObject({ total: 10_000, totalCapped: true });
+    const newest = new Date(OLDEST.getTime() + (MANY - 1) * 3_600_000);
+    expect(named.orders.map((order) => order.created_at)).toEqual([newest.toISOString(), new Date(newest.getTime() - 3_600_000).toISOString()]);
+    // Fewer than that (from a moment): gathered, counted exactly, and sorted.
+    const fewer = await ordersJson({ q: "depth tester", from: new Date(OLDEST.getTime() + 9 * 3_600_000).toISOString(), pageSize: 3 });
+    expect(fewer.total).toBe(10);
+    expect(fewer.orders.map((order) => order.created_at)).toEqual([9, 8, 7].map((hours) => new Date(OLDEST.getTime() + hours * 3_600_000).toISOString()));
+  });
+
   it("goes 10,000 orders deep by page, and refuses deeper with how to go on", async () => {
     const last = await ordersJson({ q: DOMAIN, page: 100, pageSize: 100 });
     expect(last.orders).toHaveLength(100);
