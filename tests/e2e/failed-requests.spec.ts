@@ -158,6 +158,9 @@ test("a slow answer shows the busy state, accepts no second press, and then land
 test("an add the shop refuses (a line already at 99) says why and shows no popup", async ({ page }) => {
   await fillCart(page, [{ productId: "bar-chocolate-pb", quantity: 99 }]);
   await page.goto("/shop");
+  // The toast is the enhanced page's: pressed before hydration, the plain form posts and the page says it inline
+  // (a CI run caught exactly that: the inline "You can order up to 99" and no toast).
+  await page.locator("html[data-enhanced]").waitFor({ state: "attached" });
   await page.getByRole("button", { name: "Add to cart, Chocolate Crunch" }).click();
   await expect(toast(page, "Not added to cart")).toContainText("99");
   await expect(page.getByRole("status").filter({ hasText: "Added to cart!" })).toHaveCount(0);
