@@ -7,6 +7,7 @@ import { Link, useNavigate } from "react-router";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 import { answerToasts } from "../../toasts";
+import { StockFields } from "./stock-fields";
 
 /** The server's limit (create-product): said before a large file is sent at all. */
 const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
@@ -166,26 +167,7 @@ function ProductCreate() {
                   ))}
                 </Group>
               </Checkbox.Group>
-              <Group align="flex-start" gap="md">
-                <TextInput
-                  label="Stock (items left)"
-                  description="Empty: no limit"
-                  value={stock}
-                  onChange={(event) => setStock(event.currentTarget.value)}
-                  error={errors.stock}
-                  inputMode="numeric"
-                  w={180}
-                />
-                <TextInput
-                  label="Low-stock threshold"
-                  description="“Only N left” and an email at or below"
-                  value={threshold}
-                  onChange={(event) => setThreshold(event.currentTarget.value)}
-                  error={errors.lowStockThreshold}
-                  inputMode="numeric"
-                  w={220}
-                />
-              </Group>
+              <StockFields stock={stock} threshold={threshold} onStock={setStock} onThreshold={setThreshold} errors={errors} />
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }}>

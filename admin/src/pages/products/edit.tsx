@@ -9,6 +9,7 @@ import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { answerToasts } from "../../toasts";
+import { StockFields } from "./stock-fields";
 
 /** One product: edit its name, description and price, archive or restore it; beside, who changed what and when. */
 export default function ProductEditPage() {
@@ -137,26 +138,7 @@ function ProductForm({ product }: { product: ProductJson }) {
           w={180}
           required
         />
-        <Group align="flex-start" gap="md">
-          <TextInput
-            label="Stock (items left)"
-            description="Empty: no limit"
-            value={stock}
-            onChange={(event) => setStock(event.currentTarget.value)}
-            error={errors.stock}
-            inputMode="numeric"
-            w={180}
-          />
-          <TextInput
-            label="Low-stock threshold"
-            description="“Only N left” and an email at or below"
-            value={threshold}
-            onChange={(event) => setThreshold(event.currentTarget.value)}
-            error={errors.lowStockThreshold}
-            inputMode="numeric"
-            w={220}
-          />
-        </Group>
+        <StockFields stock={stock} threshold={threshold} onStock={setStock} onThreshold={setThreshold} errors={errors} />
         <Group>
           <Button type="submit" loading={mutation.isPending}>
             Save changes
