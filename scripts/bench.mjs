@@ -12,11 +12,13 @@
 //   options: --rounds N --seconds N --lighthouse-runs N --no-lighthouse --build --fresh-db
 //            --soak-minutes N (default 10, 1 with --quick, 0 skips the memory soak)
 //            --operator-orders 100000,1000000 (the operator figures' sizes; default 100000,1000000)
-//            --only pages,operator,soak (default all three)
+//            --only pages,orders,operator,soak (default all four)
+//            --order-seconds N (default 20, 5 with --quick): the order path's measured load
 //   BENCH_PORT (default 3200): the pages' server; BENCH_PORT+1: the operator's.
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { benchOperator } from "./bench/operator.mjs";
+import { benchOrders } from "./bench/orders.mjs";
 import { benchPages } from "./bench/pages.mjs";
 import { benchSoak } from "./bench/soak.mjs";
 import { consoleTable, machine, machineText, markdownTable, writeResults } from "./bench/report.mjs";
@@ -35,6 +37,7 @@ const { values: options } = parseArgs({
     "soak-minutes": { type: "string" },
     "operator-orders": { type: "string" },
     only: { type: "string" },
+    "order-seconds": { type: "string" },
   },
 });
 const ROUNDS = Number(options.rounds ?? (options.quick ? 1 : 3));
@@ -44,7 +47,7 @@ const SAMPLES = options.quick ? 30 : 100;
 const SOAK_MINUTES = Number(options["soak-minutes"] ?? (options.quick ? 1 : 10));
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const OPERATOR_SIZES = (options["operator-orders"] ?? "100000,1000000").split(",").map(Number);
-const ONLY = new Set((options.only ?? "pages,operator,soak").split(","));
+const ONLY = new Set((options.only ?? "pages,orders,operator,soak").split(","));
 
 const startedAt = new Date();
 const date = startedAt.toISOString();
@@ -77,6 +80,7 @@ if (options.build) {
 // --- The pages, then the operator's functions on 100,000 orders ---------------------
 const shared = { figure, step, port: PORT, rounds: ROUNDS, roundSeconds: SECONDS };
 if (ONLY.has("pages")) await benchPages({ ...shared, lighthouseRuns: options["no-lighthouse"] ? 0 : LIGHTHOUSE_RUNS, build: options.build });
+if (ONLY.has("orders")) await benchOrders({ figure, step, port: PORT, seconds: Number(options["order-seconds"] ?? (options.quick ? 5 : 20)) });
 if (ONLY.has("operator")) {
   for (const paidOrders of OPERATOR_SIZES) await benchOperator({ ...shared, samples: SAMPLES, freshDb: options["fresh-db"], paidOrders });
 }
