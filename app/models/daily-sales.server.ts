@@ -36,14 +36,27 @@ export async function recordRefundInSales(tx: Prisma.TransactionClient, order: {
   await addToDay(tx, order.createdAt, whole ? -1 : 0, -amountCents);
 }
 
+/** One statement: two payments of a new day cannot both try to create its row. */
+const ADD_TO_DAY = `
+  INSERT INTO "DailySales" ("day", "orders", "revenueCents")
+  VALUES (shop_day($1::timestamp), $2, $3)
+  ON CONFLICT ("day") DO UPDATE SET "orders" = "DailySales"."orders" + EXCLUDED."orders",
+                                    "revenueCents" = "DailySales"."revenueCents" + EXCLUDED."revenueCents"`;
+
 async function addToDay(tx: Prisma.TransactionClient, createdAt: Date, orders: number, revenueCents: number) {
-  // One statement: two payments of a new day cannot both try to create its row.
-  await tx.$executeRaw`
-    INSERT INTO "DailySales" ("day", "orders", "revenueCents")
-    VALUES (shop_day(${createdAt.toISOString()}::timestamp), ${orders}, ${revenueCents})
-    ON CONFLICT ("day") DO UPDATE SET "orders" = "DailySales"."orders" + EXCLUDED."orders",
-                                      "revenueCents" = "DailySales"."revenueCents" + EXCLUDED."revenueCents"`;
+  await tx.$executeRawUnsafe(ADD_TO_DAY, createdAt.toISOString(), orders, revenueCents);
 }
+
+/**
+ * `addToDay` for an order becoming paid, as a part of the order path's
+ * statement (decision 068) that pays it: a CTE reading the `paid` CTE's
+ * "createdAt" and "totalCents".
+ */
+export const ADD_PAID_TO_DAY = `
+  INSERT INTO "DailySales" ("day", "orders", "revenueCents")
+  SELECT shop_day(paid."createdAt"), 1, paid."totalCents" FROM paid
+  ON CONFLICT ("day") DO UPDATE SET "orders" = "DailySales"."orders" + EXCLUDED."orders",
+                                    "revenueCents" = "DailySales"."revenueCents" + EXCLUDED."revenueCents"`;
 
 /**
  * Paid orders and revenue of each of the `count` Los Angeles calendar days

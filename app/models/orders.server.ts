@@ -1,5 +1,6 @@
 import { phoneKey } from "~/lib/phone";
-import { db, isUniqueViolation } from "~/utils/db.server";
+import { randomUUID } from "node:crypto";
+import { at, db, isSqlUniqueViolation, query, transaction } from "~/utils/db.server";
 import { checkDelivery, type DeliveryCheck, type DeliveryInRange } from "~/models/delivery.server";
 import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.server";
 import type { Shipping } from "~/lib/checkout-form";
@@ -8,9 +9,9 @@ import { formatCents } from "~/lib/money";
 import { isTakenPayment } from "~/lib/orders";
 import { applyEarlyRefund, lockPaymentIntent } from "~/models/refunds.server";
 import { messages, minimumOrderMessage, outsideAreaMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
-import { enqueueEmails } from "~/services/outbox.server";
+import { enqueueEmails, enqueueEmailsSql } from "~/services/outbox.server";
 import { OutOfStock, holdStock, releaseStock, retakeStock } from "~/models/stock.server";
-import { recordPaymentChange } from "~/models/daily-sales.server";
+import { ADD_PAID_TO_DAY, recordPaymentChange } from "~/models/daily-sales.server";
 import { describeError } from "~/utils/errors.server";
 import { metrics } from "~/utils/metrics.server";
 import {
@@ -20,8 +21,8 @@ import {
   paymentIntentIdOf,
   retrieveCheckoutSessionCached,
   type PageClosing,
+  type SessionOrder,
 } from "~/services/stripe.server";
-import type { Prisma } from "~/generated/prisma/client";
 import {
   CODE_EXPIRED,
   checkDiscountCode,
@@ -158,11 +159,11 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
     return refuse("payment-provider", messages.checkoutError);
   }
   // Conditional: a newer checkout of the same first-order code may have replaced this one meanwhile.
-  const { count } = await db.order.updateMany({
-    where: { id: order.order.id, paymentStatus: "unpaid" },
-    data: { stripeSessionId: session.id, stripeSessionUrl: session.url },
-  });
-  if (count === 0) {
+  const { rowCount } = await query(
+    `UPDATE "Order" SET "stripeSessionId" = $2, "stripeSessionUrl" = $3, "updatedAt" = $4 WHERE "id" = $1 AND "paymentStatus" = 'unpaid'`,
+    [order.order.id, session.id, session.url, at(new Date())],
+  );
+  if (rowCount === 0) {
     await closeCheckoutSession(session.id);
     return refuse("code-unavailable", {
       title: "Checkout Error",
@@ -176,71 +177,90 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
 
 type Customer = Shipping & { mailbox: string };
 
+/** The order as the rest of placing it needs it: its payment page is made from these. */
+type PlacedOrder = SessionOrder & { totalCents: number };
+
 /**
  * Writes the order and reserves its code in one transaction. The code's use
  * is taken with a conditional update that cannot pass its usage limit; a
  * first-order code is claimed per mailbox through a unique column, so two
  * tabs or instances cannot both hold it. An unpaid earlier attempt of the
  * same customer is closed (its payment page expired first) and replaced.
+ * Written in SQL through node-pg (decision 068): the order and its lines in
+ * one statement, then the stock it holds.
  */
 async function reserveAndCreate(customer: Customer, price: OrderPrice, discount: AppliedDiscount | null, delivery: DeliveryInRange) {
   const claim = discount?.firstOrderOnly ? `${discount.code}:${customer.mailbox}` : null;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await db.$transaction(async (tx) => {
+      const written = await transaction(async (sql) => {
+        const now = at(new Date());
         if (discount) {
-          const { count } = await tx.discountCode.updateMany({
-            where: {
-              code: discount.code,
-              active: true,
-              AND: [
-                { OR: [{ usageLimit: null }, { usesHeld: { lt: tx.discountCode.fields.usageLimit } }] },
-                { OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
-              ],
-            },
-            data: { usesHeld: { increment: 1 } },
-          });
-          if (count === 0) return refuse("code-unavailable", await codeUnavailable(tx, discount.code));
+          const { rowCount } = await sql.query(
+            `UPDATE "DiscountCode" SET "usesHeld" = "usesHeld" + 1
+              WHERE "code" = $1 AND "active" AND ("usageLimit" IS NULL OR "usesHeld" < "usageLimit") AND ("expiresAt" IS NULL OR "expiresAt" > $2)`,
+            [discount.code, now],
+          );
+          if (rowCount === 0) return null;
         }
-        const order = await tx.order.create({
-          data: {
-            email: customer.email,
-            mailbox: customer.mailbox,
-            emailDomain: mailboxDomain(customer.email),
-            firstName: customer.firstName,
-            lastName: customer.lastName,
-            phone: customer.phone ?? null,
-            phoneDigits: phoneKey(customer.phone),
-            address: customer.address,
-            city: customer.city,
-            state: customer.state,
-            zipCode: customer.zipCode,
-            subtotalCents: price.subtotalCents,
-            discountCents: price.discountCents,
-            discountCode: discount?.code ?? null,
-            firstOrderClaim: claim,
-            shippingCents: price.shippingCents,
-            totalCents: price.totalCents,
-            deliveryZone: delivery.zone,
-            distanceTenths: Math.round(delivery.miles * 10),
-            items: {
-              create: price.lines.map((line) => ({
-                productId: line.product.id,
-                name: line.product.name,
-                unitPriceCents: line.product.priceCents,
-                quantity: line.quantity,
-              })),
-            },
-          },
-          include: { items: true },
-        });
+        const order: PlacedOrder = {
+          id: randomUUID(),
+          email: customer.email,
+          discountCode: discount?.code ?? null,
+          discountCents: price.discountCents,
+          shippingCents: price.shippingCents,
+          totalCents: price.totalCents,
+          items: price.lines.map((line) => ({ name: line.product.name, unitPriceCents: line.product.priceCents, quantity: line.quantity })),
+        };
+        const { rows: items } = await sql.query<{ id: number; productId: string; quantity: number }>(
+          `WITH placed AS (
+             INSERT INTO "Order" ("id", "email", "mailbox", "emailDomain", "firstName", "lastName", "phone", "phoneDigits",
+               "address", "city", "state", "zipCode", "subtotalCents", "discountCents", "discountCode", "firstOrderClaim",
+               "shippingCents", "totalCents", "deliveryZone", "distanceTenths", "createdAt", "updatedAt")
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)
+             RETURNING "id")
+           INSERT INTO "OrderItem" ("orderId", "productId", "name", "unitPriceCents", "quantity")
+           SELECT placed."id", l."productId", l."name", l."unitPriceCents", l."quantity"
+             FROM placed, unnest($22::text[], $23::text[], $24::int[], $25::int[]) WITH ORDINALITY AS l("productId", "name", "unitPriceCents", "quantity", "n")
+            ORDER BY l."n"
+           RETURNING "id", "productId", "quantity"`,
+          [
+            order.id,
+            customer.email,
+            customer.mailbox,
+            mailboxDomain(customer.email),
+            customer.firstName,
+            customer.lastName,
+            customer.phone ?? null,
+            phoneKey(customer.phone),
+            customer.address,
+            customer.city,
+            customer.state,
+            customer.zipCode,
+            price.subtotalCents,
+            price.discountCents,
+            discount?.code ?? null,
+            claim,
+            price.shippingCents,
+            price.totalCents,
+            delivery.zone,
+            Math.round(delivery.miles * 10),
+            now,
+            price.lines.map((line) => line.product.id),
+            price.lines.map((line) => line.product.name),
+            price.lines.map((line) => line.product.priceCents),
+            price.lines.map((line) => line.quantity),
+          ],
+        );
         // Its quantities of limited stock, held with it: a shortage rolls the whole order back (decision 063).
-        await holdStock(tx, order.items);
-        return { ok: true as const, order };
+        await holdStock(sql, items);
+        return order;
       });
+      if (written) return { ok: true as const, order: written };
+      return refuse("code-unavailable", await codeUnavailable(discount!.code));
     } catch (error) {
       if (error instanceof OutOfStock) return refuse("out-of-stock", outOfStockMessage(error));
-      if (!claim || !isUniqueViolation(error)) throw error;
+      if (!claim || !isSqlUniqueViolation(error, "Order_firstOrderClaim_key")) throw error;
       const replaced = await replaceEarlierAttempt(claim);
       if (!replaced.ok) {
         return refuse("code-unavailable", {
@@ -270,8 +290,8 @@ function outOfStockMessage(shortage: OutOfStock): Message {
 }
 
 /** Why the reservation of a code that passed its check failed: it expired, was switched off or used up meanwhile. */
-async function codeUnavailable(tx: Prisma.TransactionClient, code: string): Promise<Message> {
-  const current = await tx.discountCode.findUnique({ where: { code }, select: { active: true, expiresAt: true } });
+async function codeUnavailable(code: string): Promise<Message> {
+  const current = await db.discountCode.findUnique({ where: { code }, select: { active: true, expiresAt: true } });
   const description = !current?.active
     ? `"${code}" is not a valid discount code.`
     : current.expiresAt !== null && current.expiresAt <= new Date()
@@ -346,6 +366,10 @@ export function releaseOrder(orderId: string, sessionId: string) {
  * counted again). The session's PaymentIntent is kept: a refund is made against it.
  */
 export async function markOrderPaid(orderId: string, sessionId: string, paymentIntentId: string | null = null): Promise<boolean> {
+  if (await payUnpaidOrder(orderId, sessionId, paymentIntentId)) {
+    metrics().ordersPaid.inc();
+    return true;
+  }
   const outcome = await db.$transaction(async (tx): Promise<"paid" | "paid-and-refunded" | null> => {
     // With its PaymentIntent's refund event, one at a time: a refund that came first is kept for this payment.
     if (paymentIntentId) await lockPaymentIntent(tx, paymentIntentId);
@@ -373,6 +397,43 @@ export async function markOrderPaid(orderId: string, sessionId: string, paymentI
   if (outcome) metrics().ordersPaid.inc();
   if (outcome === "paid-and-refunded") metrics().ordersRefunded.inc();
   return outcome !== null;
+}
+
+type PaidRow = Omit<Parameters<typeof orderConfirmationEmail>[0], "items">;
+
+/**
+ * The common payment in SQL through node-pg (decision 068): an unpaid order
+ * whose PaymentIntent has no refund waiting becomes paid, joins its day's
+ * sales and queues its two emails, in one transaction of five statements.
+ * Anything else (paid already, given up before the payment came, a refund
+ * that came first) changes nothing here and answers false: markOrderPaid's
+ * general path decides it.
+ */
+async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentId: string | null) {
+  return transaction(async (sql) => {
+    // With its PaymentIntent's refund event, one at a time (lockPaymentIntent's key).
+    if (paymentIntentId) await sql.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`payment-intent:${paymentIntentId}`]);
+    const now = at(new Date());
+    // One statement: the order paid, its day's sales, and its lines for the emails.
+    const { rows } = await sql.query<PaidRow & { items: { name: string; unitPriceCents: number; quantity: number }[] }>(
+      `WITH paid AS (
+         UPDATE "Order" SET "paymentStatus" = 'paid', "paidAt" = $3, "paymentIntentId" = $4, "updatedAt" = $3
+          WHERE "id" = $1 AND "stripeSessionId" = $2 AND "paymentStatus" = 'unpaid'
+            AND NOT EXISTS (SELECT 1 FROM "EarlyRefund" WHERE "paymentIntentId" = $4)
+          RETURNING "id", "email", "firstName", "lastName", "phone", "address", "city", "state", "zipCode", "subtotalCents", "discountCents",
+                    "discountCode", "shippingCents", "totalCents", "deliveryZone", "distanceTenths", "createdAt"
+       ), day AS (${ADD_PAID_TO_DAY})
+       SELECT paid.*, (SELECT json_agg(json_build_object('name', i."name", 'unitPriceCents', i."unitPriceCents", 'quantity', i."quantity") ORDER BY i."id")
+                         FROM "OrderItem" i WHERE i."orderId" = paid."id") AS "items"
+         FROM paid`,
+      [orderId, sessionId, now, paymentIntentId],
+    );
+    const paid = rows[0];
+    if (!paid) return false;
+    const order = paid;
+    await enqueueEmailsSql(sql, [orderConfirmationEmail(order), fulfilmentEmail(order)]);
+    return true;
+  });
 }
 
 export type Verification = { verified: boolean; orderId: string | null };

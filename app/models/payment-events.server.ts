@@ -1,7 +1,7 @@
 import { markOrderPaid, releaseOrder } from "~/models/orders.server";
 import { recordStripeRefund } from "~/models/refunds.server";
 import { isCheckoutSessionPaid, type SessionPayment } from "~/services/stripe.server";
-import { db } from "~/utils/db.server";
+import { at, query } from "~/utils/db.server";
 
 /** What the shop uses of a Stripe event whose signature and shape were checked. */
 export type PaymentEvent = {
@@ -32,12 +32,19 @@ export type PaymentEventOutcome = { duplicate: boolean };
  * after a payment changes nothing, a payment after an expiry is honoured.
  */
 export async function handlePaymentEvent(event: PaymentEvent): Promise<PaymentEventOutcome> {
-  const seen = await db.stripeEvent.findUnique({ where: { id: event.id } });
-  if (seen?.processedAt) return { duplicate: true };
-  // Two deliveries of one event may both get here; the second create is a harmless no-op.
-  if (!seen) await db.stripeEvent.create({ data: { id: event.id, type: event.type } }).catch(() => undefined);
+  // One statement (node-pg, decision 068): the event is recorded, or found as it was recorded before.
+  // Two deliveries of one event may both get here; the second insert is a harmless no-op.
+  const { rows } = await query<{ processedAt: Date | null }>(
+    `WITH recorded AS (
+       INSERT INTO "StripeEvent" ("id", "type", "receivedAt") VALUES ($1, $2, $3) ON CONFLICT ("id") DO NOTHING RETURNING "processedAt")
+     SELECT "processedAt" FROM recorded
+     UNION ALL
+     SELECT "processedAt" FROM "StripeEvent" WHERE "id" = $1 AND NOT EXISTS (SELECT 1 FROM recorded)`,
+    [event.id, event.type, at(new Date())],
+  );
+  if (rows[0]?.processedAt) return { duplicate: true };
   await moveOrderOn(event);
-  await db.stripeEvent.update({ where: { id: event.id }, data: { processedAt: new Date() } });
+  await query(`UPDATE "StripeEvent" SET "processedAt" = $2 WHERE "id" = $1`, [event.id, at(new Date())]);
   return { duplicate: false };
 }
 

@@ -1,7 +1,8 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { bumpCatalogVersion } from "~/models/catalog.server";
 import { lowStockEmail } from "~/services/emails.server";
-import { enqueueEmails } from "~/services/outbox.server";
+import { enqueueEmails, enqueueEmailsSql } from "~/services/outbox.server";
+import type { Sql } from "~/utils/db.server";
 
 /**
  * Stock counts (issue 23, item 4; decision 063). A product's `stock` is how
@@ -45,25 +46,53 @@ async function afterChange(tx: Prisma.TransactionClient, productId: string, befo
 
 /**
  * Holds each line's quantity of its product's limited stock, recording it on
- * the order's item; throws OutOfStock (rolling the transaction back, and with
- * it every hold made before) when a product has fewer left than the line asks.
+ * the order's item; throws OutOfStock (rolling the transaction back) when a
+ * product has fewer left than the line asks. In the order's node-pg
+ * transaction (decision 068): the products with a limit are locked in id
+ * order (two checkouts of the same products never wait on each other in a
+ * circle) and read as they are now; with none, that one statement is all.
+ * A product given a limit after that lock is as if the order came first: the
+ * owner sets a count, not a difference.
  */
-export async function holdStock(tx: Prisma.TransactionClient, lines: Line[]) {
-  for (const line of lines) {
-    const [row] = await tx.$queryRaw<Counted[]>`
-      UPDATE "Product" SET "stock" = "stock" - ${line.quantity}
-       WHERE "id" = ${line.productId} AND "stock" IS NOT NULL AND "stock" >= ${line.quantity}
-       RETURNING "name", "stock", "lowStockThreshold", "lowStockNotified"`;
-    if (row) {
-      await tx.orderItem.update({ where: { id: line.id }, data: { heldQuantity: line.quantity } });
-      await afterChange(tx, line.productId, row.stock + line.quantity, row);
-      continue;
-    }
-    const product = await tx.product.findUnique({ where: { id: line.productId }, select: { name: true, stock: true } });
-    // No limit on this product (or no product: pricing has already refused that).
-    if (!product || product.stock === null) continue;
-    throw new OutOfStock(line.productId, product.name, product.stock);
+export async function holdStock(sql: Sql, lines: Line[]) {
+  const { rows: limited } = await sql.query<{ id: string; name: string; stock: number }>(
+    `SELECT "id", "name", "stock" FROM "Product" WHERE "id" = ANY($1::text[]) AND "stock" IS NOT NULL ORDER BY "id" FOR UPDATE`,
+    [lines.map((line) => line.productId)],
+  );
+  if (limited.length === 0) return;
+  const wanted = new Map<string, number>();
+  for (const line of lines) wanted.set(line.productId, (wanted.get(line.productId) ?? 0) + line.quantity);
+  for (const product of limited) {
+    if (product.stock < wanted.get(product.id)!) throw new OutOfStock(product.id, product.name, product.stock);
   }
+  const held = lines.filter((line) => limited.some((product) => product.id === line.productId));
+  const { rows } = await sql.query<Counted & { id: string; before: number }>(
+    `UPDATE "Product" p SET "stock" = p."stock" - w."quantity"
+       FROM (SELECT "productId", sum("quantity")::int AS "quantity" FROM unnest($1::text[], $2::int[]) AS l("productId", "quantity") GROUP BY "productId") w
+      WHERE p."id" = w."productId"
+      RETURNING p."id", p."name", p."stock", p."lowStockThreshold", p."lowStockNotified", p."stock" + w."quantity" AS "before"`,
+    [held.map((line) => line.productId), held.map((line) => line.quantity)],
+  );
+  await sql.query(
+    `UPDATE "OrderItem" i SET "heldQuantity" = h."quantity" FROM unnest($1::int[], $2::int[]) AS h("id", "quantity") WHERE i."id" = h."id"`,
+    [held.map((line) => line.id), held.map((line) => line.quantity)],
+  );
+  for (const row of rows) await afterHold(sql, row.id, row.before, row);
+}
+
+/** `afterChange` for a hold made in the order's node-pg transaction. */
+async function afterHold(sql: Sql, productId: string, before: number, row: Counted) {
+  const shown = (count: number) => count <= row.lowStockThreshold;
+  if (shown(before) || shown(row.stock)) {
+    await sql.query(
+      `INSERT INTO "CatalogVersion" ("id", "version") VALUES (1, 1) ON CONFLICT ("id") DO UPDATE SET "version" = "CatalogVersion"."version" + 1`,
+    );
+  }
+  if (shown(row.stock) && !shown(before) && !row.lowStockNotified) {
+    await sql.query(`UPDATE "Product" SET "lowStockNotified" = true WHERE "id" = $1`, [productId]);
+    await enqueueEmailsSql(sql, [lowStockEmail({ id: productId, name: row.name }, row.stock)]);
+  }
+  if (!shown(row.stock) && row.lowStockNotified) await sql.query(`UPDATE "Product" SET "lowStockNotified" = false WHERE "id" = $1`, [productId]);
 }
 
 /** Gives back what an order's items hold (a checkout given up, a cancellation), or of chosen lines only (a refund that restocks them). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { db } from "~/utils/db.server";
+import { db, query as sqlQuery } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { timeOutsideCall } from "~/utils/metrics.server";
 
@@ -35,7 +35,12 @@ export async function geocodeAddress(street: StreetAddress): Promise<Geocoded | 
   const query = geocoderQuery(street);
   const cacheKey = geocoderCacheKey(street);
 
-  const cached = await db.geocodeResult.findUnique({ where: { query: cacheKey } });
+  // Through node-pg (decision 068): every order looks its address up here.
+  const { rows } = await sqlQuery<{ lat: number | null; lon: number | null; createdAt: Date }>(
+    `SELECT "lat", "lon", "createdAt" FROM "GeocodeResult" WHERE "query" = $1`,
+    [cacheKey],
+  );
+  const cached = rows[0];
   if (cached?.lat != null && cached.lon != null) return { position: { lat: cached.lat, lon: cached.lon }, source: "cache" };
   const knownMissing = cached && Date.now() - cached.createdAt.getTime() < NOT_FOUND_TTL_MS;
 

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
-import { db } from "~/utils/db.server";
+import { randomBytes, randomUUID } from "node:crypto";
+import { at, db, query, type Sql } from "~/utils/db.server";
 import type { EmailContent } from "~/services/emails.server";
 import { env } from "~/utils/env.server";
 import { metrics } from "~/utils/metrics.server";
@@ -45,12 +45,17 @@ const orderFlagByKind: Record<string, "chefNotified" | "preparingSent" | "shippe
   "order-delivered": "deliveredSent",
 };
 
-export async function enqueueEmails(tx: Prisma.TransactionClient, emails: EmailContent[]) {
+/** An email whose To or Subject holds a line break would smuggle headers in: refused before it is stored. */
+function refuseHeaderBreaks(emails: EmailContent[]) {
   for (const email of emails) {
     if (/[\r\n]/.test(email.to) || /[\r\n]/.test(email.subject)) {
       throw new Error("Refusing an email whose header contains a line break");
     }
   }
+}
+
+export async function enqueueEmails(tx: Prisma.TransactionClient, emails: EmailContent[]) {
+  refuseHeaderBreaks(emails);
   await tx.outboxMessage.createMany({
     data: emails.map((email) => ({
       kind: email.kind,
@@ -62,6 +67,30 @@ export async function enqueueEmails(tx: Prisma.TransactionClient, emails: EmailC
       unsubscribeUrl: email.unsubscribeUrl ?? null,
     })),
   });
+}
+
+/** `enqueueEmails` inside a node-pg transaction (the order path, decision 068): the same rows, one statement. */
+export async function enqueueEmailsSql(sql: Sql, emails: EmailContent[]) {
+  refuseHeaderBreaks(emails);
+  if (emails.length === 0) return;
+  const now = at(new Date());
+  await sql.query(
+    `INSERT INTO "OutboxMessage" ("id", "kind", "to", "subject", "text", "html", "orderId", "unsubscribeUrl", "nextAttemptAt", "createdAt")
+     SELECT e."id", e."kind", e."to", e."subject", e."text", e."html", e."orderId", e."unsubscribeUrl", $9::timestamp(3), $9::timestamp(3)
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+         AS e("id", "kind", "to", "subject", "text", "html", "orderId", "unsubscribeUrl")`,
+    [
+      emails.map(() => randomUUID()),
+      emails.map((email) => email.kind),
+      emails.map((email) => email.to),
+      emails.map((email) => email.subject),
+      emails.map((email) => email.text),
+      emails.map((email) => email.html),
+      emails.map((email) => email.orderId ?? null),
+      emails.map((email) => email.unsubscribeUrl ?? null),
+      now,
+    ],
+  );
 }
 
 export function backoffMs(attempts: number) {
@@ -90,24 +119,27 @@ type ClaimedRow = {
  */
 async function claimDue(workerId: string, now: Date, limit: number, leaseMs: number) {
   const leaseEnd = new Date(now.getTime() + leaseMs);
-  const rows = await db.$queryRaw<ClaimedRow[]>`
-    WITH due AS (
+  // Through node-pg (decision 068), as is each send's bookkeeping: every order's two emails pass here.
+  const { rows } = await query<ClaimedRow>(
+    `WITH due AS (
       SELECT "id" FROM "OutboxMessage"
-       WHERE ("status" = 'pending' AND "nextAttemptAt" <= ${now}) OR ("status" = 'sending' AND "claimedUntil" < ${now})
-       ORDER BY "nextAttemptAt" LIMIT ${limit}
+       WHERE ("status" = 'pending' AND "nextAttemptAt" <= $1) OR ("status" = 'sending' AND "claimedUntil" < $1)
+       ORDER BY "nextAttemptAt" LIMIT $2
        FOR UPDATE SKIP LOCKED
     ), claimed AS (
-      SELECT m."id", m."status" = 'sending' AND m."attempts" + 1 >= ${MAX_ATTEMPTS} AS "dies"
+      SELECT m."id", m."status" = 'sending' AND m."attempts" + 1 >= $3 AS "dies"
         FROM "OutboxMessage" m JOIN due ON due."id" = m."id"
     )
     UPDATE "OutboxMessage" m SET
       "attempts" = CASE WHEN m."status" = 'sending' THEN m."attempts" + 1 ELSE m."attempts" END,
       "status" = CASE WHEN claimed."dies" THEN 'dead' ELSE 'sending' END,
-      "claimedBy" = CASE WHEN claimed."dies" THEN NULL ELSE ${workerId} END,
-      "claimedUntil" = CASE WHEN claimed."dies" THEN NULL ELSE ${leaseEnd}::timestamp(3) END,
+      "claimedBy" = CASE WHEN claimed."dies" THEN NULL ELSE $4 END,
+      "claimedUntil" = CASE WHEN claimed."dies" THEN NULL ELSE $5::timestamp(3) END,
       "lastError" = CASE WHEN claimed."dies" THEN 'Sender stopped mid-send' ELSE m."lastError" END
       FROM claimed WHERE claimed."id" = m."id"
-    RETURNING m."id", m."kind", m."to", m."subject", m."text", m."html", m."unsubscribeUrl", m."orderId", m."attempts", m."status"`;
+    RETURNING m."id", m."kind", m."to", m."subject", m."text", m."html", m."unsubscribeUrl", m."orderId", m."attempts", m."status"`,
+    [at(now), limit, MAX_ATTEMPTS, workerId, at(leaseEnd)],
+  );
   // A row whose sender stopped mid-send too often died in the claim itself.
   const died = rows.filter((row) => row.status === "dead").length;
   if (died > 0) metrics().emailsDead.inc(died);
@@ -135,11 +167,12 @@ type WorkerOptions = {
  * own; false when another worker has taken it over (or it is no longer being sent).
  */
 async function renewLease(id: string, workerId: string, until: Date) {
-  const { count } = await db.outboxMessage.updateMany({
-    where: { id, claimedBy: workerId, status: "sending" },
-    data: { claimedUntil: until },
-  });
-  return count === 1;
+  const { rowCount } = await query(`UPDATE "OutboxMessage" SET "claimedUntil" = $3 WHERE "id" = $1 AND "claimedBy" = $2 AND "status" = 'sending'`, [
+    id,
+    workerId,
+    at(until),
+  ]);
+  return rowCount === 1;
 }
 
 /** Runs `send` while renewing the row's lease every third of a lease, so a slow send keeps its row. */
@@ -252,13 +285,21 @@ async function sendOne(
   }
   metrics().emailsSent.inc();
   const flag = orderFlagByKind[message.kind];
-  await db.$transaction([
-    db.outboxMessage.updateMany({
-      where: mine,
-      data: { status: "sent", sentAt: new Date(), attempts: message.attempts + 1, claimedBy: null, claimedUntil: null, lastError: null },
-    }),
-    ...(flag && message.orderId ? [db.order.update({ where: { id: message.orderId }, data: { [flag]: true } })] : []),
-  ]);
+  // The row and its order's flag in one statement (so one transaction); the flag's column comes from orderFlagByKind only.
+  const recordSent = `UPDATE "OutboxMessage" SET "status" = 'sent', "sentAt" = $4, "attempts" = $3, "claimedBy" = NULL, "claimedUntil" = NULL, "lastError" = NULL
+     WHERE "id" = $1 AND "claimedBy" = $2 AND "status" = 'sending'`;
+  const sentAt = at(new Date());
+  if (flag && message.orderId) {
+    await query(`WITH sent AS (${recordSent}) UPDATE "Order" SET "${flag}" = true, "updatedAt" = $4 WHERE "id" = $5`, [
+      id,
+      workerId,
+      message.attempts + 1,
+      sentAt,
+      message.orderId,
+    ]);
+  } else {
+    await query(recordSent, [id, workerId, message.attempts + 1, sentAt]);
+  }
   return "sent";
 }
 

@@ -1,5 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "~/generated/prisma/client";
+import { registerPool } from "~/utils/sql.server";
 
 /**
  * This process's connection pool: at most DATABASE_POOL_SIZE connections
@@ -33,14 +35,32 @@ function positiveInteger(source: Record<string, string | undefined>, name: strin
  * embedded PostgreSQL's when none was given (server/embedded-postgres.mjs).
  */
 export function createPrismaClient(url = process.env.DATABASE_URL): PrismaClient {
-  // Nothing connects before the first query, so a module that only imports the models needs no database.
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, ...poolSettings() }) });
+  return createDatabase(url).db;
+}
+
+/**
+ * Prisma's client and the node-pg pool under it, which the order path's SQL
+ * (app/utils/sql.server.ts, decision 068) shares: one pool, one limit.
+ * Nothing connects before the first query, so a module that only imports the
+ * models needs no database; an idle pool does not keep the process alive.
+ */
+function createDatabase(url = process.env.DATABASE_URL) {
+  const pool = new pg.Pool({ connectionString: url, ...poolSettings(), allowExitOnIdle: true });
+  // An idle connection the server closed (a restart, a dropped database) leaves the pool by itself; without a
+  // listener its error would end the process. Prisma's adapter listens only while it is connected.
+  pool.on("error", () => undefined);
+  return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool) }) };
 }
 
 // One client per process, kept across dev rebuilds so they don't leak connections.
-const globalForDb = globalThis as typeof globalThis & { __db?: PrismaClient };
+const globalForDb = globalThis as typeof globalThis & { __database?: ReturnType<typeof createDatabase> };
+const database = (globalForDb.__database ??= createDatabase());
+registerPool(database.pool);
 
-export const db = (globalForDb.__db ??= createPrismaClient());
+export const db = database.db;
+
+/** The order path's SQL on the same pool: imported from here, so the pool is made before any query runs. */
+export { at, isSqlUniqueViolation, query, transaction, type Sql } from "~/utils/sql.server";
 
 /** A write refused by a unique index (Prisma's P2002): someone else wrote that row first. */
 export function isUniqueViolation(error: unknown) {
@@ -66,6 +86,8 @@ const POOL_TIMEOUT_MESSAGES = new Set(["timeout exceeded when trying to connect"
 export function isDatabaseBusy(error: unknown) {
   if (!(error instanceof Error)) return false;
   if (POOL_TIMEOUT_MESSAGES.has(error.message)) return true;
+  // The same refusal met by a query of the order path's SQL (node-pg's error, decision 068).
+  if ("code" in error && error.code === "53300") return true;
   const meta = "meta" in error ? error.meta : null;
   const cause = isRecord(meta) && isRecord(meta.driverAdapterError) ? meta.driverAdapterError.cause : null;
   return isRecord(cause) && cause.kind === "TooManyConnections";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { json } from "@remix-run/node";
-import { db, isUniqueViolation } from "~/utils/db.server";
+import { at, db, isUniqueViolation, query } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
 /**
@@ -40,18 +40,20 @@ function addressInKey(clientAddress: string) {
 
 export async function hitRateLimit(scope: RateLimitScope, clientAddress: string, now = Date.now()) {
   const key = `${scope}:${addressInKey(clientAddress)}`;
-  const at = new Date(now);
-  const fresh = new Date(now + WINDOW_MS);
   // One statement: a window that has run out starts again with this request, on whichever instance.
-  const [row] = await db.$queryRaw<{ count: number; expiresAt: Date }[]>`
-    INSERT INTO "RateLimitWindow" ("key", "count", "expiresAt") VALUES (${key}, 1, ${fresh})
-    ON CONFLICT ("key") DO UPDATE SET
-      "count" = CASE WHEN "RateLimitWindow"."expiresAt" <= ${at} THEN 1 ELSE "RateLimitWindow"."count" + 1 END,
-      "expiresAt" = CASE WHEN "RateLimitWindow"."expiresAt" <= ${at} THEN ${fresh} ELSE "RateLimitWindow"."expiresAt" END
-    RETURNING "count", "expiresAt"`;
+  // Through node-pg (decision 068): every public form and the order path pass here.
+  const { rows } = await query<{ count: number; expiresAt: Date }>(
+    `INSERT INTO "RateLimitWindow" ("key", "count", "expiresAt") VALUES ($1, 1, $3)
+     ON CONFLICT ("key") DO UPDATE SET
+       "count" = CASE WHEN "RateLimitWindow"."expiresAt" <= $2 THEN 1 ELSE "RateLimitWindow"."count" + 1 END,
+       "expiresAt" = CASE WHEN "RateLimitWindow"."expiresAt" <= $2 THEN $3 ELSE "RateLimitWindow"."expiresAt" END
+     RETURNING "count", "expiresAt"`,
+    [key, at(new Date(now)), at(new Date(now + WINDOW_MS))],
+  );
+  const row = rows[0]!;
   return {
-    allowed: row!.count <= env.RATE_LIMIT_PER_MINUTE,
-    retryAfterSeconds: Math.max(1, Math.ceil((row!.expiresAt.getTime() - now) / 1000)),
+    allowed: row.count <= env.RATE_LIMIT_PER_MINUTE,
+    retryAfterSeconds: Math.max(1, Math.ceil((row.expiresAt.getTime() - now) / 1000)),
   };
 }
 

@@ -3,7 +3,6 @@ import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
 import { createRequestHandler, type SerializeFrom, type ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { PrismaClient } from "~/generated/prisma/client";
 import { createPrismaClient, db, isDatabaseBusy, isUniqueViolation } from "~/utils/db.server";
 import { browser, callRoute, shopRequest, cartClient, checkoutBody, jsonRequest, readJson, shipping, uniqueEmail, type CheckoutJson, type ErrorJson } from "../utils";
 
@@ -19,14 +18,15 @@ import { browser, callRoute, shopRequest, cartClient, checkoutBody, jsonRequest,
 const POOL_SIZE = 2;
 const POOL_TIMEOUT_MS = 300;
 
-const globalForDb = globalThis as typeof globalThis & { __db?: PrismaClient };
+// The process's client and pool (app/utils/db.server.ts), set aside so the modules imported afresh make their own.
+const globalForDb = globalThis as typeof globalThis & { __database?: unknown };
 
 type Instance = Awaited<ReturnType<typeof smallPoolInstance>>;
 
 /** The checkout's routes imported afresh, over a client of their own made with a pool of POOL_SIZE. */
 async function smallPoolInstance() {
-  const ours = globalForDb.__db;
-  globalForDb.__db = undefined;
+  const ours = globalForDb.__database;
+  globalForDb.__database = undefined;
   vi.resetModules();
   try {
     return await withSmallPool(async () => {
@@ -37,7 +37,7 @@ async function smallPoolInstance() {
       return { simpleCheckout, checkoutPage, entry, db };
     });
   } finally {
-    globalForDb.__db = ours;
+    globalForDb.__database = ours;
   }
 }
 

@@ -5,7 +5,6 @@ import { http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { stripeMock } from "../../mocks/stripe";
 import { server } from "../setup/msw";
-import type { PrismaClient } from "~/generated/prisma/client";
 import { closeCheckoutSession } from "~/services/stripe.server";
 import { db } from "~/utils/db.server";
 import { callFunction, callRoute, deliverStripeEvent, formRequest, placeOrder, readJson, shopRequest, SHOP_ORIGIN, type VerifyJson } from "../utils";
@@ -21,7 +20,8 @@ const TSX = path.resolve("node_modules/.bin/tsx");
 
 type Instance = Awaited<ReturnType<typeof anotherInstance>>;
 
-const globalForDb = globalThis as typeof globalThis & { __db?: PrismaClient };
+// The process's client and pool (app/utils/db.server.ts), set aside so the modules imported afresh make their own.
+const globalForDb = globalThis as typeof globalThis & { __database?: unknown };
 
 /**
  * Another server instance inside this test process: the stand-in and its
@@ -29,9 +29,9 @@ const globalForDb = globalThis as typeof globalThis & { __db?: PrismaClient };
  * a restart), over a database connection of their own on the same file.
  */
 async function anotherInstance() {
-  const ours = globalForDb.__db;
+  const ours = globalForDb.__database;
   const mocks = process.env.MOCKS;
-  globalForDb.__db = undefined;
+  globalForDb.__database = undefined;
   // The payment page answers only in the demo.
   process.env.MOCKS = "true";
   vi.resetModules();
@@ -42,7 +42,7 @@ async function anotherInstance() {
     const { db } = await import("~/utils/db.server");
     return { stripeMock, stripeHandlers: handlers, payPage, db };
   } finally {
-    globalForDb.__db = ours;
+    globalForDb.__database = ours;
     process.env.MOCKS = mocks;
   }
 }

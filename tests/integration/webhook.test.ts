@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { stripeMock, type MockSession } from "../../mocks/stripe";
 import { db } from "~/utils/db.server";
@@ -303,18 +304,32 @@ describe("a signed event of an unexpected shape", () => {
   it("a failure while handling answers 500 JSON (so Stripe retries) and logs the error's code and first line only", async () => {
     const session = await customerSession();
     const email = session.customer_email!;
-    const failure = Object.assign(new Error(`\nInvalid \`db.stripeEvent.update()\` invocation:\n\n{ where: { email: "${email}" } }\n`), {
-      code: "P2025",
-      meta: { email },
+    // The last statement (the event marked processed, node-pg since decision 068) fails once, with the customer's email in its detail.
+    const failure = Object.assign(new Error(`could not write the event\nKey (email)=(${email}) is not what it was`), {
+      code: "40001",
+      detail: `Key (email)=(${email})`,
     });
-    vi.spyOn(db.stripeEvent, "update").mockRejectedValueOnce(failure);
+    const query = pg.Client.prototype.query;
+    vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const [config] = args;
+      const text = typeof config === "string" ? config : ((config as { text?: string }).text ?? "");
+      if (text.startsWith('UPDATE "StripeEvent" SET "processedAt"')) {
+        vi.mocked(pg.Client.prototype.query).mockRestore();
+        // The pool calls its client with a callback; a caller without one gets a promise.
+        const callback = args.find((arg): arg is (error: Error) => void => typeof arg === "function");
+        if (!callback) return Promise.reject(failure);
+        queueMicrotask(() => callback(failure));
+        return undefined;
+      }
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query);
 
     const payload = stripeSessionEvent("checkout.session.completed", session);
     const response = await deliverStripeEvent(payload);
     expect(response.status).toBe(500);
     expect(await readJson<WebhookJson>(response)).toEqual({ error: expect.any(String) });
-    expect(logged()).toContain("P2025");
-    expect(logged()).toContain("Invalid `db.stripeEvent.update()` invocation");
+    expect(logged()).toContain("40001");
+    expect(logged()).toContain("could not write the event");
     expect(logged()).not.toMatch(EMAIL);
 
     // Stripe's retry is handled normally: the order was paid once, the event is finished now.
