@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { handlePaymentEvent, type PaymentEvent } from "~/models/payment-events.server";
-import { readLimited } from "~/utils/api.server";
+import { readLimited, withLength } from "~/utils/api.server";
 import { describeError } from "~/utils/errors.server";
 import { metrics } from "~/utils/metrics.server";
 import { verifyWebhookEvent } from "~/services/stripe.server";
@@ -88,7 +88,12 @@ function describeIssue(error: z.ZodError, prefix?: string) {
  * Stripe's webhook: the raw body's signature is checked, then its shape, and
  * the event is handed to the payment-events model (each id handled once).
  */
-export async function action({ request }: ActionFunctionArgs) {
+/** Stripe's events; each answer with its length, so none is compressed (withLength). */
+export async function action(args: ActionFunctionArgs) {
+  return withLength(await handleWebhook(args));
+}
+
+async function handleWebhook({ request }: ActionFunctionArgs) {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_WEBHOOK_BYTES) {
     return json({ error: "Payload too large" }, { status: 413 });
   }
