@@ -163,6 +163,8 @@ export function originOf(url, functionName) {
     if (functionName === "(idle)") return "idle";
     return "V8 and native code (program)";
   }
+  // The only WebAssembly the shop loads is Prisma's query compiler (query_compiler_bg.wasm).
+  if (url.startsWith("wasm://")) return "Prisma (query compiler, WebAssembly)";
   const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (inModules) {
     const name = inModules[1];
