@@ -16,6 +16,7 @@ import {
 } from "./http-guards.mjs";
 import { fingerprintedImages } from "./immutable-assets.mjs";
 import { precompressedAssets } from "./precompressed-assets.mjs";
+import { answerApiRoutes, pagesOf } from "./api-routes.mjs";
 import { addressAllowList, metricsEndpoint } from "./metrics.mjs";
 import { pageCache } from "./page-cache.mjs";
 import { requestLog } from "./request-log.mjs";
@@ -78,7 +79,9 @@ export function createShopApp({ build, development }) {
   }
   app.use("/fonts", express.static("public/fonts", { immutable: true, maxAge: "1y" }));
   app.use(fingerprintedImages());
-  app.use(express.static("public", { maxAge: "1h" }));
+  // Only a path that names a file can be one: a page's path is never looked up on disk (a stat and an error per page).
+  const publicFiles = express.static("public", { maxAge: "1h" });
+  app.use((req, res, next) => (FILE_NAME.test(req.path) ? publicFiles(req, res, next) : next()));
 
   // Pages that are the same for every visitor but for their cart, until the catalogue changes.
   if (!development) {
@@ -94,10 +97,15 @@ export function createShopApp({ build, development }) {
 
   app.use(answerUnservedMethods((_req, res) => /** @type {RouteFacts} */ (res.locals.routeFacts)));
 
+  /** @type {import("@remix-run/express").GetLoadContextFunction} */
+  const getLoadContext = (req, res) => ({ clientAddress: clientAddressOf(req), cspNonce: res.locals.cspNonce });
+  // The JSON API (/functions/v1/*, Stripe's webhook) is answered by its route modules directly, and Remix
+  // routes the pages without them (decision 069).
+  app.use(answerApiRoutes({ build, getLoadContext }));
   const remix = createRequestHandler({
-    build: development ? async () => build() : build(),
+    build: development ? async () => pagesOf(build()) : pagesOf(build()),
     mode: build().mode,
-    getLoadContext: (req, res) => ({ clientAddress: clientAddressOf(req), cspNonce: res.locals.cspNonce }),
+    getLoadContext,
   });
   app.all("*", remix);
 
