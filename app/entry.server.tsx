@@ -98,6 +98,8 @@ export default function handleRequest(
         [readyEvent]() {
           shellRendered = true;
           const body = new PassThrough();
+          // Rendered whole: nothing is left to abort (a timer left running ended the finished stream again, with an error).
+          body.once("end", () => clearTimeout(abortTimer));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(
             new Response(createReadableStreamFromReadable(body), {
@@ -117,7 +119,7 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    const abortTimer = setTimeout(abort, ABORT_DELAY);
   });
 }
 

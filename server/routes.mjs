@@ -43,6 +43,9 @@ function actionTarget(matches, query) {
   return contributing[contributing.length - 1];
 }
 
+/** Paths whose route matches are kept (the oldest goes first). */
+const MATCHES_KEPT = 1_000;
+
 /**
  * Facts about the routes of one build: `describe(pathname, search)` answers
  * the request's route pattern (`/shop/:id`, `/functions/v1/get-orders`, `/*`
@@ -60,6 +63,19 @@ export function routeFacts(manifest) {
   const tree = routeTree(manifest);
   /** @returns {RouteModule} */
   const moduleOf = (/** @type {string | undefined} */ id) => (id === undefined ? undefined : manifest[id]?.module) ?? {};
+  // matchRoutes ranks and tries every route for each call (2–3% of a page's CPU): a path's matches are kept,
+  // for a bounded number of paths (the pages and functions; a product's or an order's id makes more).
+  /** @type {Map<string, RouteMatch[]>} */
+  const matched = new Map();
+  const matchesOf = (/** @type {string} */ pathname) => {
+    let matches = matched.get(pathname);
+    if (!matches) {
+      matches = matchRoutes(tree, pathname) ?? [];
+      if (matched.size >= MATCHES_KEPT) matched.delete(/** @type {string} */ (matched.keys().next().value));
+      matched.set(pathname, matches);
+    }
+    return matches;
+  };
   return {
     /**
      * @param {string} pathname the path as sent
@@ -67,7 +83,7 @@ export function routeFacts(manifest) {
      * @returns {RouteFacts}
      */
     describe(pathname, search) {
-      const matches = matchRoutes(tree, pathname) ?? [];
+      const matches = matchesOf(pathname);
       const leaf = matches[matches.length - 1];
       const pattern = `/${matches
         .map((match) => match.route.path ?? "")
