@@ -443,9 +443,16 @@ export async function verifyPayment(sessionId: string): Promise<Verification> {
   const session = await retrieveCheckoutSessionCached(sessionId);
   const orderId = session.metadata?.orderId ?? null;
   if (!orderId || !isCheckoutSessionPaid(session)) return { verified: false, orderId };
+  // Paid already (Stripe's webhook is usually first, and the page is reloaded): nothing to record, one statement.
+  if ((await paymentStatusOf(orderId)) === "paid") return { verified: true, orderId };
   await markOrderPaid(orderId, session.id, paymentIntentIdOf(session));
-  const order = await db.order.findUnique({ where: { id: orderId }, select: { paymentStatus: true } });
-  return { verified: order?.paymentStatus === "paid", orderId };
+  return { verified: (await paymentStatusOf(orderId)) === "paid", orderId };
+}
+
+/** An order's payment status, or null when there is no such order (node-pg: the confirmation page asks it each time, decision 068). */
+async function paymentStatusOf(orderId: string) {
+  const { rows } = await query<{ paymentStatus: string }>(`SELECT "paymentStatus" FROM "Order" WHERE "id" = $1`, [orderId]);
+  return rows[0]?.paymentStatus ?? null;
 }
 
 /** A paid order as its confirmation page shows it, each line with its total. */

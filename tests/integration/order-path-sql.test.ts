@@ -94,6 +94,12 @@ describe("the order path in SQL", () => {
     expect(order.emails.map((email) => email.kind).sort()).toEqual(["order-confirmation", "order-fulfilment"]);
     await expectDailySalesToAgree();
 
+    // The confirmation page's check of the paid session (verify-payment, /order-success) records nothing again: the rate limit and one read.
+    const { result: verified, statements: verifying } = await statementsOf(() => callFunction("verify-payment", { sessionId: placed.sessionId }));
+    expect(await readJson(verified)).toEqual({ verified: true, orderId: placed.orderId });
+    expect(prismaOnly(verifying)).toEqual([]);
+    expect(roundTrips(verifying)).toBe(2);
+
     // The same event again changes nothing and queues nothing.
     const again = await deliverStripeEvent(event);
     expect(await readJson(again)).toMatchObject({ received: true, duplicate: true });
