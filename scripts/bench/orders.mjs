@@ -11,9 +11,10 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { percentile } from "./load.mjs";
+import { BROWSER_HEADERS, answeredAll, hammer, percentile } from "./load.mjs";
+import { throughputText } from "./report.mjs";
 import { signedEvent, startProviders } from "./providers.mjs";
-import { benchDatabase, cpuMs, prepareDatabase, productionEnv, startCommand, startServer } from "./server.mjs";
+import { benchDatabase, cartCookie, cpuMs, prepareDatabase, productionEnv, startCommand, startServer } from "./server.mjs";
 
 const ORDERS_DB = "chillpb_bench_orders_path";
 const WEBHOOK_SECRET = "whsec_bench_order_path";
@@ -74,6 +75,8 @@ async function customers(origin, { clients, seconds, first, totals }) {
   const confirm = [];
   let failures = 0;
   let next = first;
+  /** The last order placed and paid: its pages are measured after the load. */
+  let last = null;
   const deadline = performance.now() + seconds * 1000;
   const headers = { "content-type": "application/json", origin, accept: "application/json" };
   await Promise.all(
@@ -99,6 +102,7 @@ async function customers(origin, { clients, seconds, first, totals }) {
         }).catch(() => null);
         await paid?.arrayBuffer();
         confirm.push(performance.now() - started);
+        if (paid?.ok) last = { sessionId, orderId: answer.orderId };
         if (!paid?.ok) {
           failures++;
           if (failures === 1) console.error(`bench: a payment notice was refused (${paid?.status})`);
@@ -106,7 +110,7 @@ async function customers(origin, { clients, seconds, first, totals }) {
       }
     }),
   );
-  return { place, confirm, failures, orders: confirm.length, next };
+  return { place, confirm, failures, orders: confirm.length, next, last };
 }
 
 /**
@@ -114,7 +118,7 @@ async function customers(origin, { clients, seconds, first, totals }) {
  * seconds not counted, then `seconds` measured. With `cpuProfile`, the server
  * runs under `--cpu-prof` and the profile's path is returned.
  */
-async function run({ port, clients, seconds, warmup, cpuProfile }) {
+async function run({ port, clients, seconds, warmup, cpuProfile, pageSeconds = 0 }) {
   const providers = await startProviders();
   const database = await benchDatabase(ORDERS_DB, { fresh: true });
   const env = {
@@ -145,12 +149,47 @@ async function run({ port, clients, seconds, warmup, cpuProfile }) {
     for (let waited = 0; providers.counts.emails < warm.orders + measured.orders && waited < 10_000; waited += 100) await sleep(100);
     const cpu = cpuMs(shop.pid) - cpuBefore;
     window.toMs = performance.now() - spawnedAt;
-    return { ...measured, cpu, counts: { ...providers.counts }, profileDir, window, warmOrders: warm.orders };
+    const pages = pageSeconds > 0 ? await personalPages(shop, providers, measured.last, pageSeconds) : null;
+    return { ...measured, cpu, counts: { ...providers.counts }, profileDir, window, warmOrders: warm.orders, pages };
   } finally {
     await shop.stop();
     await providers.stop();
     await database.release();
   }
+}
+
+/** An order page's link in the last confirmation emails the SMTP stand-in took (quoted-printable undone). */
+function orderPageLink(messages) {
+  for (const message of [...messages].reverse()) {
+    const text = message.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+    const link = /https?:\/\/[^\s"<>]*\/orders\/[0-9a-f-]{36}\?token=[A-Za-z0-9._~%-]+/.exec(text);
+    if (link) return new URL(link[0]);
+  }
+  throw new Error("no confirmation email held an order page's link");
+}
+
+/**
+ * The pages rendered for one customer (issue 21 item 1), each at 10
+ * connections for `seconds`: `/checkout` with a cart, `/order-success` for a
+ * paid session, and the order page from the confirmation email's link.
+ */
+async function personalPages(shop, providers, last, seconds) {
+  if (!last) throw new Error("no order was placed and paid: the pages need one");
+  const link = orderPageLink(providers.messages);
+  const targets = {
+    checkout: { url: `${shop.origin}/checkout`, headers: { ...BROWSER_HEADERS, cookie: await cartCookie(shop.origin) } },
+    success: { url: `${shop.origin}/order-success?session_id=${last.sessionId}`, headers: BROWSER_HEADERS },
+    order: { url: `${shop.origin}${link.pathname}${link.search}`, headers: BROWSER_HEADERS },
+  };
+  const results = {};
+  for (const [name, { url, headers }] of Object.entries(targets)) {
+    const first = await fetch(url, { headers });
+    const body = await first.text();
+    if (!first.ok) throw new Error(`${url} answered ${first.status}: ${body.slice(0, 200)}`);
+    await hammer({ url, connections: 10, seconds: 2, headers });
+    results[name] = await hammer({ url, connections: 10, seconds, headers, pid: shop.pid });
+  }
+  return results;
 }
 
 // --- The profile ----------------------------------------------------------------------------
@@ -221,9 +260,9 @@ function readProfile(dir) {
 const pct = (share) => `${(share * 100).toFixed(1)}%`;
 
 /** The bench's rows for the order path; with `profile`, a second run under the profiler. */
-export async function benchOrders({ figure, step, port, clients = 20, seconds = 20, warmup = 5, profile = true }) {
+export async function benchOrders({ figure, step, port, clients = 20, seconds = 20, warmup = 5, profile = true, pageSeconds = 8 }) {
   step(`order path: ${clients} customers placing and paying orders for ${seconds} s (after ${warmup} s of warm-up), Stripe, geocoder and SMTP stood in`);
-  const measured = await run({ port, clients, seconds, warmup, cpuProfile: false });
+  const measured = await run({ port, clients, seconds, warmup, cpuProfile: false, pageSeconds });
   const { orders, failures, cpu } = measured;
   const cpuPerOrder = cpu / Math.max(1, orders);
   const placeP99 = percentile(measured.place, 99);
@@ -253,6 +292,16 @@ export async function benchOrders({ figure, step, port, clients = 20, seconds = 
     confirmP99 <= 250 && failures === 0,
     { p50Ms: percentile(measured.confirm, 50), p99Ms: confirmP99, samples: measured.confirm.length },
   );
+  const pageLabels = {
+    checkout: "`/checkout` rendered for a visitor with a cart",
+    success: "`/order-success` rendered for a paid order (its session checked, cached)",
+    order: "the order page (`/orders/<id>?token=`) rendered from the confirmation email's link",
+  };
+  for (const [name, label] of Object.entries(pageLabels)) {
+    const page = measured.pages?.[name];
+    if (!page) continue;
+    figure(`personal:${name}`, `${label}, 10 connections`, throughputText(page), "≤ 3 ms CPU per request", page.cpuMsPerRequest <= 3 && answeredAll(page), page);
+  }
   if (!profile) return;
 
   step("order path: the same load under node --cpu-prof");

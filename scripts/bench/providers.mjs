@@ -25,6 +25,7 @@ async function bodyOf(request) {
  */
 function stripeHandler(counts, totals) {
   const coupons = new Map();
+  const sessions = new Map();
   return async (request, response) => {
     const form = new URLSearchParams(await bodyOf(request));
     const send = (status, value) => {
@@ -48,7 +49,7 @@ function stripeHandler(counts, totals) {
       const sessionId = id("cs_bench");
       counts.sessions++;
       totals.set(sessionId, subtotal - discount + shipping);
-      return send(200, {
+      const session = {
         id: sessionId,
         object: "checkout.session",
         mode: "payment",
@@ -59,7 +60,15 @@ function stripeHandler(counts, totals) {
         client_reference_id: form.get("client_reference_id"),
         metadata: { orderId: form.get("metadata[orderId]") },
         url: `https://checkout.stripe.com/c/pay/${sessionId}`,
-      });
+      };
+      sessions.set(sessionId, session);
+      return send(200, session);
+    }
+    // A session asked for again (the confirmation page's check): the bench asks only for sessions it has paid.
+    const asked = /^\/v1\/checkout\/sessions\/([^/?]+)/.exec(request.url ?? "");
+    if (request.method === "GET" && asked && sessions.has(asked[1])) {
+      const session = sessions.get(asked[1]);
+      return send(200, { ...session, status: "complete", payment_status: "paid", payment_intent: `pi_${asked[1]}` });
     }
     counts.other++;
     send(404, { error: { type: "invalid_request_error", message: `bench stand-in: no ${request.method} ${request.url}` } });
@@ -76,7 +85,7 @@ function geocoderHandler(counts) {
 }
 
 /** An SMTP server that accepts every message and keeps none of it. */
-function smtpSink(counts) {
+function smtpSink(counts, messages) {
   const sockets = new Set();
   const server = createTcpServer((socket) => {
     sockets.add(socket);
@@ -91,6 +100,8 @@ function smtpSink(counts) {
         if (data) {
           const end = buffer.indexOf("\r\n.\r\n");
           if (end === -1) return;
+          messages.push(buffer.slice(0, end));
+          if (messages.length > 10) messages.shift();
           buffer = buffer.slice(end + 5);
           data = false;
           counts.emails++;
@@ -126,7 +137,9 @@ export async function startProviders() {
   const totals = new Map();
   const stripe = createServer(stripeHandler(counts, totals));
   const geocoder = createServer(geocoderHandler(counts));
-  const smtp = smtpSink(counts);
+  /** The last few messages the SMTP server took, as sent. */
+  const messages = [];
+  const smtp = smtpSink(counts, messages);
   const [stripePort, geocoderPort, smtpPort] = await Promise.all([listen(stripe), listen(geocoder), listen(smtp)]);
   return {
     env: {
@@ -136,6 +149,7 @@ export async function startProviders() {
     },
     counts,
     totals,
+    messages,
     async stop() {
       for (const server of [stripe, geocoder, smtp]) {
         server.closeAllConnections?.();
