@@ -430,8 +430,7 @@ async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentI
     );
     const paid = rows[0];
     if (!paid) return false;
-    const order = paid;
-    await enqueueEmailsSql(sql, [orderConfirmationEmail(order), fulfilmentEmail(order)]);
+    await enqueueEmailsSql(sql, [orderConfirmationEmail(paid), fulfilmentEmail(paid)]);
     return true;
   });
 }

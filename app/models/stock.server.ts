@@ -31,17 +31,29 @@ export class OutOfStock extends Error {
 type Line = { id: number; productId: string; quantity: number };
 type Counted = { name: string; stock: number; lowStockThreshold: number; lowStockNotified: boolean };
 
-/** The pages show stock at or below the threshold: a change there (or out of there) moves the catalogue version. */
-async function afterChange(tx: Prisma.TransactionClient, productId: string, before: number, row: Counted) {
+/**
+ * What a change of a product's count from `before` to `row.stock` calls for.
+ * The pages show stock at or below the threshold: a change there (or out of
+ * there) moves the catalogue version. Falling to the threshold emails the
+ * team once; rising above it again clears that.
+ */
+function afterCount(before: number, row: Counted) {
   const shown = (count: number) => count <= row.lowStockThreshold;
-  if (shown(before) || shown(row.stock)) {
-    await bumpCatalogVersion(tx);
-  }
-  if (shown(row.stock) && !shown(before) && !row.lowStockNotified) {
+  return {
+    bumpVersion: shown(before) || shown(row.stock),
+    notify: shown(row.stock) && !shown(before) && !row.lowStockNotified,
+    clearNotified: !shown(row.stock) && row.lowStockNotified,
+  };
+}
+
+async function afterChange(tx: Prisma.TransactionClient, productId: string, before: number, row: Counted) {
+  const { bumpVersion, notify, clearNotified } = afterCount(before, row);
+  if (bumpVersion) await bumpCatalogVersion(tx);
+  if (notify) {
     await tx.product.update({ where: { id: productId }, data: { lowStockNotified: true } });
     await enqueueEmails(tx, [lowStockEmail({ id: productId, name: row.name }, row.stock)]);
   }
-  if (!shown(row.stock) && row.lowStockNotified) await tx.product.update({ where: { id: productId }, data: { lowStockNotified: false } });
+  if (clearNotified) await tx.product.update({ where: { id: productId }, data: { lowStockNotified: false } });
 }
 
 /**
@@ -82,17 +94,14 @@ export async function holdStock(sql: Sql, lines: Line[]) {
 
 /** `afterChange` for a hold made in the order's node-pg transaction. */
 async function afterHold(sql: Sql, productId: string, before: number, row: Counted) {
-  const shown = (count: number) => count <= row.lowStockThreshold;
-  if (shown(before) || shown(row.stock)) {
+  const { bumpVersion, notify, clearNotified } = afterCount(before, row);
+  if (bumpVersion) {
     await sql.query(
       `INSERT INTO "CatalogVersion" ("id", "version") VALUES (1, 1) ON CONFLICT ("id") DO UPDATE SET "version" = "CatalogVersion"."version" + 1`,
     );
   }
-  if (shown(row.stock) && !shown(before) && !row.lowStockNotified) {
-    await sql.query(`UPDATE "Product" SET "lowStockNotified" = true WHERE "id" = $1`, [productId]);
-    await enqueueEmailsSql(sql, [lowStockEmail({ id: productId, name: row.name }, row.stock)]);
-  }
-  if (!shown(row.stock) && row.lowStockNotified) await sql.query(`UPDATE "Product" SET "lowStockNotified" = false WHERE "id" = $1`, [productId]);
+  if (notify || clearNotified) await sql.query(`UPDATE "Product" SET "lowStockNotified" = $2 WHERE "id" = $1`, [productId, notify]);
+  if (notify) await enqueueEmailsSql(sql, [lowStockEmail({ id: productId, name: row.name }, row.stock)]);
 }
 
 /** Gives back what an order's items hold (a checkout given up, a cancellation), or of chosen lines only (a refund that restocks them). */
