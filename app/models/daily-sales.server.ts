@@ -1,4 +1,4 @@
-import type { Prisma } from "~/generated/prisma/client";
+import { Prisma } from "~/generated/prisma/client";
 import type { PaymentStatus } from "~/lib/orders";
 import { db } from "~/utils/db.server";
 
@@ -36,15 +36,15 @@ export async function recordRefundInSales(tx: Prisma.TransactionClient, order: {
   await addToDay(tx, order.createdAt, whole ? -1 : 0, -amountCents);
 }
 
-/** One statement: two payments of a new day cannot both try to create its row. */
-const ADD_TO_DAY = `
-  INSERT INTO "DailySales" ("day", "orders", "revenueCents")
-  VALUES (shop_day($1::timestamp), $2, $3)
-  ON CONFLICT ("day") DO UPDATE SET "orders" = "DailySales"."orders" + EXCLUDED."orders",
+/** A day's row takes what is added to it: one statement, so two payments of a new day cannot both try to create its row. */
+const ADD_TO_THE_DAY = `ON CONFLICT ("day") DO UPDATE SET "orders" = "DailySales"."orders" + EXCLUDED."orders",
                                     "revenueCents" = "DailySales"."revenueCents" + EXCLUDED."revenueCents"`;
 
 async function addToDay(tx: Prisma.TransactionClient, createdAt: Date, orders: number, revenueCents: number) {
-  await tx.$executeRawUnsafe(ADD_TO_DAY, createdAt.toISOString(), orders, revenueCents);
+  await tx.$executeRaw`
+    INSERT INTO "DailySales" ("day", "orders", "revenueCents")
+    VALUES (shop_day(${createdAt.toISOString()}::timestamp), ${orders}, ${revenueCents})
+    ${Prisma.raw(ADD_TO_THE_DAY)}`;
 }
 
 /**
@@ -55,8 +55,7 @@ async function addToDay(tx: Prisma.TransactionClient, createdAt: Date, orders: n
 export const ADD_PAID_TO_DAY = `
   INSERT INTO "DailySales" ("day", "orders", "revenueCents")
   SELECT shop_day(paid."createdAt"), 1, paid."totalCents" FROM paid
-  ON CONFLICT ("day") DO UPDATE SET "orders" = "DailySales"."orders" + EXCLUDED."orders",
-                                    "revenueCents" = "DailySales"."revenueCents" + EXCLUDED."revenueCents"`;
+  ${ADD_TO_THE_DAY}`;
 
 /**
  * Paid orders and revenue of each of the `count` Los Angeles calendar days
