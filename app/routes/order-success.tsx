@@ -5,6 +5,7 @@ import { brand } from "~/lib/brand";
 import { MessageBanner } from "~/components/checkout-parts";
 import { CheckIcon } from "~/components/icons";
 import { PageHeader } from "~/components/page-header";
+import { longDate } from "~/lib/dates";
 import { formatCents } from "~/lib/money";
 import { messages } from "~/lib/messages";
 import { shortOrderId } from "~/lib/orders";
@@ -131,7 +132,7 @@ function Outcome({ outcome }: { outcome: Outcome }) {
         </div>
         <div>
           <dt>Date</dt>
-          <dd>{new Date(order.createdAt).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "America/Los_Angeles" })}</dd>
+          <dd>{longDate(order.createdAt)}</dd>
         </div>
       </dl>
       <h2>Your items</h2>

@@ -2,6 +2,7 @@ import { brand } from "~/lib/brand";
 import { lineTotalCents } from "~/models/pricing.server";
 import { ORDER_STATUS_COPY, shortOrderId, type FulfilmentStatus, type OrderStatus } from "~/lib/orders";
 import { env } from "~/utils/env.server";
+import { kitchenTime } from "~/lib/dates";
 import { formatCents } from "~/lib/money";
 import { trackingUrl } from "~/lib/tracking";
 import { orderPageUrl } from "~/utils/order-link.server";
@@ -124,25 +125,6 @@ ${orderPageButton(order.id)}`,
   );
   return { kind: "order-confirmation", to: order.email, subject: `Your ${brand.name} order ${id} is confirmed`, text, html, orderId: order.id };
 }
-
-/**
- * The kitchen's clock, made once: `toLocaleString` with options builds a new
- * formatter on every call, 0.4 ms each, the shop's own costliest line in the
- * order path's profile (README, Performance).
- */
-const kitchenClock = new Intl.DateTimeFormat("en-US", {
-  weekday: "short",
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-  timeZone: "America/Los_Angeles",
-  timeZoneName: "short",
-});
-
-/** When an order was placed, in the kitchen's own time: "Wed, Nov 25, 2026, 9:41 AM PST". */
-export const kitchenTime = (date: Date) => kitchenClock.format(date);
 
 /** Everything the kitchen needs, unmasked: this goes only to FULFILMENT_EMAIL. */
 export function fulfilmentEmail(order: OrderForEmail): EmailContent {

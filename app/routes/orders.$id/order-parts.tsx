@@ -1,4 +1,5 @@
 import { CheckIcon, TruckIcon } from "~/components/icons";
+import { dayAndTime, longDate } from "~/lib/dates";
 import { formatCents } from "~/lib/money";
 import { ORDER_STATUS_COPY } from "~/lib/orders";
 import type { CustomerOrder, OrderStep } from "~/models/order-page.server";
@@ -10,11 +11,6 @@ export function headlineFor(order: Pick<CustomerOrder, "status" | "refund">): { 
   return ORDER_STATUS_COPY[order.status];
 }
 
-/** A day as the order page writes it, in Los Angeles: "November 26, 2026". */
-export const longDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "America/Los_Angeles" });
-
-const stepDate = (iso: string) =>
-  new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "America/Los_Angeles" });
 
 /** Placed, paid, preparing, shipped, delivered: the steps done so far, with when. */
 export function OrderProgress({ steps }: { steps: OrderStep[] }) {
@@ -31,7 +27,7 @@ export function OrderProgress({ steps }: { steps: OrderStep[] }) {
             {step.done ? <CheckIcon /> : null}
           </span>
           <span className="order-steps__label">{step.label}</span>
-          <span className="order-steps__date">{step.done ? (step.at ? stepDate(step.at) : "Done") : "Not yet"}</span>
+          <span className="order-steps__date">{step.done ? (step.at ? dayAndTime(step.at) : "Done") : "Not yet"}</span>
         </li>
       ))}
     </ol>

@@ -7,7 +7,8 @@ import { privatePageMeta } from "~/lib/seo";
 import { findCustomerOrder } from "~/models/order-page.server";
 import { isOrderPageToken } from "~/utils/order-link.server";
 import { ORDER_LINK_DAYS, orderLinkExpiresAt } from "~/lib/orders";
-import { OrderProgress, OrderRefunds, OrderTracking, headlineFor, longDate } from "./order-parts";
+import { longDate } from "~/lib/dates";
+import { OrderProgress, OrderRefunds, OrderTracking, headlineFor } from "./order-parts";
 import styles from "./order-page.css";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
