@@ -21,6 +21,7 @@ import { sweepExpiredRateLimits } from "~/utils/rate-limit.server";
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "~/utils/db.server";
 import { settlePendingRefunds } from "~/models/refunds.server";
 import { env } from "~/utils/env.server";
+import { withRenderedRoutes } from "~/utils/rendered-routes.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -91,7 +92,12 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <RemixServer
+          context={withRenderedRoutes(remixContext, remixContext.staticHandlerContext.location.pathname)}
+          url={request.url}
+          abortDelay={ABORT_DELAY}
+          nonce={nonce}
+        />
       </NonceProvider>,
       {
         nonce,
