@@ -156,10 +156,12 @@ export async function listProducts(category: Category | null = null): Promise<Pr
  * The products with these ids, archived ones included (`forSale` false, never
  * in stock): a cart names what it can no longer sell, and an old order keeps
  * its pictures. Carts and prices read the version afresh, so an order is
- * always priced with the catalogue as it is now.
+ * always priced with the catalogue as it is now; a page that only shows
+ * products (an order's pictures) may trust it for `maxAgeMs`, as pages do.
  */
-export async function findProducts(ids: string[]): Promise<Product[]> {
-  return (await productsAndSettings(ids)).products;
+export async function findProducts(ids: string[], { maxAgeMs = 0 } = {}): Promise<Product[]> {
+  const { byId } = await catalogue({ maxAgeMs });
+  return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
 }
 
 /**

@@ -1,7 +1,8 @@
-import { db } from "~/utils/db.server";
+import type { Prisma } from "~/generated/prisma/client";
+import { query, utcFromJson } from "~/utils/sql.server";
 import { lineTotalCents } from "~/models/pricing.server";
-import { findProducts } from "~/models/catalog.server";
-import { FULFILMENT_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, TAKEN_PAYMENT_STATUSES, shortOrderId, type FulfilmentStatus, type OrderStatus } from "~/lib/orders";
+import { CATALOG_CHECK_INTERVAL_MS, findProducts } from "~/models/catalog.server";
+import { FULFILMENT_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, TAKEN_PAYMENT_STATUSES, shortOrderId, type FulfilmentStatus, type OrderStatus, type PaymentStatus } from "~/lib/orders";
 import { trackingUrl } from "~/lib/tracking";
 import { storedLines } from "~/models/refunds.server";
 
@@ -14,31 +15,61 @@ import { storedLines } from "~/models/refunds.server";
 
 export type OrderStep = { key: "placed" | "paid" | OrderStatus | "refunded"; label: string; at: string | null; done: boolean };
 
+type OrderRow = {
+  id: string;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  createdAt: Date;
+  paidAt: Date | null;
+  city: string;
+  state: string;
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+  carrier: string | null;
+  trackingNumber: string | null;
+  refundedCents: number | null;
+  refundedAt: Date | null;
+  items: { id: number; productId: string; name: string; unitPriceCents: number; quantity: number }[];
+  refunds: { amountCents: number; createdAt: string; lines: Prisma.JsonValue }[];
+  statusChanges: { toStatus: OrderStatus; changedAt: string }[];
+};
+
+/**
+ * The order with its lines, refunds and status changes, in one statement
+ * through node-pg (decision 068): each customer's visit reads it, and
+ * Prisma's include cost more CPU than the rest of the page's render.
+ */
+async function readOrder(orderId: string) {
+  const { rows } = await query<OrderRow>(
+    `SELECT o."id", o."status", o."paymentStatus", o."createdAt", o."paidAt", o."city", o."state",
+            o."subtotalCents", o."discountCents", o."shippingCents", o."totalCents",
+            o."carrier", o."trackingNumber", o."refundedCents", o."refundedAt",
+            COALESCE((SELECT json_agg(json_build_object('id', i."id", 'productId', i."productId", 'name', i."name",
+                                                        'unitPriceCents', i."unitPriceCents", 'quantity', i."quantity") ORDER BY i."id")
+                      FROM "OrderItem" i WHERE i."orderId" = o."id"), '[]') AS "items",
+            COALESCE((SELECT json_agg(json_build_object('amountCents', r."amountCents", 'createdAt', r."createdAt", 'lines', r."lines")
+                                      ORDER BY r."createdAt", r."id")
+                      FROM "Refund" r WHERE r."orderId" = o."id"), '[]') AS "refunds",
+            COALESCE((SELECT json_agg(json_build_object('toStatus', c."toStatus", 'changedAt', c."changedAt") ORDER BY c."changedAt", c."id")
+                      FROM "OrderStatusChange" c WHERE c."orderId" = o."id"), '[]') AS "statusChanges"
+       FROM "Order" o
+      WHERE o."id" = $1 AND o."paymentStatus" = ANY($2::"PaymentStatus"[])`,
+    [orderId, TAKEN_PAYMENT_STATUSES],
+  );
+  const order = rows[0];
+  if (!order) return null;
+  return {
+    ...order,
+    refunds: order.refunds.map((refund) => ({ ...refund, createdAt: utcFromJson(refund.createdAt) })),
+    statusChanges: order.statusChanges.map((change) => ({ ...change, changedAt: utcFromJson(change.changedAt) })),
+  };
+}
+
 /** Only paid (or since refunded) orders have a page: no link is ever sent for an unpaid checkout. */
 export async function findCustomerOrder(orderId: string) {
-  const order = await db.order.findFirst({
-    where: { id: orderId, paymentStatus: { in: [...TAKEN_PAYMENT_STATUSES] } },
-    select: {
-      id: true,
-      status: true,
-      paymentStatus: true,
-      createdAt: true,
-      paidAt: true,
-      city: true,
-      state: true,
-      subtotalCents: true,
-      discountCents: true,
-      shippingCents: true,
-      totalCents: true,
-      carrier: true,
-      trackingNumber: true,
-      refundedCents: true,
-      refundedAt: true,
-      items: { select: { id: true, productId: true, name: true, unitPriceCents: true, quantity: true }, orderBy: { id: "asc" } },
-      refunds: { select: { amountCents: true, createdAt: true, lines: true }, orderBy: { createdAt: "asc" } },
-      statusChanges: { select: { toStatus: true, changedAt: true }, orderBy: { changedAt: "asc" } },
-    },
-  });
+  const order = await readOrder(orderId);
   if (!order) return null;
 
   // The latest move into each status: an order moved back and forth shows when it last got there.
@@ -68,7 +99,7 @@ export async function findCustomerOrder(orderId: string) {
         ]
       : steps;
 
-  const pictures = new Map((await findProducts(order.items.map((item) => item.productId))).map((product) => [product.id, product]));
+  const pictures = new Map((await findProducts(order.items.map((item) => item.productId), { maxAgeMs: CATALOG_CHECK_INTERVAL_MS })).map((product) => [product.id, product]));
   const shipped = order.status === "shipped" || order.status === "delivered";
   const names = new Map(order.items.map((item) => [item.id, item.name]));
   return {

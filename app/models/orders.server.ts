@@ -454,12 +454,17 @@ async function paymentStatusOf(orderId: string) {
   return rows[0]?.paymentStatus ?? null;
 }
 
-/** A paid order as its confirmation page shows it, each line with its total. */
+/** A paid order as its confirmation page shows it, each line with its total (node-pg, one statement: each visit reads it, decision 068). */
 export async function findPaidOrder(orderId: string) {
-  const order = await db.order.findFirst({
-    where: { id: orderId, paymentStatus: "paid" },
-    select: { id: true, email: true, totalCents: true, createdAt: true, items: { select: { name: true, quantity: true, unitPriceCents: true } } },
-  });
+  const { rows } = await query<{ id: string; email: string; totalCents: number; createdAt: Date; items: { name: string; quantity: number; unitPriceCents: number }[] }>(
+    `SELECT o."id", o."email", o."totalCents", o."createdAt",
+            COALESCE((SELECT json_agg(json_build_object('name', i."name", 'quantity', i."quantity", 'unitPriceCents', i."unitPriceCents") ORDER BY i."id")
+                      FROM "OrderItem" i WHERE i."orderId" = o."id"), '[]') AS "items"
+       FROM "Order" o
+      WHERE o."id" = $1 AND o."paymentStatus" = 'paid'`,
+    [orderId],
+  );
+  const order = rows[0];
   if (!order) return null;
   const items = order.items.map(({ name, quantity, unitPriceCents }) => ({ name, quantity, lineCents: lineTotalCents(unitPriceCents, quantity) }));
   return { ...order, items };

@@ -28,6 +28,9 @@ const typeParsers: pg.CustomTypesConfig = {
 /** A UTC instant as a `timestamp(3)` column takes it. */
 export const at = (date: Date) => date.toISOString();
 
+/** A `timestamp(3)` column as JSON writes it ("2026-11-26T16:15:00.123", json_build_object): the UTC instant it holds. */
+export const utcFromJson = (text: string) => new Date(`${text}Z`);
+
 /** Something that runs a query: the pool, or a client inside a transaction. */
 export type Sql = {
   query<Row>(text: string, values?: readonly unknown[]): Promise<{ rows: Row[]; rowCount: number }>;

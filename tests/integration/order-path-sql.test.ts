@@ -3,8 +3,20 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { stripeMock } from "../../mocks/stripe";
 import type { Mailer } from "~/services/mailer.server";
 import { processOutbox } from "~/services/outbox.server";
+import { findCustomerOrder } from "~/models/order-page.server";
+import { findPaidOrder } from "~/models/orders.server";
 import { db } from "~/utils/db.server";
-import { callFunction, checkoutBody, deliverStripeEvent, expectDailySalesToAgree, placeOrder, readJson, stripeSessionEvent, type CheckoutJson } from "../utils";
+import {
+  callFunction,
+  checkoutBody,
+  deliverStripeEvent,
+  expectDailySalesToAgree,
+  payOrder,
+  placeOrder,
+  readJson,
+  stripeSessionEvent,
+  type CheckoutJson,
+} from "../utils";
 
 /**
  * The order path in SQL through node-pg (decision 068). A Prisma model query
@@ -123,5 +135,43 @@ describe("the order path in SQL", () => {
     const order = await db.order.findUniqueOrThrow({ where: { id: placed.orderId }, include: { emails: true } });
     expect(order.chefNotified).toBe(true);
     expect(order.emails.every((email) => email.status === "sent" && email.sentAt !== null && email.claimedBy === null)).toBe(true);
+  });
+
+  it("reads the order for the confirmation page and for the order page in one statement each, none of them Prisma's, times in UTC", async () => {
+    const placed = await placeOrder([
+      ["bar-chocolate-pb", 4],
+      ["bites-variety", 2],
+    ]);
+    await payOrder(placed.sessionId);
+    const { result: confirmed, statements: confirming } = await statementsOf(() => findPaidOrder(placed.orderId));
+    expect(prismaOnly(confirming)).toEqual([]);
+    expect(roundTrips(confirming)).toBe(1);
+    const stored = await db.order.findUniqueOrThrow({ where: { id: placed.orderId }, include: { items: { orderBy: { id: "asc" } } } });
+    expect(confirmed).toEqual({
+      id: placed.orderId,
+      email: placed.email,
+      totalCents: stored.totalCents,
+      createdAt: stored.createdAt,
+      items: stored.items.map((item) => ({ name: item.name, quantity: item.quantity, lineCents: item.unitPriceCents * item.quantity })),
+    });
+
+    // Moved on by the kitchen, then part refunded: the page's steps and refunds come from the same statement.
+    const preparingAt = new Date("2026-11-26T16:15:00.250Z");
+    await db.order.update({ where: { id: placed.orderId }, data: { status: "preparing" } });
+    await db.orderStatusChange.create({ data: { orderId: placed.orderId, fromStatus: "pending", toStatus: "preparing", changedBy: "kitchen@example.com", changedAt: preparingAt } });
+    const refundedAt = new Date("2026-11-27T01:30:00.500Z");
+    await db.refund.create({
+      data: { orderId: placed.orderId, amountCents: 500, refundedBy: "owner@example.com", lines: [{ itemId: stored.items[1]!.id, quantity: 1 }], createdAt: refundedAt },
+    });
+    const { result: page, statements: reading } = await statementsOf(() => findCustomerOrder(placed.orderId));
+    expect(prismaOnly(reading)).toEqual([]);
+    expect(roundTrips(reading)).toBe(1);
+    expect(page?.items.map((item) => [item.name, item.quantity])).toEqual(stored.items.map((item) => [item.name, item.quantity]));
+    expect(page?.steps.find((step) => step.key === "preparing")).toMatchObject({ done: true, at: preparingAt.toISOString() });
+    expect(page?.refunds).toEqual([{ amountCents: 500, at: refundedAt.toISOString(), lines: [{ name: stored.items[1]!.name, quantity: 1 }] }]);
+    // An unpaid order has no page.
+    const unpaid = await placeOrder([["bites-variety", 3]]);
+    expect(await findCustomerOrder(unpaid.orderId)).toBeNull();
+    expect(await findPaidOrder(unpaid.orderId)).toBeNull();
   });
 });
