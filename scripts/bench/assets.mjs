@@ -2,7 +2,7 @@
 // scripts of its first load, its fonts, its images' caching, and how its HTML
 // is compressed. Sizes are bytes on the wire, as this server sends them.
 import http from "node:http";
-import { gunzipSync, gzipSync } from "node:zlib";
+import zlib, { gunzipSync, gzipSync } from "node:zlib";
 
 /**
  * GET `path` without decoding the body. Returns the status, headers, the
@@ -156,4 +156,33 @@ export async function htmlCompression(origin, path) {
     onePieceBytes: gzipSync(response.body).length,
     compressed: response.headers["content-encoding"] === "gzip",
   };
+}
+
+/**
+ * The settings a page ready at once could be compressed with in one call
+ * (server/compression.mjs, decision 070): each one's size and CPU per page,
+ * measured here on the page as the shop serves it, so the chosen one stays
+ * chosen by measurement. The shop's own choice is `ONE_SHOT`.
+ */
+export async function htmlEncodings(origin, path, { runs = 400 } = {}) {
+  const { ONE_SHOT } = await import("../../server/compression.mjs");
+  const { constants } = zlib;
+  const brotli = (quality) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } });
+  const candidates = {
+    "gzip 6": (body) => gzipSync(body, { level: 6 }),
+    "Brotli 4": (body) => zlib.brotliCompressSync(body, brotli(4)),
+    "Brotli 5, 128 kB window (the shop's)": (body) => zlib.brotliCompressSync(body, ONE_SHOT.brotli),
+    "Brotli 6": (body) => zlib.brotliCompressSync(body, brotli(6)),
+  };
+  const page = (await getRaw(origin, path, { accept: "text/html" })).body;
+  const results = [];
+  for (const [name, compress] of Object.entries(candidates)) {
+    for (let warm = 0; warm < 20; warm++) compress(page);
+    const before = process.cpuUsage();
+    let bytes = 0;
+    for (let run = 0; run < runs; run++) bytes = compress(page).byteLength;
+    const used = process.cpuUsage(before);
+    results.push({ name, bytes, cpuMs: (used.user + used.system) / 1000 / runs });
+  }
+  return { pageBytes: page.byteLength, results };
 }

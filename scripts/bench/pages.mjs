@@ -11,6 +11,7 @@ import {
   firstLoadScripts,
   getRaw,
   htmlCompression,
+  htmlEncodings,
   imageCaching,
   pageFonts,
   pageImages,
@@ -111,6 +112,15 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     images,
   );
   for (const path of ["/", "/shop"]) {
+    const { pageBytes, results } = await htmlEncodings(shop.origin, path);
+    figure(
+      `htmlOneShot:${path}`,
+      `\`${path}\`'s HTML (${kB(pageBytes)}) compressed in one call, as a page ready at once is sent: size and CPU per page for each setting`,
+      results.map((result) => `${result.name} ${kB(result.bytes)} ${result.cpuMs.toFixed(2)} ms`).join(" · "),
+      "",
+      null,
+      { pageBytes, results },
+    );
     const sizes = await htmlCompression(shop.origin, path);
     const ratio = sizes.servedBytes / sizes.onePieceBytes;
     figure(
