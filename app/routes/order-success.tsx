@@ -41,8 +41,22 @@ const noStore = { "Cache-Control": "no-store" };
 const settled = (outcome: Outcome) => Promise.resolve(outcome);
 
 /**
+ * How long the page waits for the check before it sends the spinner first.
+ * An order already paid (Stripe's webhook usually comes first) is checked in
+ * a few milliseconds, and its page goes out whole, in one piece; a check that
+ * asks Stripe streams the spinner, then the outcome.
+ */
+const WHOLE_PAGE_WAIT_MS = 150;
+
+async function waitBriefly(outcome: Promise<Outcome>) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([outcome, new Promise((resolve) => (timer = setTimeout(resolve, WHOLE_PAGE_WAIT_MS)))]);
+  clearTimeout(timer);
+}
+
+/**
  * Verifies the payment on the server; the page streams a spinner until it
- * knows. Verifying may ask Stripe, so it counts against the address's
+ * knows, when that takes longer than a moment. Verifying may ask Stripe, so it counts against the address's
  * "verify" limit (shared with the verify-payment function); over it, the
  * page answers 429 and asks to try again shortly.
  */
@@ -62,7 +76,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       { status: 429, headers: { ...noStore, "Retry-After": String(limit.retryAfterSeconds) } },
     );
   }
-  return defer({ outcome: verify(sessionId) }, { headers: noStore });
+  const outcome = verify(sessionId);
+  await waitBriefly(outcome);
+  return defer({ outcome }, { headers: noStore });
 }
 
 /** The page shows the customer's order: never stored by a cache; a 429 says when to come back. */

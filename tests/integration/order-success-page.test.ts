@@ -1,0 +1,57 @@
+import { randomUUID } from "node:crypto";
+import { delay, http } from "msw";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { stripeMock } from "../../mocks/stripe";
+import { server } from "../setup/msw";
+import { loader } from "~/routes/order-success";
+import { clearCheckoutSessionCache } from "~/services/stripe.server";
+import { callRoute, placeOrder, shopRequest } from "../utils";
+
+/**
+ * The confirmation page of an order already paid (Stripe's webhook usually
+ * comes first) goes out whole: its loader waits a moment for the check, so
+ * React renders the outcome instead of streaming a spinner and then the
+ * outcome, and the page is compressed in one call (decision 070). A check
+ * that asks a slow Stripe still streams the spinner first.
+ */
+
+type Deferred = { done: boolean; data: { outcome: Promise<{ status: string }> } };
+
+async function load(sessionId: string) {
+  const startedAt = performance.now();
+  const result = await callRoute(loader, shopRequest(`/order-success?session_id=${encodeURIComponent(sessionId)}`), { clientAddress: `203.0.113.7-${randomUUID()}` });
+  if (result instanceof Response) throw new Error(`/order-success answered ${result.status}`);
+  const deferred = result as unknown as Deferred;
+  // As many turns as Remix takes before React renders: none of them a timer.
+  for (let turn = 0; turn < 5; turn++) await Promise.resolve();
+  return { settledAtRender: deferred.done, tookMs: performance.now() - startedAt, outcome: deferred.data.outcome };
+}
+
+beforeEach(() => clearCheckoutSessionCache());
+afterEach(() => server.resetHandlers());
+
+describe("/order-success", () => {
+  it("renders a paid order's confirmation whole: the check has settled when the page renders", async () => {
+    const { sessionId } = await placeOrder();
+    await stripeMock.pay(sessionId);
+    const page = await load(sessionId);
+    expect(page.settledAtRender).toBe(true);
+    expect(await page.outcome).toMatchObject({ status: "confirmed" });
+  });
+
+  it("streams the spinner first when Stripe is slow to answer, then the outcome", async () => {
+    const { sessionId } = await placeOrder();
+    await stripeMock.pay(sessionId);
+    const session = await stripeMock.session(sessionId);
+    server.use(
+      http.get(`https://api.stripe.com/v1/checkout/sessions/${sessionId}`, async () => {
+        await delay(300);
+        return Response.json(session);
+      }),
+    );
+    const page = await load(sessionId);
+    expect(page.settledAtRender).toBe(false);
+    expect(page.tookMs).toBeLessThan(290);
+    expect(await page.outcome).toMatchObject({ status: "confirmed" });
+  });
+});
