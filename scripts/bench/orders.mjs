@@ -118,7 +118,7 @@ async function customers(origin, { clients, seconds, first, totals }) {
  * seconds not counted, then `seconds` measured. With `cpuProfile`, the server
  * runs under `--cpu-prof` and the profile's path is returned.
  */
-async function run({ port, clients, seconds, warmup, cpuProfile, pageSeconds = 0 }) {
+export async function run({ port, clients, seconds, warmup, cpuProfile, pageSeconds = 0 }) {
   const providers = await startProviders();
   const database = await benchDatabase(ORDERS_DB, { fresh: true });
   const env = {
@@ -149,7 +149,7 @@ async function run({ port, clients, seconds, warmup, cpuProfile, pageSeconds = 0
     for (let waited = 0; providers.counts.emails < warm.orders + measured.orders && waited < 10_000; waited += 100) await sleep(100);
     const cpu = cpuMs(shop.pid) - cpuBefore;
     window.toMs = performance.now() - spawnedAt;
-    const pages = pageSeconds > 0 ? await personalPages(shop, providers, measured.last, pageSeconds) : null;
+    const pages = pageSeconds > 0 ? await personalPages(shop, providers, measured.last, pageSeconds, spawnedAt) : null;
     return { ...measured, cpu, counts: { ...providers.counts }, profileDir, window, warmOrders: warm.orders, pages };
   } finally {
     await shop.stop();
@@ -173,7 +173,7 @@ function orderPageLink(messages) {
  * connections for `seconds`: `/checkout` with a cart, `/order-success` for a
  * paid session, and the order page from the confirmation email's link.
  */
-async function personalPages(shop, providers, last, seconds) {
+async function personalPages(shop, providers, last, seconds, spawnedAt) {
   if (!last) throw new Error("no order was placed and paid: the pages need one");
   const link = orderPageLink(providers.messages);
   const targets = {
@@ -187,7 +187,10 @@ async function personalPages(shop, providers, last, seconds) {
     const body = await first.text();
     if (!first.ok) throw new Error(`${url} answered ${first.status}: ${body.slice(0, 200)}`);
     await hammer({ url, connections: 10, seconds: 2, headers });
+    const fromMs = performance.now() - spawnedAt;
     results[name] = await hammer({ url, connections: 10, seconds, headers, pid: shop.pid });
+    // The measured stretch, in ms since the server was spawned: a profile's samples within it are this page's.
+    results[name].window = { fromMs, toMs: performance.now() - spawnedAt };
   }
   return results;
 }
