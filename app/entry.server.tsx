@@ -183,3 +183,6 @@ export { catalogVersion } from "~/models/catalog.server";
 
 /** For the HTTP server's page cache (server/page-cache.mjs): a visitor's own parts of a cached page (decision 060). */
 export { anonymousPageParts, visitorPageParts } from "~/utils/visitor-parts.server";
+
+/** For the HTTP server's Remix handlers (server/page-handlers.mjs): the routes a page renders with (decision 071). */
+export { renderedRouteIds } from "~/utils/rendered-routes.server";

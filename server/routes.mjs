@@ -9,7 +9,8 @@ import { refuse } from "./http-guards.mjs";
  * @typedef {import("@remix-run/router").AgnosticRouteObject} TreeRoute
  * @typedef {import("@remix-run/router").AgnosticRouteMatch<string, TreeRoute>} RouteMatch
  * @typedef {Partial<import("@remix-run/node").ServerBuild["routes"][string]["module"]>} RouteModule
- * @typedef {{ pattern: string, allow: string[], notFound: boolean }} RouteFacts
+ * @typedef {{ pattern: string, allow: string[], notFound: boolean, routeIds: string[] }} RouteFacts
+ *   `routeIds`: the routes the path matches, root first (page-handlers.mjs builds Remix's handler from them)
  */
 
 /** The build's flat manifest as the nested routes matchRoutes takes, children under their parent. */
@@ -76,6 +77,13 @@ export function routeFacts(manifest) {
     }
     return matches;
   };
+  /** @type {WeakMap<RouteMatch[], string[]>} */
+  const ids = new WeakMap();
+  const idsOf = (/** @type {RouteMatch[]} */ matches) => {
+    let routeIds = ids.get(matches);
+    if (!routeIds) ids.set(matches, (routeIds = matches.map((match) => /** @type {string} */ (match.route.id))));
+    return routeIds;
+  };
   return {
     /**
      * @param {string} pathname the path as sent
@@ -108,7 +116,7 @@ export function routeFacts(manifest) {
         const target = actionTarget(matches, query);
         if (moduleOf(target?.route.id).action) allow.push("POST");
       }
-      return { pattern, allow, notFound };
+      return { pattern, allow, notFound, routeIds: idsOf(matches) };
     },
   };
 }

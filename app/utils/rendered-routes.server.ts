@@ -71,6 +71,19 @@ export function parentPaths(pathname: string): string[] {
 }
 
 /**
+ * The ids of the routes a page renders with: those its path matched
+ * (`matchedIds`, root first) and those its parent paths match. The edge
+ * routes the page with just these (server/page-handlers.mjs, decision 071),
+ * and the browser is sent just these (withRenderedRoutes).
+ */
+export function renderedRouteIds(routes: ManifestRoutes, pathname: string, matchedIds: readonly string[]): string[] {
+  const routing = routingOf(routes);
+  const ids = new Set(matchedIds);
+  for (const path of parentPaths(pathname)) for (const id of parentRouteIds(routing, path)) ids.add(id);
+  return [...ids];
+}
+
+/**
  * The entry context a page renders with: the same context, its manifest
  * holding only the routes the page's path (already matched by Remix) and its
  * parent paths match. Only for a document render; the full manifest stays
@@ -78,9 +91,11 @@ export function parentPaths(pathname: string): string[] {
  */
 export function withRenderedRoutes(context: EntryContext, pathname: string): EntryContext {
   const routes = context.manifest.routes;
-  const routing = routingOf(routes);
-  const ids = new Set(context.staticHandlerContext.matches.map((match) => match.route.id));
-  for (const path of parentPaths(pathname)) for (const id of parentRouteIds(routing, path)) ids.add(id);
+  const ids = renderedRouteIds(
+    routes,
+    pathname,
+    context.staticHandlerContext.matches.map((match) => match.route.id),
+  );
   const rendered: ManifestRoutes = {};
   for (const id of ids) if (routes[id]) rendered[id] = routes[id];
   return { ...context, manifest: { ...context.manifest, routes: rendered } };
