@@ -50,15 +50,20 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 const SUPPORTED = ["br", "gzip", "identity"];
 const PREFERRED = ["br", "gzip"];
 /**
- * Chosen by measurement on the shop's pages (decision 070; `npm run bench`'s
- * htmlOneShot rows): Brotli 5 makes `/checkout` 6% smaller than Brotli 4 (the
- * middleware's) for 0.02 ms more, and 8% smaller than gzip 6. Its window is
- * 128 kB, past the largest answer compressed in one call (HELD_BYTES).
+ * Chosen by measurement on the shop's pages (decisions 070 and 071; `npm run
+ * bench`'s htmlOneShot rows). A page compressed in one call is one a visitor
+ * waits for, and it fits in the connection's first flight (TCP's initial
+ * window, about 14 kB) at any of these settings: `/checkout` is 4.6 kB at
+ * Brotli 3 and 4.1 kB at Brotli 5, so the bytes saved save no round trip,
+ * while Brotli 5 costs twice the CPU (0.40 against 0.15–0.19 ms for
+ * `/checkout`, 0.6–0.85 against 0.2–0.34 ms for `/shop` with a cart).
+ * Brotli 3 is also smaller than gzip 6 for less CPU. Its window is 128 kB,
+ * past the largest answer compressed in one call (HELD_BYTES).
  */
 export const ONE_SHOT = {
   brotli: {
     params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+      [zlib.constants.BROTLI_PARAM_QUALITY]: 3,
       [zlib.constants.BROTLI_PARAM_LGWIN]: 17,
       [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
     },

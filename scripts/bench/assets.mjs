@@ -170,9 +170,10 @@ export async function htmlEncodings(origin, path, { runs = 400 } = {}) {
   const brotli = (quality) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } });
   const candidates = {
     "gzip 6": (body) => gzipSync(body, { level: 6 }),
+    "gzip 1": (body) => gzipSync(body, { level: 1 }),
+    "Brotli 3, 128 kB window (the shop's)": (body) => zlib.brotliCompressSync(body, ONE_SHOT.brotli),
     "Brotli 4": (body) => zlib.brotliCompressSync(body, brotli(4)),
-    "Brotli 5, 128 kB window (the shop's)": (body) => zlib.brotliCompressSync(body, ONE_SHOT.brotli),
-    "Brotli 6": (body) => zlib.brotliCompressSync(body, brotli(6)),
+    "Brotli 5": (body) => zlib.brotliCompressSync(body, brotli(5)),
   };
   const page = (await getRaw(origin, path, { accept: "text/html" })).body;
   const results = [];
