@@ -22,6 +22,7 @@ import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "~/utils/db.server";
 import { settlePendingRefunds } from "~/models/refunds.server";
 import { env } from "~/utils/env.server";
 import { withRenderedRoutes } from "~/utils/rendered-routes.server";
+import { endedOnce } from "~/utils/page-stream.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -103,7 +104,7 @@ export default function handleRequest(
         nonce,
         [readyEvent]() {
           shellRendered = true;
-          const body = new PassThrough();
+          const body = endedOnce(new PassThrough());
           // Rendered whole: nothing is left to abort (a timer left running ended the finished stream again, with an error).
           body.once("end", () => clearTimeout(abortTimer));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
