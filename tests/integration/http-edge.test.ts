@@ -59,16 +59,16 @@ describe("route facts (server/routes.mjs)", () => {
   const routes = routeFacts(manifest);
 
   it.each([
-    ["/", "", { pattern: "/", allow: ["GET", "HEAD"], notFound: false }],
-    ["/", "index", { pattern: "/", allow: ["GET", "HEAD", "POST"], notFound: false }],
-    ["/shop/bar-chocolate-pb", "cart=open", { pattern: "/shop/:id", allow: ["GET", "HEAD"], notFound: false }],
-    ["/cart", "", { pattern: "/cart", allow: ["GET", "HEAD", "POST"], notFound: false }],
-    ["/functions/v1/get-orders", "", { pattern: "/functions/v1/get-orders", allow: ["POST"], notFound: false }],
-    ["/healthz", "", { pattern: "/healthz", allow: ["GET", "HEAD"], notFound: false }],
-    ["/admin/orders/42", "", { pattern: "/admin/*", allow: ["GET", "HEAD"], notFound: false }],
-    ["/no/such/page", "", { pattern: "/*", allow: ["GET", "HEAD"], notFound: true }],
-    ["/", "_data=routes%2F_index", { pattern: "/", allow: ["GET", "HEAD", "POST"], notFound: false }],
-    ["/shop", "_data=routes%2Fshop", { pattern: "/shop", allow: ["GET", "HEAD"], notFound: false }],
+    ["/", "", { pattern: "/", allow: ["GET", "HEAD"], notFound: false, routeIds: ["root", "routes/_index"] }],
+    ["/", "index", { pattern: "/", allow: ["GET", "HEAD", "POST"], notFound: false, routeIds: ["root", "routes/_index"] }],
+    ["/shop/bar-chocolate-pb", "cart=open", { pattern: "/shop/:id", allow: ["GET", "HEAD"], notFound: false, routeIds: ["root", "routes/shop_.$id"] }],
+    ["/cart", "", { pattern: "/cart", allow: ["GET", "HEAD", "POST"], notFound: false, routeIds: ["root", "routes/cart"] }],
+    ["/functions/v1/get-orders", "", { pattern: "/functions/v1/get-orders", allow: ["POST"], notFound: false, routeIds: ["root", "routes/functions.v1.get-orders"] }],
+    ["/healthz", "", { pattern: "/healthz", allow: ["GET", "HEAD"], notFound: false, routeIds: ["root", "routes/healthz"] }],
+    ["/admin/orders/42", "", { pattern: "/admin/*", allow: ["GET", "HEAD"], notFound: false, routeIds: ["root", "routes/admin.$"] }],
+    ["/no/such/page", "", { pattern: "/*", allow: ["GET", "HEAD"], notFound: true, routeIds: ["root", "routes/$"] }],
+    ["/", "_data=routes%2F_index", { pattern: "/", allow: ["GET", "HEAD", "POST"], notFound: false, routeIds: ["root", "routes/_index"] }],
+    ["/shop", "_data=routes%2Fshop", { pattern: "/shop", allow: ["GET", "HEAD"], notFound: false, routeIds: ["root", "routes/shop"] }],
   ] as const)("%s?%s", (pathname, search, facts) => {
     expect(routes.describe(pathname, search)).toEqual(facts);
   });
