@@ -7,7 +7,7 @@ import { precompressAssets } from "./precompress.mjs";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { analyzeStaleTables, migrate, withStartupLock, StartupLockTimeoutError } from "./migrate.mjs";
+import { vacuumStaleTables, migrate, withStartupLock, StartupLockTimeoutError } from "./migrate.mjs";
 
 /** @param {string} command @param {string[]} args */
 const run = (command, args) => execFileSync(command, args, { stdio: "inherit", env: process.env });
@@ -78,8 +78,9 @@ export async function migrateAndSeed(databaseUrl, { demo }) {
         if (/** @type {{ status?: number }} */ (error).status === 2) throw new DatabaseRefused();
         throw error;
       }
-      for (const { table, changed } of await analyzeStaleTables(client)) {
-        console.log(`Analyzed ${table}: ${changed.toLocaleString("en-US")} rows changed since its statistics were taken.`);
+      for (const { table, changed, vacuumed } of await vacuumStaleTables(client)) {
+        const rows = `${changed.toLocaleString("en-US")} rows changed since its statistics were taken`;
+        console.log(vacuumed ? `Vacuumed and analyzed ${table}: ${rows}.` : `Left ${table} to autovacuum, already at work on it: ${rows}.`);
       }
     });
   } catch (error) {
