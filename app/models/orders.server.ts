@@ -437,15 +437,32 @@ async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentI
 
 export type Verification = { verified: boolean; orderId: string | null };
 
-/** Asks Stripe about a session; a paid one (or a completed $0 one) fulfils its order (verify-payment and /order-success). */
-export async function verifyPayment(sessionId: string): Promise<Verification> {
+/**
+ * Asks Stripe about a session; a paid one (or a completed $0 one) fulfils its
+ * order. `readPaid` reads the order when it is paid (null when not): an order
+ * paid already (Stripe's webhook is usually first, and the page is reloaded)
+ * records nothing and costs that one statement; otherwise the payment is
+ * recorded and the order read again.
+ */
+async function settleCheckoutSession<T>(sessionId: string, readPaid: (orderId: string) => Promise<T | null>): Promise<{ orderId: string | null; paid: T | null }> {
   const session = await retrieveCheckoutSessionCached(sessionId);
   const orderId = session.metadata?.orderId ?? null;
-  if (!orderId || !isCheckoutSessionPaid(session)) return { verified: false, orderId };
-  // Paid already (Stripe's webhook is usually first, and the page is reloaded): nothing to record, one statement.
-  if ((await paymentStatusOf(orderId)) === "paid") return { verified: true, orderId };
+  if (!orderId || !isCheckoutSessionPaid(session)) return { orderId, paid: null };
+  const already = await readPaid(orderId);
+  if (already !== null) return { orderId, paid: already };
   await markOrderPaid(orderId, session.id, paymentIntentIdOf(session));
-  return { verified: (await paymentStatusOf(orderId)) === "paid", orderId };
+  return { orderId, paid: await readPaid(orderId) };
+}
+
+/** Whether a session's order is paid, settling it from Stripe's word first (verify-payment, the orphan sweep). */
+export async function verifyPayment(sessionId: string): Promise<Verification> {
+  const { orderId, paid } = await settleCheckoutSession(sessionId, async (id) => ((await paymentStatusOf(id)) === "paid" ? true : null));
+  return { verified: paid !== null, orderId };
+}
+
+/** The confirmation page's order once its session is paid (settled as verifyPayment does), or null: for a paid order, one statement. */
+export async function confirmedOrder(sessionId: string) {
+  return (await settleCheckoutSession(sessionId, findPaidOrder)).paid;
 }
 
 /** An order's payment status, or null when there is no such order (node-pg: the confirmation page asks it each time, decision 068). */

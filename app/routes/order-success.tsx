@@ -9,7 +9,7 @@ import { longDate } from "~/lib/dates";
 import { formatCents } from "~/lib/money";
 import { messages } from "~/lib/messages";
 import { shortOrderId } from "~/lib/orders";
-import { findPaidOrder, verifyPayment } from "~/models/orders.server";
+import { confirmedOrder, type findPaidOrder } from "~/models/orders.server";
 import { CHECKOUT_SESSION_ID } from "~/services/stripe.server";
 import { describeError } from "~/utils/errors.server";
 import { hitRateLimit, tooManyRequests } from "~/utils/rate-limit.server";
@@ -25,8 +25,7 @@ type Outcome =
 
 async function verify(sessionId: string): Promise<Outcome> {
   try {
-    const { verified, orderId } = await verifyPayment(sessionId);
-    const order = verified && orderId ? await findPaidOrder(orderId) : null;
+    const order = await confirmedOrder(sessionId);
     return order ? { status: "confirmed", order } : { status: "not-found" };
   } catch (error) {
     if (error instanceof Error && "statusCode" in error && error.statusCode === 404) return { status: "not-found" };

@@ -4,7 +4,7 @@ import { stripeMock } from "../../mocks/stripe";
 import type { Mailer } from "~/services/mailer.server";
 import { processOutbox } from "~/services/outbox.server";
 import { findCustomerOrder } from "~/models/order-page.server";
-import { findPaidOrder } from "~/models/orders.server";
+import { confirmedOrder, findPaidOrder } from "~/models/orders.server";
 import { db } from "~/utils/db.server";
 import {
   callFunction,
@@ -111,6 +111,11 @@ describe("the order path in SQL", () => {
     expect(await readJson(verified)).toEqual({ verified: true, orderId: placed.orderId });
     expect(prismaOnly(verifying)).toEqual([]);
     expect(roundTrips(verifying)).toBe(2);
+    // /order-success reads the paid order itself, in its one statement (its status is not read first).
+    const { result: confirmed, statements: confirming } = await statementsOf(() => confirmedOrder(placed.sessionId));
+    expect(confirmed).toMatchObject({ id: placed.orderId, email: placed.email });
+    expect(prismaOnly(confirming)).toEqual([]);
+    expect(roundTrips(confirming)).toBe(1);
 
     // The same event again changes nothing and queues nothing.
     const again = await deliverStripeEvent(event);
