@@ -66,23 +66,17 @@ export function routeFacts(manifest) {
   const moduleOf = (/** @type {string | undefined} */ id) => (id === undefined ? undefined : manifest[id]?.module) ?? {};
   // matchRoutes ranks and tries every route for each call (2–3% of a page's CPU): a path's matches are kept,
   // for a bounded number of paths (the pages and functions; a product's or an order's id makes more).
-  /** @type {Map<string, RouteMatch[]>} */
+  /** @type {Map<string, { matches: RouteMatch[], routeIds: string[] }>} */
   const matched = new Map();
   const matchesOf = (/** @type {string} */ pathname) => {
-    let matches = matched.get(pathname);
-    if (!matches) {
-      matches = matchRoutes(tree, pathname) ?? [];
+    let found = matched.get(pathname);
+    if (!found) {
+      const matches = matchRoutes(tree, pathname) ?? [];
+      found = { matches, routeIds: matches.map((match) => /** @type {string} */ (match.route.id)) };
       if (matched.size >= MATCHES_KEPT) matched.delete(/** @type {string} */ (matched.keys().next().value));
-      matched.set(pathname, matches);
+      matched.set(pathname, found);
     }
-    return matches;
-  };
-  /** @type {WeakMap<RouteMatch[], string[]>} */
-  const ids = new WeakMap();
-  const idsOf = (/** @type {RouteMatch[]} */ matches) => {
-    let routeIds = ids.get(matches);
-    if (!routeIds) ids.set(matches, (routeIds = matches.map((match) => /** @type {string} */ (match.route.id))));
-    return routeIds;
+    return found;
   };
   return {
     /**
@@ -91,7 +85,7 @@ export function routeFacts(manifest) {
      * @returns {RouteFacts}
      */
     describe(pathname, search) {
-      const matches = matchesOf(pathname);
+      const { matches, routeIds } = matchesOf(pathname);
       const leaf = matches[matches.length - 1];
       const pattern = `/${matches
         .map((match) => match.route.path ?? "")
@@ -116,7 +110,7 @@ export function routeFacts(manifest) {
         const target = actionTarget(matches, query);
         if (moduleOf(target?.route.id).action) allow.push("POST");
       }
-      return { pattern, allow, notFound, routeIds: idsOf(matches) };
+      return { pattern, allow, notFound, routeIds };
     },
   };
 }
