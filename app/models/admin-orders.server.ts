@@ -177,24 +177,45 @@ function searchShapes(q: string): SearchShape[] {
   return shapes;
 }
 
+/** A name (first or last) that starts with `word`, in any case: what ILIKE 'word%' says, in the form migration 018's indexes serve. */
+const nameStartsWith = (column: "firstName" | "lastName", word: string) =>
+  column === "firstName" ? Prisma.sql`lower("firstName") LIKE lower(${`${word}%`})` : Prisma.sql`lower("lastName") LIKE lower(${`${word}%`})`;
+
+/** One search shape as SQL. */
+function shapeSql(shape: SearchShape): Prisma.Sql {
+  if ("mailbox" in shape) return Prisma.sql`"mailbox" = ${shape.mailbox}`;
+  if ("phoneDigits" in shape) return Prisma.sql`"phoneDigits" = ${shape.phoneDigits}`;
+  if ("idPrefix" in shape) return Prisma.sql`"id" LIKE ${`${shape.idPrefix}%`}`;
+  if ("emailDomain" in shape) return Prisma.sql`"emailDomain" = ${shape.emailDomain}`;
+  return Prisma.join(
+    shape.nameWords.map((word) => Prisma.sql`(${nameStartsWith("firstName", word)} OR ${nameStartsWith("lastName", word)})`),
+    " AND ",
+  );
+}
+
 /**
  * The search as SQL. An id prefix is LIKE 'prefix%', which migration 004's
- * text_pattern_ops index serves; a name, ILIKE 'word%' on either name, which
- * migration 014's trigram index serves.
+ * text_pattern_ops index serves; a name, lower(name) LIKE 'word%' on either
+ * name, which migration 018's two indexes serve.
  */
 function searchSql(q: string | undefined): Prisma.Sql {
   if (!q) return Prisma.sql`TRUE`;
-  const sqls = searchShapes(q).map((shape) => {
-    if ("mailbox" in shape) return Prisma.sql`"mailbox" = ${shape.mailbox}`;
-    if ("phoneDigits" in shape) return Prisma.sql`"phoneDigits" = ${shape.phoneDigits}`;
-    if ("idPrefix" in shape) return Prisma.sql`"id" LIKE ${`${shape.idPrefix}%`}`;
-    if ("emailDomain" in shape) return Prisma.sql`"emailDomain" = ${shape.emailDomain}`;
-    return Prisma.join(
-      shape.nameWords.map((word) => Prisma.sql`("firstName" ILIKE ${`${word}%`} OR "lastName" ILIKE ${`${word}%`})`),
-      " AND ",
-    );
-  });
+  const sqls = searchShapes(q).map(shapeSql);
   return sqls.length === 0 ? Prisma.sql`FALSE` : Prisma.sql`(${Prisma.join(sqls, ") OR (")})`;
+}
+
+/**
+ * Conditions that between them hold every order a search with a name can
+ * match, each read through one index: a name's longest word at the start of
+ * the first name, or of the last name (every match has it in one of them);
+ * any other shape of the term as itself ("abe" is an id prefix too).
+ */
+function nameSearchParts(q: string): Prisma.Sql[] {
+  return searchShapes(q).flatMap((shape) => {
+    if (!("nameWords" in shape)) return [shapeSql(shape)];
+    const longest = shape.nameWords.reduce((a, b) => (b.length > a.length ? b : a));
+    return [nameStartsWith("firstName", longest), nameStartsWith("lastName", longest)];
+  });
 }
 
 /** The list's filters as one SQL condition: payment, status, `from`, and the search. */
@@ -239,16 +260,24 @@ async function pageIds(where: Prisma.Sql, query: OrdersQuery) {
 }
 
 /**
- * A name search: its matches gathered first through the trigram index (up
- * to ORDER_LIST_DEPTH + 1), counted, and, when that is all of them, sorted
- * for the page in the same statement. Read in date order instead, the planner
+ * A name search: its matches gathered first (up to ORDER_LIST_DEPTH + 1),
+ * counted, and, when that is all of them, sorted for the page in the same
+ * statement. They are gathered part by part (nameSearchParts), each part
+ * leaving out what an earlier one found, so that each is read from its own
+ * index (migration 018's, from its entries alone), and the LIMIT stops
+ * the reading once enough are found. Read in date order instead, the planner
  * reads orders until enough match: "olivia martinez" (857 of a million
  * orders) took 238 ms that way. A common name (more matches than the depth)
  * has its page read in date order, where matches come soon.
  */
-async function nameSearchPage(where: Prisma.Sql, query: OrdersQuery) {
+async function nameSearchPage(where: Prisma.Sql, q: string, query: OrdersQuery) {
+  const parts = nameSearchParts(q);
+  const gatherings = parts.map((part, index) => {
+    const notEarlier = parts.slice(0, index).map((before) => Prisma.sql`(${before}) IS NOT TRUE`);
+    return Prisma.sql`(SELECT "id", "createdAt", "totalCents" FROM "Order" WHERE ${Prisma.join([where, part, ...notEarlier], " AND ")})`;
+  });
   const [gathered] = await db.$queryRaw<{ count: number; ids: string[] }[]>`
-    WITH "matching" AS MATERIALIZED (SELECT "id", "createdAt", "totalCents" FROM "Order" WHERE ${where} LIMIT ${ORDER_LIST_DEPTH + 1})
+    WITH "matching" AS MATERIALIZED (${Prisma.join(gatherings, " UNION ALL ")} LIMIT ${ORDER_LIST_DEPTH + 1})
     SELECT (SELECT count(*)::int FROM "matching") AS "count",
            ARRAY(SELECT "id" FROM "matching" ORDER BY ${ORDER_BY[query.sort]} LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}) AS "ids"`;
   const counted = gathered?.count ?? 0;
@@ -272,9 +301,9 @@ export async function listOrders(query: OrdersQuery) {
   const where = listConditions(query, from);
   // Every paid order, unfiltered (the list as it first opens): the daily totals already count them.
   const everyPaidOrder = !query.includeUnpaid && query.payment === "paid" && !query.status && !query.q && !from;
-  const nameSearch = query.q ? searchShapes(query.q).some((shape) => "nameWords" in shape) : false;
+  const nameSearch = query.q && searchShapes(query.q).some((shape) => "nameWords" in shape) ? query.q : null;
   const { ids, counted } = nameSearch
-    ? await nameSearchPage(where, query)
+    ? await nameSearchPage(where, nameSearch, query)
     : await Promise.all([pageIds(where, query), everyPaidOrder ? paidOrderCount() : countOrders(where)]).then(([ids, counted]) => ({ ids, counted }));
   const rows = await db.order.findMany({ where: { id: { in: ids } }, select: orderSelect });
   const byId = new Map(rows.map((row) => [row.id, row]));

@@ -336,6 +336,25 @@ describe("get-orders", () => {
     expect(await db.auditEntry.count({ where: { subjectId: orderId, action: "order.customer-details" } })).toBe(2);
   });
 
+  it("finds an order once when both its names start with the word, and a word that could be an id prefix as a name too", async () => {
+    // Letters a-f only: the term is read both as an id prefix and as a name, each part of the search gathered apart.
+    const word = `fade${randomUUID().replace(/[^a-f]/g, "").slice(0, 6)}`;
+    const name = word[0]?.toUpperCase() + word.slice(1);
+    const both = await orderFor({ email: emailAt(uniqueDomain()), firstName: name, lastName: `${name}son` });
+    const last = await orderFor({ email: emailAt(uniqueDomain()), firstName: "Ada", lastName: name });
+    await orderFor({ email: emailAt(uniqueDomain()), firstName: "Ada", lastName: "Other" });
+
+    const found = await ordersJson({ q: word, pageSize: 100 });
+    expect(found.orders.map((order) => order.id).sort()).toEqual([both.orderId, last.orderId].sort());
+    expect(found.total).toBe(2);
+    const pages = [await ordersJson({ q: name, pageSize: 1, page: 1 }), await ordersJson({ q: name, pageSize: 1, page: 2 })];
+    expect(pages.flatMap((page) => page.orders.map((order) => order.id)).sort()).toEqual([both.orderId, last.orderId].sort());
+    expect(pages.map((page) => page.total)).toEqual([2, 2]);
+    // Two words: each the start of either name.
+    expect((await ordersJson({ q: `ada ${word}` })).orders.map((order) => order.id)).toEqual([last.orderId]);
+    expect((await ordersJson({ q: `${word}so ${word.toUpperCase()}` })).orders.map((order) => order.id)).toEqual([both.orderId]);
+  });
+
   it("treats % and _ in the search as plain characters", async () => {
     await orderFor();
     expect((await ordersJson({ q: "%" })).total).toBe(0);
