@@ -42,6 +42,27 @@ export function clientAddressOf(/** @type {Request} */ req) {
   return resolved && isIP(resolved) ? resolved : (req.socket.remoteAddress ?? "unknown");
 }
 
+const NONCE_BYTES = 16;
+const NONCE_POOL_BYTES = NONCE_BYTES * 256;
+let noncePool = Buffer.alloc(0);
+let noncePoolAt = 0;
+
+/**
+ * A CSP nonce: 16 bytes from the CSPRNG, base64. The bytes are drawn 4 kB
+ * at a time and each is used once (as Node's randomUUID pools its own): one
+ * call into OpenSSL per 256 pages instead of one per page, which was 1% of a
+ * rendered page's CPU.
+ */
+export function freshNonce() {
+  if (noncePoolAt + NONCE_BYTES > noncePool.length) {
+    noncePool = randomBytes(NONCE_POOL_BYTES);
+    noncePoolAt = 0;
+  }
+  const nonce = noncePool.toString("base64", noncePoolAt, noncePoolAt + NONCE_BYTES);
+  noncePoolAt += NONCE_BYTES;
+  return nonce;
+}
+
 /**
  * The security headers of every response, set here and nowhere else
  * (docs/architecture.md §7). Each request gets a fresh nonce in `res.locals.cspNonce`;
@@ -57,26 +78,24 @@ export function clientAddressOf(/** @type {Request} */ req) {
  * @returns {RequestHandler}
  */
 export function securityHeaders({ https, formActionOrigins = [] }) {
-  const formAction = ["'self'", ...formActionOrigins].join(" ");
+  // The policy, joined once around where each request's nonce goes.
+  const beforeNonce = "default-src 'self'; script-src 'self' 'nonce-";
+  const afterNonce = [
+    "'",
+    // React renders style attributes on the server; styles cannot run code.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    `form-action ${["'self'", ...formActionOrigins].join(" ")}`,
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join("; ");
   return (_req, res, next) => {
-    const nonce = randomBytes(16).toString("base64");
+    const nonce = freshNonce();
     res.locals.cspNonce = nonce;
-    res.setHeader(
-      "Content-Security-Policy",
-      [
-        "default-src 'self'",
-        `script-src 'self' 'nonce-${nonce}'`,
-        // React renders style attributes on the server; styles cannot run code.
-        "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        `form-action ${formAction}`,
-        "frame-ancestors 'none'",
-        "base-uri 'self'",
-        "object-src 'none'",
-      ].join("; "),
-    );
+    res.setHeader("Content-Security-Policy", `${beforeNonce}${nonce}${afterNonce}`);
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("X-Frame-Options", "DENY");

@@ -5,7 +5,7 @@ import express from "express";
 import { http, passthrough } from "msw";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { clientAddressOf, refuseUnreadableUrls } from "../../server/http-guards.mjs";
+import { clientAddressOf, refuseUnreadableUrls, securityHeaders } from "../../server/http-guards.mjs";
 import { CACHEABLE_PAGES, PageStore, pageCache, pageKey } from "../../server/page-cache.mjs";
 import { loggedPath, requestLog } from "../../server/request-log.mjs";
 import { answerUnservedMethods, routeFacts, type RouteFacts } from "../../server/routes.mjs";
@@ -123,6 +123,28 @@ describe("addresses the shop cannot read (server/http-guards.mjs)", () => {
     expect(reached).toBe(0);
     expect((await fetch(`${origin}/shop/caf%C3%A9?cart=open`)).status).toBe(200);
     expect(reached).toBe(1);
+  });
+});
+
+describe("the security headers (server/http-guards.mjs)", () => {
+  it("gives every answer a nonce of its own, 16 random bytes, in its policy and to the page", async () => {
+    const app = express();
+    app.use(securityHeaders({ https: false, formActionOrigins: ["https://checkout.stripe.com"] }));
+    app.get("/", (_req, res) => void res.send(String(res.locals.cspNonce)));
+    const origin = await listen(app);
+    const nonces = new Set<string>();
+    // Past several of the pools the nonces are drawn from (256 each).
+    for (let index = 0; index < 600; index++) {
+      const answer = await fetch(`${origin}/`);
+      const nonce = await answer.text();
+      expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+      expect(answer.headers.get("Content-Security-Policy")).toBe(
+        `default-src 'self'; script-src 'self' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; ` +
+          "connect-src 'self'; form-action 'self' https://checkout.stripe.com; frame-ancestors 'none'; base-uri 'self'; object-src 'none'",
+      );
+      nonces.add(nonce);
+    }
+    expect(nonces.size).toBe(600);
   });
 });
 
