@@ -201,7 +201,8 @@ function shapeSql(shape: SearchShape): Prisma.Sql {
 function searchSql(q: string | undefined): Prisma.Sql {
   if (!q) return Prisma.sql`TRUE`;
   const sqls = searchShapes(q).map(shapeSql);
-  return sqls.length === 0 ? Prisma.sql`FALSE` : Prisma.sql`(${Prisma.join(sqls, ") OR (")})`;
+  // Wholly in parentheses: the list ANDs it with its filters, and AND binds tighter than OR.
+  return sqls.length === 0 ? Prisma.sql`FALSE` : Prisma.sql`((${Prisma.join(sqls, ") OR (")}))`;
 }
 
 /**

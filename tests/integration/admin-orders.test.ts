@@ -343,6 +343,8 @@ describe("get-orders", () => {
     const both = await orderFor({ email: emailAt(uniqueDomain()), firstName: name, lastName: `${name}son` });
     const last = await orderFor({ email: emailAt(uniqueDomain()), firstName: "Ada", lastName: name });
     await orderFor({ email: emailAt(uniqueDomain()), firstName: "Ada", lastName: "Other" });
+    // Not paid: a term read two ways still keeps to the list's filters.
+    const unpaid = await orderFor({ email: emailAt(uniqueDomain()), firstName: name, lastName: "Other" }, undefined, { paid: false });
 
     const found = await ordersJson({ q: word, pageSize: 100 });
     expect(found.orders.map((order) => order.id).sort()).toEqual([both.orderId, last.orderId].sort());
@@ -353,6 +355,12 @@ describe("get-orders", () => {
     // Two words: each the start of either name.
     expect((await ordersJson({ q: `ada ${word}` })).orders.map((order) => order.id)).toEqual([last.orderId]);
     expect((await ordersJson({ q: `${word}so ${word.toUpperCase()}` })).orders.map((order) => order.id)).toEqual([both.orderId]);
+    // Every filter holds for each way of reading the term.
+    expect((await ordersJson({ q: word, includeUnpaid: true })).orders.map((order) => order.id).sort()).toEqual([both.orderId, last.orderId, unpaid.orderId].sort());
+    expect((await asAdmin("update-order-status", { orderId: last.orderId, newStatus: "shipped" })).status).toBe(200);
+    const shipped = await ordersJson({ q: word, status: "shipped" });
+    expect(shipped.orders.map((order) => order.id)).toEqual([last.orderId]);
+    expect(shipped.total).toBe(1);
   });
 
   it("treats % and _ in the search as plain characters", async () => {
@@ -379,10 +387,19 @@ describe("get-orders", () => {
   it("finds exactly the paid orders whose id starts with the prefix, in any case", async () => {
     const { orderId } = await orderFor();
     await orderFor(undefined, undefined, { paid: false });
-    const paid = (await db.order.findMany({ where: { paymentStatus: "paid" }, select: { id: true } })).map((order) => order.id);
+    const paid = await db.order.findMany({ where: { paymentStatus: "paid" }, select: { id: true, firstName: true, lastName: true } });
+    // A prefix of letters only ("a", "fade") is a name too: it also finds the orders a first or last name of which starts with it.
+    const matching = (prefix: string) =>
+      paid
+        .filter(
+          (order) =>
+            order.id.startsWith(prefix) ||
+            (/^[a-z]+$/.test(prefix) && [order.firstName, order.lastName].some((name) => name.toLowerCase().startsWith(prefix))),
+        )
+        .map((order) => order.id);
     // Up to and across a dash, the whole id, and one character past it.
     for (const prefix of [orderId.slice(0, 1), orderId.slice(0, 2), orderId.slice(0, 8), orderId.slice(0, 10), orderId, `${orderId}0`]) {
-      const expected = paid.filter((id) => id.startsWith(prefix)).sort();
+      const expected = matching(prefix).sort();
       for (const q of [prefix, prefix.toUpperCase()]) {
         const found = await ordersJson({ q, pageSize: 100 });
         expect(found.total, q).toBe(expected.length);
