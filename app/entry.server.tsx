@@ -165,8 +165,8 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 /** For the HTTP server (server/app.mjs): the settings, parsed once by the one schema. */
 export { env } from "~/utils/env.server";
 
-/** For the HTTP server's request log (server/request-log.mjs): the logger, and the context its lines carry. */
-export { logger, requestContext } from "~/utils/logger.server";
+/** For the HTTP server: its logger, the request log's own (server/request-log.mjs), and the context their lines carry. */
+export { logger, requestContext, requestLineLogger } from "~/utils/logger.server";
 
 /** For the HTTP server's guard on addresses (server/http-guards.mjs): which part of an address the shop refuses to read. */
 export { unacceptableUrlPart } from "~/lib/text";

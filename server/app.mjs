@@ -49,7 +49,7 @@ export function createShopApp({ build, development }) {
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
   const requestContext = () => build().entry.module.requestContext;
-  app.use(requestLog({ logger, requestContext, onFinish: (request) => build().entry.module.observeRequest(request) }));
+  app.use(requestLog({ logger: () => build().entry.module.requestLineLogger, requestContext, onFinish: (request) => build().entry.module.observeRequest(request) }));
   app.use(compressResponses());
   // Every response, assets and JSON included; pages get the nonce through the load context.
   app.use(securityHeaders({ https: env.PUBLIC_URL?.startsWith("https://") ?? false, formActionOrigins: paymentFormOrigins(env.STRIPE_API_URL) }));

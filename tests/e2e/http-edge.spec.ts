@@ -72,6 +72,28 @@ test("a request the shop does not serve is answered 405 with Allow, or 404, in o
   expect(JSON.stringify(shop.logLines())).not.toMatch(/\\n\s+at /);
 });
 
+test("a request's log line has its facts, the instance and the time, and no email address typed into the path", async () => {
+  const answer = await fetch(`${shop.origin}/shop/maya.rivera@example.com?cart=open&email=maya.rivera@example.com`, { headers: { Accept: "text/html" } });
+  expect(answer.status).toBe(404);
+  const id = answer.headers.get("X-Request-Id") ?? "";
+  const requestLine = () => shop.logLines().find((line) => line.requestId === id && line.msg === "request");
+  await expect.poll(requestLine).toBeTruthy();
+  const line = requestLine();
+  expect(line).toMatchObject({
+    level: "info",
+    msg: "request",
+    method: "GET",
+    // The mask takes the address with what runs into it; the query keeps the names of parameters, not their values.
+    path: expect.stringMatching(/^\/?[^@]*\[email\]\?cart=open&email$/),
+    status: 404,
+    clientAddress: "127.0.0.1",
+    instance: expect.stringMatching(/:\d+$/),
+    time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+  });
+  // Nothing the request logged holds the address.
+  expect(JSON.stringify(shop.logLines().filter((logged) => logged.requestId === id))).not.toContain("maya");
+});
+
 test("a cached page stays cached while 300 unique URLs are asked for", async () => {
   await fetch(`${shop.origin}/`);
   expect((await fetch(`${shop.origin}/`)).headers.get("X-Page-Cache")).toBe("hit");
