@@ -53,7 +53,7 @@ let noncePoolAt = 0;
  * call into OpenSSL per 256 pages instead of one per page, which was 1% of a
  * rendered page's CPU.
  */
-export function freshNonce() {
+function freshNonce() {
   if (noncePoolAt + NONCE_BYTES > noncePool.length) {
     noncePool = randomBytes(NONCE_POOL_BYTES);
     noncePoolAt = 0;
