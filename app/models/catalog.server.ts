@@ -100,6 +100,8 @@ type Snapshot = { version: number; products: Product[]; byId: Map<string, Produc
 
 let knownVersion: { version: number; readAt: number } | null = null;
 let versionRead: Promise<number> | null = null;
+/** When this instance last committed a change that moved the version on outside changeCatalog (a stock hold). */
+let changedHereAt = 0;
 let snapshot: Promise<Snapshot> | null = null;
 
 /**
@@ -123,6 +125,8 @@ export async function catalogVersion({ maxAgeMs = CATALOG_CHECK_INTERVAL_MS } = 
   const startedAt = Date.now();
   versionRead ??= readVersion()
     .then((version) => {
+      // A read begun before this instance's own change may predate it: it answers its callers, and is not trusted after.
+      if (startedAt <= changedHereAt) return version;
       // A write through this instance while the read was under way knows better.
       if (!knownVersion || knownVersion.readAt <= startedAt) knownVersion = { version, readAt: Date.now() };
       return knownVersion.version;
@@ -195,6 +199,20 @@ type Transaction = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 export async function bumpCatalogVersion(tx: Pick<Transaction, "catalogVersion">): Promise<number> {
   const { version } = await tx.catalogVersion.upsert({ where: { id: 1 }, create: { id: 1, version: 1 }, update: { version: { increment: 1 } } });
   return version;
+}
+
+/**
+ * This instance has committed a change that moved the catalogue version on
+ * in SQL of its own (a stock hold in the order's transaction): its next page
+ * reads the version afresh instead of trusting the last read for
+ * CATALOG_CHECK_INTERVAL_MS, so a customer who has just bought the last one
+ * is not shown it for sale by the instance that sold it. Call it after the
+ * commit: a read between the bump and the commit would label the products as
+ * they were with the new version.
+ */
+export function catalogChangedHere() {
+  knownVersion = null;
+  changedHereAt = Date.now();
 }
 
 /**

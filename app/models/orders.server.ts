@@ -33,7 +33,7 @@ import {
   type AppliedDiscount,
   type OrderPrice,
 } from "~/models/pricing.server";
-import type { Product } from "~/models/catalog.server";
+import { catalogChangedHere, type Product } from "~/models/catalog.server";
 
 /**
  * An order's life: placed (written unpaid with its Stripe Checkout Session,
@@ -193,6 +193,7 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
   const claim = discount?.firstOrderOnly ? `${discount.code}:${customer.mailbox}` : null;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
+      let catalogMoved = false;
       const written = await transaction(async (sql) => {
         const now = at(new Date());
         if (discount) {
@@ -253,9 +254,11 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
           ],
         );
         // Its quantities of limited stock, held with it: a shortage rolls the whole order back (decision 063).
-        await holdStock(sql, items);
+        ({ versionMoved: catalogMoved } = await holdStock(sql, items));
         return order;
       });
+      // Committed: this instance's next page shows what is left now (a sold-out product no longer for sale).
+      if (catalogMoved) catalogChangedHere();
       if (written) return { ok: true as const, order: written };
       return refuse("code-unavailable", await codeUnavailable(discount!.code));
     } catch (error) {

@@ -66,12 +66,12 @@ async function afterChange(tx: Prisma.TransactionClient, productId: string, befo
  * A product given a limit after that lock is as if the order came first: the
  * owner sets a count, not a difference.
  */
-export async function holdStock(sql: Sql, lines: Line[]) {
+export async function holdStock(sql: Sql, lines: Line[]): Promise<{ versionMoved: boolean }> {
   const { rows: limited } = await sql.query<{ id: string; name: string; stock: number }>(
     `SELECT "id", "name", "stock" FROM "Product" WHERE "id" = ANY($1::text[]) AND "stock" IS NOT NULL ORDER BY "id" FOR UPDATE`,
     [lines.map((line) => line.productId)],
   );
-  if (limited.length === 0) return;
+  if (limited.length === 0) return { versionMoved: false };
   const wanted = new Map<string, number>();
   for (const line of lines) wanted.set(line.productId, (wanted.get(line.productId) ?? 0) + line.quantity);
   for (const product of limited) {
@@ -89,10 +89,12 @@ export async function holdStock(sql: Sql, lines: Line[]) {
     `UPDATE "OrderItem" i SET "heldQuantity" = h."quantity" FROM unnest($1::int[], $2::int[]) AS h("id", "quantity") WHERE i."id" = h."id"`,
     [held.map((line) => line.id), held.map((line) => line.quantity)],
   );
-  for (const row of rows) await afterHold(sql, row.id, row.before, row);
+  let versionMoved = false;
+  for (const row of rows) versionMoved = (await afterHold(sql, row.id, row.before, row)) || versionMoved;
+  return { versionMoved };
 }
 
-/** `afterChange` for a hold made in the order's node-pg transaction. */
+/** `afterChange` for a hold made in the order's node-pg transaction; answers whether it moved the catalogue version on. */
 async function afterHold(sql: Sql, productId: string, before: number, row: Counted) {
   const { bumpVersion, notify, clearNotified } = afterCount(before, row);
   if (bumpVersion) {
@@ -102,6 +104,7 @@ async function afterHold(sql: Sql, productId: string, before: number, row: Count
   }
   if (notify || clearNotified) await sql.query(`UPDATE "Product" SET "lowStockNotified" = $2 WHERE "id" = $1`, [productId, notify]);
   if (notify) await enqueueEmailsSql(sql, [lowStockEmail({ id: productId, name: row.name }, row.stock)]);
+  return bumpVersion;
 }
 
 /** Gives back what an order's items hold (a checkout given up, a cancellation), or of chosen lines only (a refund that restocks them). */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { catalogVersion, changeCatalog, findProduct } from "~/models/catalog.server";
+import { catalogVersion, changeCatalog, findProduct, listProducts } from "~/models/catalog.server";
 import { closeOrderPayment, markOrderPaid, placeOrder } from "~/models/orders.server";
 import { db } from "~/utils/db.server";
 import { callFunction, placeOrder as placeTestOrder, readJson, shipping, signedInAdmin, type ErrorJson } from "../utils";
@@ -62,6 +62,16 @@ describe("stock held by orders", () => {
     expect(held._sum.heldQuantity).toBe(10);
     // The shop now says Sold out, and a cart cannot check it out.
     expect(await shown()).toMatchObject({ inStock: false, stockLeft: null });
+  });
+
+  it("shows its own sale of the last ones at once, within the second it otherwise trusts its last read of the version", async () => {
+    await setStock(2, 3);
+    const listed = async () => (await listProducts()).find((product) => product.id === LIMITED);
+    expect(await listed()).toMatchObject({ inStock: true, stockLeft: 2 });
+    // The order reads the version afresh to price the cart, then holds the stock and moves the version on.
+    expect((await order(2)).ok).toBe(true);
+    // A page this instance makes now, as /shop does (trusting a read under a second old), shows it sold out.
+    expect(await listed()).toMatchObject({ inStock: false });
   });
 
   it("refuses a line larger than what is left, naming how many there are, and rolls the whole order back", async () => {
