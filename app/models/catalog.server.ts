@@ -100,7 +100,7 @@ type Snapshot = { version: number; products: Product[]; byId: Map<string, Produc
 
 let knownVersion: { version: number; readAt: number } | null = null;
 let versionRead: Promise<number> | null = null;
-/** When this instance last committed a change that moved the version on outside changeCatalog (a stock hold). */
+/** When this instance last committed a change that moved the version on (changeCatalog, a stock hold). */
 let changedHereAt = 0;
 let snapshot: Promise<Snapshot> | null = null;
 
@@ -203,7 +203,7 @@ export async function bumpCatalogVersion(tx: Pick<Transaction, "catalogVersion">
 
 /**
  * This instance has committed a change that moved the catalogue version on
- * in SQL of its own (a stock hold in the order's transaction): its next page
+ * (changeCatalog, or a stock hold in the order's own SQL transaction): its next page
  * reads the version afresh instead of trusting the last read for
  * CATALOG_CHECK_INTERVAL_MS, so a customer who has just bought the last one
  * is not shown it for sale by the instance that sold it. Call it after the
@@ -221,12 +221,13 @@ export function catalogChangedHere() {
  * version, so cached catalogues and pages on every instance are replaced.
  */
 export async function changeCatalog<T>(write: (tx: Transaction) => Promise<T>, client: PrismaClient = db): Promise<T> {
-  const { result, version } = await client.$transaction(async (tx) => {
-    const result = await write(tx);
-    return { result, version: await bumpCatalogVersion(tx) };
+  const result = await client.$transaction(async (tx) => {
+    const written = await write(tx);
+    await bumpCatalogVersion(tx);
+    return written;
   });
   // This instance knows at once; the others within CATALOG_CHECK_INTERVAL_MS.
-  if (client === db) knownVersion = { version, readAt: Date.now() };
+  if (client === db) catalogChangedHere();
   return result;
 }
 
