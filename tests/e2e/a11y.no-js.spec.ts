@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import type { Locator, Page } from "@playwright/test";
 import { fillCart, fillShipping, westLa } from "./checkout-helpers";
 
 // JavaScript is off ("chromium-no-js" project): after every plain post the

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { cancelOpenPayment, fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
 
 /** Without JavaScript, what each post carried is kept by the server: opening the checkout again finds it (decision 040). */

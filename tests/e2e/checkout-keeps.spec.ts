@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { cancelOpenPayment, fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
 
 /**
@@ -88,4 +88,38 @@ test("a second tab that finds its order waiting for payment says so; once paid, 
   await page.getByTestId("payment-pending").getByRole("button", { name: "Return to checkout" }).click();
   await expect(page.getByRole("heading", { name: "Order Confirmed" })).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
+});
+
+test.describe("before the page is enhanced", () => {
+  test.use({ awaitEnhanced: false });
+
+  test("what was typed before the page was enhanced is kept by it: Apply is on for the email typed, and a refresh keeps the fields", async ({ page }) => {
+    const email = newEmail("before-hydration");
+    await fillCart(page, [{ productId: "bites-variety", quantity: 3 }]);
+    // The page's scripts held back: the visitor types into the server's page before it is enhanced.
+    let releaseScripts = () => {};
+    const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+    await page.route("**/build/**/*.js", async (route) => {
+      await scriptsReleased;
+      await route.fallback();
+    });
+    await page.goto("/checkout");
+    await fillShipping(page, { ...westLa, email });
+    await page.getByRole("textbox", { name: "Discount code" }).fill("WELCOME10");
+    expect(await page.locator("html[data-enhanced]").count()).toBe(0);
+    const saved = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === "/checkout/draft" && new URLSearchParams(response.request().postData() ?? "").get("email") === email,
+    );
+    releaseScripts();
+    await page.locator("html[data-enhanced]").waitFor({ state: "attached" });
+    await expect(page.getByRole("button", { name: "Apply" })).toBeEnabled();
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Discount Applied!" })).toBeVisible();
+    // The enhanced page saved what had been typed before it, with nothing typed since.
+    await saved;
+    await page.unrouteAll();
+    await page.reload();
+    await expect(page.getByLabel(/^Email/)).toHaveValue(email);
+    await expect(page.getByLabel(/Street address/)).toHaveValue(westLa.address);
+  });
 });

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { cancelOpenPayment, fillCart, fillShipping, newEmail, payOrderFor, westLa } from "./checkout-helpers";
 
 // JavaScript is off: the same promises with plain form posts.

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { cancelOpenPayment, fillCart, fillShipping, westLa } from "./checkout-helpers";
 
 // JavaScript is off: every checkout step is a plain form post to /checkout.

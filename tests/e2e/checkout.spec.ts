@@ -1,4 +1,5 @@
-import { expect, test, type Page, type Request } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import type { Page, Request } from "@playwright/test";
 import { cancelOpenPayment, fillCart, fillShipping, westLa } from "./checkout-helpers";
 
 test("a full purchase: checkout, delivery check, WELCOME10, payment in a new tab, Order Confirmed", async ({ page, context }) => {

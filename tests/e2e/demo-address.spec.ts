@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 /**
  * The demo opened at http://127.0.0.1:<port> (what many people type) moves to

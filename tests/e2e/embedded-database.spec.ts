@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { withClient } from "../../scripts/scratch-postgres.mjs";
 import { startShop } from "../support/shop-process";
 

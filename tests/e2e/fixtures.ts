@@ -1,14 +1,38 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page, type Response } from "@playwright/test";
 
 /** The demo owner and staff that `npm start` (and so the e2e server) seeds; see prisma/seed-demo.ts. */
 export const demoAdmin = { email: "admin@chillpb.example", password: "chillpb-demo-admin" };
 export const demoStaff = { email: "staff@chillpb.example", password: "chillpb-demo-staff" };
 
+/** A storefront page that hydrates: a page of the shop's (not the admin app), answered 200 with HTML. */
+function enhances(response: Response | null) {
+  if (!response?.ok() || !(response.headers()["content-type"] ?? "").startsWith("text/html")) return false;
+  return !new URL(response.url()).pathname.startsWith("/admin");
+}
+
 /**
- * Pages whose browser is already signed in, without clicking through the
- * form: `adminPage` as the demo owner, `staffPage` as the demo staff.
+ * A storefront page's scripts come once it has painted (decision 075), and
+ * `goto` and `reload` return at the load event, which can come before the
+ * scripts are even requested. With JavaScript on, `page.goto` and
+ * `page.reload` here return once the page is enhanced (`html[data-enhanced]`,
+ * set when the cart's context hydrates), as a person sees it a moment later.
+ * A test of the page before it is enhanced says `test.use({ awaitEnhanced: false })`.
  */
-export const test = base.extend<{ adminPage: Page; staffPage: Page }>({
+export const test = base.extend<{ adminPage: Page; staffPage: Page; awaitEnhanced: boolean }>({
+  awaitEnhanced: [true, { option: true }],
+  page: async ({ page, javaScriptEnabled, awaitEnhanced }, use) => {
+    if (javaScriptEnabled && awaitEnhanced) {
+      const goto = page.goto.bind(page);
+      const reload = page.reload.bind(page);
+      const enhanced = async (response: Response | null) => {
+        if (enhances(response)) await page.locator("html[data-enhanced]").waitFor({ state: "attached" });
+        return response;
+      };
+      page.goto = async (...args) => enhanced(await goto(...args));
+      page.reload = async (...args) => enhanced(await reload(...args));
+    }
+    await use(page);
+  },
   adminPage: async ({ page }, use) => {
     const response = await page.request.post("/auth/login", { form: demoAdmin });
     expect(response.ok()).toBe(true);

@@ -1,6 +1,6 @@
 import { networkInterfaces } from "node:os";
 import net from "node:net";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { scratchDatabase, startShop, type ScratchDatabase, type ShopProcess } from "../support/shop-process";
 
 /**

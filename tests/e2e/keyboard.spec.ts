@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { newEmail, westLa } from "./checkout-helpers";
 import { expectFocusInView, tabTo } from "./focus-helpers";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 // JavaScript is off: both forms are plain posts, their toasts come from the server.
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("newsletter: empty stops silently, invalid email warns, success clears the field", async ({ page }) => {
   await page.goto("/#newsletter");

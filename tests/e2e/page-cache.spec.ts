@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import http from "node:http";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { scratchDatabase, startShop, type ScratchDatabase, type ShopProcess } from "../support/shop-process";
 
 /**

@@ -1,4 +1,5 @@
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import type { Browser } from "@playwright/test";
 import { changeCatalog } from "../../app/models/catalog.server";
 import { createPrismaClient } from "../../app/utils/db.server";
 import { scratchDatabase, startShop, type ScratchDatabase, type ShopProcess } from "../support/shop-process";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 // The "chromium-no-js" project runs these with JavaScript disabled: the product
 // page is reached by plain links and bought from with a plain form post.

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import type { Page } from "@playwright/test";
 import { fillCart } from "./checkout-helpers";
 
 // The product pages, /shop/<id>, with JavaScript on: reached from the shop and

@@ -1,5 +1,5 @@
 import { readFileSync, rmSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { scratchDatabase, startShop, type ScratchDatabase } from "../support/shop-process";
 
 /**

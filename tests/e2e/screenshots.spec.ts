@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 // Renders the storefront at phone and desktop widths, checks that nothing
 // spills sideways, and keeps the pictures in test-results/screenshots/ to look at.

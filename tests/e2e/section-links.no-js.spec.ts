@@ -1,4 +1,4 @@
-import { test } from "@playwright/test";
+import { test } from "./fixtures";
 import { expectScrolledTo, sectionLinkTests } from "./section-links.shared";
 
 /** Without JavaScript (plain fragment links); the desktop tests are the shared ones. */

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createPrismaClient } from "../../app/utils/db.server";
 import { withClient } from "../../scripts/scratch-postgres.mjs";
 import { startSmtpServer, type TestSmtpServer } from "../integration/smtp";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 // The "chromium-no-js" project runs these with JavaScript disabled: every
 // step is a plain link or form post.

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import type { Page } from "@playwright/test";
 import { TEST_CARDS, UNKNOWN_ZIP } from "~/services/test-scenarios";
 import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
 
