@@ -22,7 +22,7 @@ import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "~/utils/db.server";
 import { settlePendingRefunds } from "~/models/refunds.server";
 import { env } from "~/utils/env.server";
 import { withRenderedRoutes } from "~/utils/rendered-routes.server";
-import { endedOnce } from "~/utils/page-stream.server";
+import { endedOnce, scriptsAfterPaint } from "~/utils/page-stream.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -104,7 +104,9 @@ export default function handleRequest(
         nonce,
         [readyEvent]() {
           shellRendered = true;
-          const body = endedOnce(new PassThrough());
+          // The page's scripts wait for its first paint (decision 075); not under `remix dev`, whose
+          // development React would report the renamed attributes as a mismatch.
+          const body = endedOnce(process.env.NODE_ENV === "development" ? new PassThrough() : scriptsAfterPaint());
           // Rendered whole: nothing is left to abort (a timer left running ended the finished stream again, with an error).
           body.once("end", () => clearTimeout(abortTimer));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");

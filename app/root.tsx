@@ -24,6 +24,7 @@ import { CartProvider } from "~/components/cart/cart-context";
 import { NotFound, RequestRefused, UnexpectedError } from "~/components/error-pages";
 import { RouteFocus } from "~/components/route-focus";
 import { useNonce } from "~/lib/nonce";
+import { scriptsAfterPaintStarter } from "~/lib/scripts-after-paint";
 import { Toaster, ToastProvider } from "~/components/toaster";
 import { readToast } from "~/utils/toast.server";
 import { cartView } from "~/utils/visitor-parts.server";
@@ -90,6 +91,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#3f2417" />
+        {/* Fetches the page's scripts once it has painted (decision 075). */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptsAfterPaintStarter }} />
         <Meta />
         <Links />
       </head>

@@ -43,15 +43,17 @@ const unique = (values) => [...new Set(values.filter(Boolean))];
 
 /**
  * The scripts a page's first load fetches: <script src>, <link rel=modulepreload>,
- * and the modules its inline module scripts import (Remix's entry script).
+ * and the modules its inline module scripts import (Remix's entry script). The
+ * shop's pages name the last two `modulepreload-after-paint` and
+ * `module-after-paint` until they have painted (decision 075): fetched all the same.
  */
 export function firstLoadScripts(origin, html) {
   const sources = [];
   for (const [tag] of html.matchAll(/<script\b[^>]*>/gi)) sources.push(attribute(tag, "src"));
   for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
-    if (/\brel=["']modulepreload["']/i.test(tag)) sources.push(attribute(tag, "href"));
+    if (/\brel=["']modulepreload(?:-after-paint)?["']/i.test(tag)) sources.push(attribute(tag, "href"));
   }
-  for (const [, body] of html.matchAll(/<script\b[^>]*type=["']module["'][^>]*>([\s\S]*?)<\/script>/gi)) {
+  for (const [, body] of html.matchAll(/<script\b[^>]*type=["']module(?:-after-paint)?["'][^>]*>([\s\S]*?)<\/script>/gi)) {
     for (const [, specifier] of body.matchAll(/\bimport\s*(?:[^"'();]*?\bfrom\s*)?["']([^"']+)["']/g)) sources.push(specifier);
   }
   return unique(sources.map((source) => source && sameOriginPath(origin, source)));
