@@ -30,7 +30,8 @@ export const MODULE_AFTER_PAINT = "module-after-paint";
  * the module script, which hydrates the page. A page still streaming at that
  * moment may not have its module script yet, or only part of its text (the
  * parser shows an element before its end has arrived): it looks again at each
- * frame until the parser has gone past the script. Where paint
+ * frame until the parser has gone past the script (a node after it, or the
+ * document parsed), since a copy of a cut script would never hydrate. Where paint
  * entries are not reported, the first frame stands for the paint (a task
  * queued from a requestAnimationFrame callback runs once that frame is made).
  * A tab opened in the background paints nothing until it is shown: there the
@@ -43,7 +44,6 @@ export const scriptsAfterPaintStarter = `(function () {
   function start() {
     if (started) return true;
     var module = document.querySelector('script[type="${MODULE_AFTER_PAINT}"]');
-    // Parsed whole only once the parser has gone past it: before, its text may be cut where the page's bytes were.
     if (!module || (!module.nextSibling && document.readyState === "loading")) return false;
     started = true;
     var links = document.querySelectorAll('link[rel="${PRELOAD_AFTER_PAINT}"]');
