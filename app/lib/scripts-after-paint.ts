@@ -32,7 +32,8 @@ export const MODULE_AFTER_PAINT = "module-after-paint";
  * parser shows an element before its end has arrived): it looks again at each
  * frame until the parser has gone past the script (a node after it, or the
  * document parsed), since a copy of a cut script would never hydrate. Where paint
- * entries are not reported, the first frame stands for the paint (a task
+ * entries are not reported (or the observer refuses its options, as older
+ * browsers do), the first frame stands for the paint (a task
  * queued from a requestAnimationFrame callback runs once that frame is made).
  * A tab opened in the background paints nothing until it is shown: there the
  * scripts start two seconds after the page's load event. (Not at the load
@@ -63,13 +64,14 @@ export const scriptsAfterPaintStarter = `(function () {
     });
   }
   var observer = window.PerformanceObserver;
-  if (observer && (observer.supportedEntryTypes || []).indexOf("paint") >= 0) {
+  try {
+    if (!observer || (observer.supportedEntryTypes || []).indexOf("paint") < 0) throw 0;
     new observer(function (list, self) {
       if (!list.getEntriesByName("first-contentful-paint").length) return;
       self.disconnect();
       if (!start() && document.readyState === "loading") afterFrame();
     }).observe({ type: "paint", buffered: true });
-  } else {
+  } catch (error) {
     afterFrame();
   }
   addEventListener("load", function () {
