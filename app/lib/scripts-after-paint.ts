@@ -35,7 +35,10 @@ export const MODULE_AFTER_PAINT = "module-after-paint";
  * entries are not reported (or the observer refuses its options, as older
  * browsers do), the first frame stands for the paint (a task
  * queued from a requestAnimationFrame callback runs once that frame is made).
- * A tab opened in the background paints nothing until it is shown: there the
+ * The copy carries the page's nonce: read as a property where the browser
+ * hides the attribute from scripts, as the attribute where it has no such
+ * property (Safari before 15.4), and set as the attribute, which every browser
+ * checks. A tab opened in the background paints nothing until it is shown: there the
  * scripts start two seconds after the page's load event. (Not at the load
  * event itself: a page's paint is often reported after its load event, and
  * the scripts would then compete with the first paint again.)
@@ -51,7 +54,7 @@ export const scriptsAfterPaintStarter = `(function () {
     for (var i = 0; i < links.length; i++) links[i].rel = "modulepreload";
     var script = document.createElement("script");
     script.type = "module";
-    script.nonce = module.nonce;
+    script.setAttribute("nonce", module.nonce || module.getAttribute("nonce") || "");
     script.textContent = module.textContent;
     document.head.appendChild(script);
     return true;
