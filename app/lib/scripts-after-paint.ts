@@ -59,11 +59,12 @@ export const scriptsAfterPaintStarter = `(function () {
     document.head.appendChild(script);
     return true;
   }
+  function startOrWait() {
+    if (!start() && document.readyState === "loading") afterFrame();
+  }
   function afterFrame() {
     requestAnimationFrame(function () {
-      setTimeout(function () {
-        if (!start() && document.readyState === "loading") afterFrame();
-      }, 0);
+      setTimeout(startOrWait, 0);
     });
   }
   var observer = window.PerformanceObserver;
@@ -72,7 +73,7 @@ export const scriptsAfterPaintStarter = `(function () {
     new observer(function (list, self) {
       if (!list.getEntriesByName("first-contentful-paint").length) return;
       self.disconnect();
-      if (!start() && document.readyState === "loading") afterFrame();
+      startOrWait();
     }).observe({ type: "paint", buffered: true });
   } catch (error) {
     afterFrame();

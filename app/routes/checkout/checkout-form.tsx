@@ -43,17 +43,6 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
   // and takes the refresh's place.
   const pressing = busy && busyIntent !== "refresh";
 
-  // What was typed before the page was enhanced (its scripts come after its first paint, decision 075) is in the
-  // fields but not in this state: the email decides whether Apply is on, and the draft was not saved.
-  const typedBeforeHydration = useRef(false);
-  useEffect(() => {
-    setHydrated(true);
-    const typed = form.current?.querySelector<HTMLInputElement>('input[name="email"]')?.value;
-    if (typed !== undefined) setEmail(typed);
-    const inputs = form.current ? [...form.current.querySelectorAll<HTMLInputElement>("input:not([type=hidden])")] : [];
-    typedBeforeHydration.current = inputs.some((input) => input.value !== input.defaultValue);
-  }, []);
-
   // The last button pressed, remembered until its answer arrives.
   const sentIntent = useRef<string | null>(null);
   if (typeof busyIntent === "string") sentIntent.current = busyIntent;
@@ -102,8 +91,14 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
     if (pendingSave.current) clearTimeout(pendingSave.current);
     pendingSave.current = setTimeout(saveNow, DRAFT_SAVE_DELAY_MS);
   }
+  // What was typed before the page was enhanced (its scripts come after its first paint, decision 075) is in the
+  // fields but not in this state: the email decides whether Apply is on, and the draft was not saved.
   useEffect(() => {
-    if (typedBeforeHydration.current) saveNow();
+    setHydrated(true);
+    const typed = form.current?.querySelector<HTMLInputElement>('input[name="email"]')?.value;
+    if (typed !== undefined) setEmail(typed);
+    const inputs = form.current ? [...form.current.querySelectorAll<HTMLInputElement>("input:not([type=hidden])")] : [];
+    if (inputs.some((input) => input.value !== input.defaultValue)) saveNow();
   }, [saveNow]);
   useEffect(() => {
     const flush = () => pendingSave.current && saveNow();
