@@ -5,6 +5,7 @@ import { orderStatusEmail } from "~/services/emails.server";
 import { Prisma } from "~/generated/prisma/client";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
 import { phoneKey } from "~/lib/phone";
+import { namePrefixPairs } from "~/lib/name-search";
 import { initial, maskEmail } from "~/lib/masking";
 import { centsToDollars } from "~/lib/money";
 import {
@@ -177,7 +178,7 @@ function searchShapes(q: string): SearchShape[] {
   return shapes;
 }
 
-/** A name (first or last) that starts with `word`, in any case: what ILIKE 'word%' says, in the form migration 018's indexes serve. */
+/** A name (first or last) that starts with `word`, in any case: what ILIKE 'word%' says, in the form migration 019's indexes serve. */
 const nameStartsWith = (column: "firstName" | "lastName", word: string) =>
   column === "firstName" ? Prisma.sql`lower("firstName") LIKE lower(${`${word}%`})` : Prisma.sql`lower("lastName") LIKE lower(${`${word}%`})`;
 
@@ -196,7 +197,7 @@ function shapeSql(shape: SearchShape): Prisma.Sql {
 /**
  * The search as SQL. An id prefix is LIKE 'prefix%', which migration 004's
  * text_pattern_ops index serves; a name, lower(name) LIKE 'word%' on either
- * name, which migration 018's two indexes serve.
+ * name, which migration 019's two indexes serve.
  */
 function searchSql(q: string | undefined): Prisma.Sql {
   if (!q) return Prisma.sql`TRUE`;
@@ -207,15 +208,21 @@ function searchSql(q: string | undefined): Prisma.Sql {
 
 /**
  * Conditions that between them hold every order a search with a name can
- * match, each read through one index: a name's longest word at the start of
- * the first name, or of the last name (every match has it in one of them);
- * any other shape of the term as itself ("abe" is an id prefix too).
+ * match, each one range of an index: for a name, each pair of a first-name
+ * start and a last-name start its words can be read as (namePrefixPairs:
+ * "olivia martinez" is Olivia Martinez or Martinez Olivia), read through
+ * migration 019's index keyed on both names; any other shape of the term as
+ * itself ("abe" is an id prefix too).
  */
 function nameSearchParts(q: string): Prisma.Sql[] {
   return searchShapes(q).flatMap((shape) => {
     if (!("nameWords" in shape)) return [shapeSql(shape)];
-    const longest = shape.nameWords.reduce((a, b) => (b.length > a.length ? b : a));
-    return [nameStartsWith("firstName", longest), nameStartsWith("lastName", longest)];
+    return namePrefixPairs(shape.nameWords).map(({ first, last }) =>
+      Prisma.join(
+        [first ? nameStartsWith("firstName", first) : null, last ? nameStartsWith("lastName", last) : null].filter((sql) => sql !== null),
+        " AND ",
+      ),
+    );
   });
 }
 
@@ -265,7 +272,7 @@ async function pageIds(where: Prisma.Sql, query: OrdersQuery) {
  * counted, and, when that is all of them, sorted for the page in the same
  * statement. They are gathered part by part (nameSearchParts), each part
  * leaving out what an earlier one found, so that each is read from its own
- * index (migration 018's, from its entries alone), and the LIMIT stops
+ * index (migration 019's, from its entries alone), and the LIMIT stops
  * the reading once enough are found. Read in date order instead, the planner
  * reads orders until enough match: "olivia martinez" (857 of a million
  * orders) took 238 ms that way. A common name (more matches than the depth)
@@ -273,6 +280,8 @@ async function pageIds(where: Prisma.Sql, query: OrdersQuery) {
  */
 async function nameSearchPage(where: Prisma.Sql, q: string, query: OrdersQuery) {
   const parts = nameSearchParts(q);
+  // Words no order's two names can hold between them ("maria de la"): nothing to read.
+  if (parts.length === 0) return { counted: 0, ids: [] };
   const gatherings = parts.map((part, index) => {
     const notEarlier = parts.slice(0, index).map((before) => Prisma.sql`(${before}) IS NOT TRUE`);
     return Prisma.sql`(SELECT "id", "createdAt", "totalCents" FROM "Order" WHERE ${Prisma.join([where, part, ...notEarlier], " AND ")})`;

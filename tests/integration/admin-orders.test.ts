@@ -355,6 +355,11 @@ describe("get-orders", () => {
     // Two words: each the start of either name.
     expect((await ordersJson({ q: `ada ${word}` })).orders.map((order) => order.id)).toEqual([last.orderId]);
     expect((await ordersJson({ q: `${word}so ${word.toUpperCase()}` })).orders.map((order) => order.id)).toEqual([both.orderId]);
+    // The words in either order, and a word that another one starts (read as the longer one's name).
+    expect((await ordersJson({ q: `${word} ada` })).orders.map((order) => order.id)).toEqual([last.orderId]);
+    expect((await ordersJson({ q: `fade ${word}` })).orders.map((order) => order.id).sort()).toEqual([both.orderId, last.orderId].sort());
+    // Three words no two of which start alike: no order's two names can hold them.
+    expect(await ordersJson({ q: `ada ${word} zed` })).toMatchObject({ orders: [], total: 0 });
     // Every filter holds for each way of reading the term.
     expect((await ordersJson({ q: word, includeUnpaid: true })).orders.map((order) => order.id).sort()).toEqual([both.orderId, last.orderId, unpaid.orderId].sort());
     expect((await asAdmin("update-order-status", { orderId: last.orderId, newStatus: "shipped" })).status).toBe(200);
