@@ -32,6 +32,21 @@ export function slope(points) {
   return variance === 0 ? NaN : covariance / variance;
 }
 
+/** A Prometheus sample's value in /metrics's text, or NaN. */
+function metricValue(text, sample) {
+  const line = text.split("\n").find((candidate) => candidate.startsWith(`${sample} `));
+  return line ? Number(line.slice(sample.length + 1)) : NaN;
+}
+
+/** The shop's V8 heap in use and its major collections so far, from its /metrics (prom-client's default metrics). */
+async function v8Heap(origin) {
+  const text = await (await fetch(`${origin}/metrics`)).text();
+  return {
+    usedBytes: metricValue(text, "nodejs_heap_size_used_bytes"),
+    majorCollections: metricValue(text, 'nodejs_gc_duration_seconds_count{kind="major"}'),
+  };
+}
+
 /** `rate` requests per second to `url` for `seconds`, over a few keep-alive connections. */
 function steady(url, { rate, seconds, headers }) {
   return autocannon({ url, connections: 4, overallRate: rate, duration: seconds, headers });
@@ -50,7 +65,16 @@ export async function benchSoak({ figure, step, port, minutes }) {
   step(`soak: ${minutes} min at ${ANONYMOUS_RATE} req/s from the page cache and ${CART_RATE} req/s rendered for a cart, RSS every ${SAMPLE_MS / 1000} s`);
   const started = performance.now();
   const samples = [];
-  const take = () => samples.push([(performance.now() - started) / 60_000, rssBytes(shop.pid)]);
+  /** The V8 heap in use and the major collections so far, as the shop's /metrics says them: [minutes, bytes, collections]. */
+  const heapSamples = [];
+  const take = () => {
+    const at = (performance.now() - started) / 60_000;
+    samples.push([at, rssBytes(shop.pid)]);
+    v8Heap(shop.origin).then(
+      ({ usedBytes, majorCollections }) => heapSamples.push([at, usedBytes, majorCollections]),
+      () => undefined,
+    );
+  };
   take();
   const timer = setInterval(take, SAMPLE_MS);
   const seconds = Math.round(minutes * 60);
@@ -60,6 +84,7 @@ export async function benchSoak({ figure, step, port, minutes }) {
   ]);
   clearInterval(timer);
   take();
+  await sleep(500);
   await shop.stop();
   await database.release();
 
@@ -76,5 +101,20 @@ export async function benchSoak({ figure, step, port, minutes }) {
     "slope ≤ +1 MB/min, every request answered",
     bytesPerMinute <= SLOPE_BUDGET_BYTES_PER_MINUTE && failures === 0,
     { idleBytes, peakBytes, bytesPerMinute, samples, requests, failures, rates: { anonymous: ANONYMOUS_RATE, cart: CART_RATE } },
+  );
+  // What the RSS is made of over time: a leak in JavaScript shows here too; a sawtooth in RSS with a flat heap is the allocator's.
+  const heapSecondHalf = heapSamples.filter(([at]) => at >= minutes / 2).map(([at, bytes]) => [at, bytes]);
+  const heapPerMinute = slope(heapSecondHalf);
+  const heapUsed = heapSamples.map(([, bytes]) => bytes);
+  const collections = heapSamples.at(-1)?.[2] ?? NaN;
+  figure(
+    "memory:soak-heap",
+    "V8 heap in use over the soak (the shop's /metrics): lowest · highest · slope of the second half · major collections",
+    heapSamples.length === 0
+      ? "not read (/metrics did not answer)"
+      : `${MB(Math.min(...heapUsed))} · ${MB(Math.max(...heapUsed))} · ${heapPerMinute >= 0 ? "+" : "−"}${(Math.abs(heapPerMinute) / 1_000_000).toFixed(2)} MB/min · ${collections}`,
+    "",
+    null,
+    { heapSamples, heapPerMinute, collections },
   );
 }
