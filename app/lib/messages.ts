@@ -1,3 +1,4 @@
+import { brand } from "~/lib/brand";
 import { formatCents, formatWholeDollars } from "~/lib/money";
 
 /**
@@ -84,3 +85,28 @@ export function zoneMinimumMessage(minimumCents: number): Message {
     destructive: true,
   };
 }
+
+/**
+ * The newsletter sign-up's outcomes (requirements §2). Here, not beside its
+ * schema: the landing page shows them in the browser, and the schema's
+ * module would bring the validation library into the page's scripts.
+ */
+export const newsletterMessages = {
+  welcome: { title: `Welcome to ${brand.name}! 🎉`, description: "Check your email for your 10% off code: WELCOME10!" },
+  failed: { title: "Something went wrong", description: "Please try again or contact us directly.", destructive: true },
+} satisfies Record<string, Message>;
+
+/** The partnership inquiry's outcomes (requirements §2), here for the same reason. */
+export const partnershipMessages = {
+  sent: { title: "Message Sent!", description: "Thank you for your interest! We'll be in touch soon." },
+  failed: {
+    title: "Error Sending Message",
+    description: "There was an issue sending your message. Please try again.",
+    destructive: true,
+  },
+  invalidText: {
+    title: "Check Your Details",
+    description: "Please keep your name and business name on a single line.",
+    destructive: true,
+  },
+} satisfies Record<string, Message>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
 import { SINGLE_LINE, describeFormErrors, singleLine } from "~/lib/forms";
-import type { Message } from "~/lib/messages";
+import { partnershipMessages } from "~/lib/messages";
 
 /**
  * The partnership inquiry (requirements §2), shared by the landing page's dialog, its
@@ -19,20 +19,6 @@ export const partnershipSchema = z.object({
 });
 
 export type PartnershipFields = keyof z.input<typeof partnershipSchema>;
-
-export const partnershipMessages = {
-  sent: { title: "Message Sent!", description: "Thank you for your interest! We'll be in touch soon." },
-  failed: {
-    title: "Error Sending Message",
-    description: "There was an issue sending your message. Please try again.",
-    destructive: true,
-  },
-  invalidText: {
-    title: "Check Your Details",
-    description: "Please keep your name and business name on a single line.",
-    destructive: true,
-  },
-} satisfies Record<string, Message>;
 
 /** The spec's message for an inquiry that did not parse, and the field errors. */
 export function describePartnershipErrors(error: z.ZodError<z.input<typeof partnershipSchema>>) {

@@ -2,7 +2,8 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiError, handleFunction, readJsonBody } from "~/utils/api.server";
 import { HONEYPOT_FIELD } from "~/lib/forms";
-import { describePartnershipErrors, partnershipMessages, partnershipSchema } from "~/lib/partnership-form";
+import { partnershipMessages } from "~/lib/messages";
+import { describePartnershipErrors, partnershipSchema } from "~/lib/partnership-form";
 import { submitInquiry } from "~/models/partnership.server";
 import { enforceRateLimit } from "~/utils/rate-limit.server";
 

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "./fixtures";
 import type { Page } from "@playwright/test";
+import { fillCart } from "./checkout-helpers";
 
 /**
  * A page's scripts are fetched once it has painted (decision 075): the
@@ -43,6 +44,22 @@ for (const path of ["/", "/shop", "/shop/bar-banana-pb"]) {
     expect(errors).toEqual([]);
   });
 }
+
+// The forms are checked by the server (their schemas, zod, stay there): a page's scripts carry no validation
+// library. The landing page's messages once brought zod's 15 kB (gzip) into `/` and `/checkout`.
+test("the landing page and the checkout load no validation library", async ({ page }) => {
+  const scripts = new Map<string, string>();
+  page.on("response", async (response) => {
+    if (/\/build\/.*\.js$/.test(new URL(response.url()).pathname)) scripts.set(response.url(), await response.text());
+  });
+  await page.goto("/");
+  await fillCart(page, [{ productId: "bar-banana-pb", quantity: 2 }]);
+  await page.goto("/checkout");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect.poll(() => scripts.size).toBeGreaterThanOrEqual(5);
+  const withZod = [...scripts].filter(([, text]) => text.includes("ZodError")).map(([url]) => url);
+  expect(withZod).toEqual([]);
+});
 
 const withoutPaintEntries = {
   "reports no paint": () => Object.defineProperty(window, "PerformanceObserver", { value: undefined }),
