@@ -43,6 +43,13 @@ const REDACTED_FIELDS = [
 
 const EMAIL_ADDRESS = /[^\s"'<>@\\]+@[^\s"'<>@\\]+\.[A-Za-z]{2,}/g;
 
+/**
+ * A written line with every email address in it replaced by "[email]". A line
+ * without an @ holds none: most lines (every request's) skip the pattern,
+ * which was 3% of the CPU of a page served from the cache.
+ */
+export const maskEmails = (line: string) => (line.includes("@") ? line.replace(EMAIL_ADDRESS, "[email]") : line);
+
 const errorText = (value: unknown) => (value instanceof Error || (typeof value === "object" && value !== null) ? describeError(value) : value);
 
 const development = env.NODE_ENV === "development";
@@ -54,7 +61,7 @@ const common: LoggerOptions = {
   timestamp: pino.stdTimeFunctions.isoTime,
   // Level names rather than numbers in JSON; pino-pretty reads the numbers.
   formatters: development ? {} : { level: (label) => ({ level: label }) },
-  hooks: { streamWrite: (line) => line.replace(EMAIL_ADDRESS, "[email]") },
+  hooks: { streamWrite: maskEmails },
 };
 
 function createDestination() {

@@ -1,6 +1,7 @@
-import { gunzipSync, gzipSync } from "node:zlib";
+import { crc32, gunzipSync, gzipSync } from "node:zlib";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NONCE, PageStore, fillPage, gzipPage, splitPage } from "../../server/page-cache.mjs";
+import { NONCE, PageStore, crc32Combine, fillPage, gzipPage, splitPage } from "../../server/page-cache.mjs";
 
 const nonceA = "Ab3+/Zx9Qw1Er5Ty7Ui0Op==";
 const nonceB = "Zz9+/Yy8Xx7Ww6Vv5Uu4Tt==";
@@ -107,5 +108,22 @@ describe("the page store", () => {
     store.set("/e", entry(1, 50));
     expect(store.bytes).toBeLessThanOrEqual(100);
     expect(store.entries.size).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("crc32Combine (the gzip trailer's CRC from the parts' own)", () => {
+  it("is the CRC-32 of the two parts joined, whatever their bytes and lengths", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.uint8Array({ maxLength: 70_000 }), (a, b) => {
+        expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(Buffer.concat([a, b])));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("leaves a CRC as it is after nothing, and gives the second part's CRC after nothing", () => {
+    const bytes = Buffer.from("frozen peanut butter");
+    expect(crc32Combine(crc32(bytes), 0, 0)).toBe(crc32(bytes));
+    expect(crc32Combine(0, crc32(bytes), bytes.length)).toBe(crc32(bytes));
   });
 });
