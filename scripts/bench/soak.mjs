@@ -38,11 +38,12 @@ function metricValue(text, sample) {
   return line ? Number(line.slice(sample.length + 1)) : NaN;
 }
 
-/** The shop's V8 heap in use and its major collections so far, from its /metrics (prom-client's default metrics). */
+/** The shop's V8 heap in use and committed, and its major collections so far, from its /metrics (prom-client's default metrics). */
 async function v8Heap(origin) {
   const text = await (await fetch(`${origin}/metrics`)).text();
   return {
     usedBytes: metricValue(text, "nodejs_heap_size_used_bytes"),
+    totalBytes: metricValue(text, "nodejs_heap_size_total_bytes"),
     majorCollections: metricValue(text, 'nodejs_gc_duration_seconds_count{kind="major"}'),
   };
 }
@@ -65,13 +66,14 @@ export async function benchSoak({ figure, step, port, minutes }) {
   step(`soak: ${minutes} min at ${ANONYMOUS_RATE} req/s from the page cache and ${CART_RATE} req/s rendered for a cart, RSS every ${SAMPLE_MS / 1000} s`);
   const started = performance.now();
   const samples = [];
-  /** The V8 heap in use and the major collections so far, as the shop's /metrics says them: [minutes, bytes, collections]. */
+  /** The V8 heap in use, the major collections so far and the RSS outside V8's heap, as the shop's /metrics says them: [minutes, bytes, collections, bytes]. */
   const heapSamples = [];
   const take = () => {
     const at = (performance.now() - started) / 60_000;
-    samples.push([at, rssBytes(shop.pid)]);
+    const rss = rssBytes(shop.pid);
+    samples.push([at, rss]);
     v8Heap(shop.origin).then(
-      ({ usedBytes, majorCollections }) => heapSamples.push([at, usedBytes, majorCollections]),
+      ({ usedBytes, totalBytes, majorCollections }) => heapSamples.push([at, usedBytes, majorCollections, rss - totalBytes]),
       () => undefined,
     );
   };
@@ -107,6 +109,18 @@ export async function benchSoak({ figure, step, port, minutes }) {
   const heapPerMinute = slope(heapSecondHalf);
   const heapUsed = heapSamples.map(([, bytes]) => bytes);
   const collections = heapSamples.at(-1)?.[2] ?? NaN;
+  const outside = heapSamples.map(([at, , , bytes]) => [at, bytes]);
+  const outsidePerMinute = slope(outside.filter(([at]) => at >= minutes / 2));
+  figure(
+    "memory:soak-outside-heap",
+    "RSS outside V8's heap (RSS less the heap V8 has committed: native memory, code, the allocator) over the soak: lowest · highest · slope of the second half",
+    outside.length === 0
+      ? "not read (/metrics did not answer)"
+      : `${MB(Math.min(...outside.map(([, bytes]) => bytes)))} · ${MB(Math.max(...outside.map(([, bytes]) => bytes)))} · ${outsidePerMinute >= 0 ? "+" : "−"}${(Math.abs(outsidePerMinute) / 1_000_000).toFixed(2)} MB/min`,
+    "",
+    null,
+    { outsidePerMinute },
+  );
   figure(
     "memory:soak-heap",
     "V8 heap in use over the soak (the shop's /metrics): lowest · highest · slope of the second half · major collections",
