@@ -239,7 +239,7 @@ export function compressFill(/** @type {Buffer} */ text) {
 const CRC_POLYNOMIAL = 0xedb88320;
 
 /** a(x) · b(x) modulo the CRC-32 polynomial, bits reversed (zlib's multmodp). */
-function multiplyModP(a, b) {
+function multiplyModP(/** @type {number} */ a, /** @type {number} */ b) {
   let product = 0;
   for (let bit = 0x80000000; bit !== 0; bit >>>= 1) {
     if (a & bit) product ^= b;
