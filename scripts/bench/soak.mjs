@@ -32,6 +32,9 @@ export function slope(points) {
   return variance === 0 ? NaN : covariance / variance;
 }
 
+/** A slope in bytes per minute as the table says it: "+1.07 MB/min". */
+const perMinuteText = (bytesPerMinute) => `${bytesPerMinute >= 0 ? "+" : "−"}${(Math.abs(bytesPerMinute) / 1_000_000).toFixed(2)} MB/min`;
+
 /** A Prometheus sample's value in /metrics's text, or NaN. */
 function metricValue(text, sample) {
   const line = text.split("\n").find((candidate) => candidate.startsWith(`${sample} `));
@@ -95,16 +98,16 @@ export async function benchSoak({ figure, step, port, minutes }) {
   const peakBytes = Math.max(...samples.map(([, bytes]) => bytes));
   const failures = [anonymous, cart].reduce((sum, run) => sum + run.errors + run.timeouts + run.non2xx, 0);
   const requests = anonymous.requests.total + cart.requests.total;
-  const perMinute = `${bytesPerMinute >= 0 ? "+" : "−"}${(Math.abs(bytesPerMinute) / 1_000_000).toFixed(2)} MB/min`;
   figure(
     "memory:soak",
     `RSS over a ${minutes}-min soak (${requests.toLocaleString("en-US")} requests): idle · peak · end · slope of the second half`,
-    `${MB(idleBytes)} · ${MB(peakBytes)} · ${MB(samples.at(-1)[1])} · ${perMinute}`,
+    `${MB(idleBytes)} · ${MB(peakBytes)} · ${MB(samples.at(-1)[1])} · ${perMinuteText(bytesPerMinute)}`,
     "slope ≤ +1 MB/min, every request answered",
     bytesPerMinute <= SLOPE_BUDGET_BYTES_PER_MINUTE && failures === 0,
     { idleBytes, peakBytes, bytesPerMinute, samples, requests, failures, rates: { anonymous: ANONYMOUS_RATE, cart: CART_RATE } },
   );
-  // What the RSS is made of over time: a leak in JavaScript shows here too; a sawtooth in RSS with a flat heap is the allocator's.
+  // What the RSS is made of over time: a leak in JavaScript raises the heap's lowest points; an RSS that swings
+  // over a flat heap floor is V8's committed heap (the RSS outside it stays flat) or native memory (it does not).
   const heapSecondHalf = heapSamples.filter(([at]) => at >= minutes / 2).map(([at, bytes]) => [at, bytes]);
   const heapPerMinute = slope(heapSecondHalf);
   const heapUsed = heapSamples.map(([, bytes]) => bytes);
@@ -116,7 +119,7 @@ export async function benchSoak({ figure, step, port, minutes }) {
     "RSS outside V8's heap (RSS less the heap V8 has committed: native memory, code, the allocator) over the soak: lowest · highest · slope of the second half",
     outside.length === 0
       ? "not read (/metrics did not answer)"
-      : `${MB(Math.min(...outside.map(([, bytes]) => bytes)))} · ${MB(Math.max(...outside.map(([, bytes]) => bytes)))} · ${outsidePerMinute >= 0 ? "+" : "−"}${(Math.abs(outsidePerMinute) / 1_000_000).toFixed(2)} MB/min`,
+      : `${MB(Math.min(...outside.map(([, bytes]) => bytes)))} · ${MB(Math.max(...outside.map(([, bytes]) => bytes)))} · ${perMinuteText(outsidePerMinute)}`,
     "",
     null,
     { outsidePerMinute },
@@ -126,7 +129,7 @@ export async function benchSoak({ figure, step, port, minutes }) {
     "V8 heap in use over the soak (the shop's /metrics): lowest · highest · slope of the second half · major collections",
     heapSamples.length === 0
       ? "not read (/metrics did not answer)"
-      : `${MB(Math.min(...heapUsed))} · ${MB(Math.max(...heapUsed))} · ${heapPerMinute >= 0 ? "+" : "−"}${(Math.abs(heapPerMinute) / 1_000_000).toFixed(2)} MB/min · ${collections}`,
+      : `${MB(Math.min(...heapUsed))} · ${MB(Math.max(...heapUsed))} · ${perMinuteText(heapPerMinute)} · ${collections}`,
     "",
     null,
     { heapSamples, heapPerMinute, collections },
