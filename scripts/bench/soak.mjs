@@ -7,7 +7,7 @@ import autocannon from "autocannon";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BROWSER_HEADERS } from "./load.mjs";
 import { MB } from "./report.mjs";
-import { benchDatabase, cartCookie, prepareDatabase, productionEnv, rssBytes, startServer } from "./server.mjs";
+import { benchDatabase, cartCookie, cpuMs, prepareDatabase, productionEnv, rssBytes, startServer } from "./server.mjs";
 
 const SOAK_DB = "chillpb_bench_soak";
 const SAMPLE_MS = 5_000;
@@ -81,6 +81,7 @@ export async function benchSoak({ figure, step, port, minutes }) {
     );
   };
   take();
+  const cpuBefore = cpuMs(shop.pid);
   const timer = setInterval(take, SAMPLE_MS);
   const seconds = Math.round(minutes * 60);
   const [anonymous, cart] = await Promise.all([
@@ -88,6 +89,7 @@ export async function benchSoak({ figure, step, port, minutes }) {
     steady(`${shop.origin}/shop?cart=open`, { rate: CART_RATE, seconds, headers: withCart }),
   ]);
   clearInterval(timer);
+  const cpuUsed = cpuMs(shop.pid) - cpuBefore;
   take();
   await sleep(500);
   await shop.stop();
@@ -123,6 +125,14 @@ export async function benchSoak({ figure, step, port, minutes }) {
     "",
     null,
     { outsidePerMinute },
+  );
+  figure(
+    "memory:soak-cpu",
+    "The shop's CPU over the soak per request answered (the pages and the garbage collections they cause: what a memory setting costs)",
+    `${(cpuUsed / requests).toFixed(3)} ms`,
+    "",
+    null,
+    { cpuMs: cpuUsed },
   );
   figure(
     "memory:soak-heap",

@@ -17,6 +17,8 @@ const PORT = Number(process.env.BENCH_PORT ?? 3200);
 
 const configurations = [
   { name: "Node's defaults", variables: {}, flags: [] },
+  { name: "old generation grows by 50% (--heap-growing-percent=50)", variables: {}, flags: ["--heap-growing-percent=50"] },
+  { name: "old generation grows by 20% (--heap-growing-percent=20)", variables: {}, flags: ["--heap-growing-percent=20"] },
   { name: "heap limit only (--max-old-space-size=1024)", variables: {}, flags: ["--max-old-space-size=1024"] },
   {
     name: "decision 033 (MALLOC_ARENA_MAX=2 --max-semi-space-size=1 --max-old-space-size=1024)",
