@@ -60,8 +60,9 @@ export const prepareDatabase = (env) => quietly(process.execPath, ["scripts/prep
 
 /**
  * The environment variables and node flags `npm start` (package.json) runs the
- * server with (none since decision 058; e.g. `MALLOC_ARENA_MAX=2 node --max-semi-space-size=1 server.mjs`
- * before), so memory is measured as production runs.
+ * server with (`--heap-growing-percent=50` since decision 077; e.g.
+ * `MALLOC_ARENA_MAX=2 node --max-semi-space-size=1 server.mjs` before decision 058), so memory is
+ * measured as production runs.
  */
 export function startCommand() {
   const start = JSON.parse(readFileSync("package.json", "utf8")).scripts.start;
