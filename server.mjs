@@ -7,6 +7,7 @@ import { buildIfStale, migrateAndSeed } from "./scripts/prepare.mjs";
 import { createShopApp } from "./server/app.mjs";
 import { importBuild, watchBuild } from "./server/build.mjs";
 import { EmbeddedPostgresError, chooseDatabase } from "./server/database.mjs";
+import { keepConnectionsForProxies } from "./server/keep-alive.mjs";
 import { startMode } from "./server/mode.mjs";
 import { shutdown } from "./server/shutdown.mjs";
 
@@ -70,6 +71,8 @@ const server = app.listen(env.PORT, env.HOST, () => {
   logger.info({ listening: { host, port }, release }, `Chill PB ${describeRelease(release)} is ready at http://localhost:${port}`);
   if (development) void broadcastDevReady(build);
 });
+// Idle connections outlive a pooling proxy's (decision 078).
+keepConnectionsForProxies(server);
 
 /**
  * SIGTERM (a supervisor's stop, a rolling restart) or SIGINT: stop accepting

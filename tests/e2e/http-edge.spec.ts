@@ -131,3 +131,29 @@ test("behind a proxy (TRUST_PROXY) it listens on the loopback only, unless HOST 
   const ready = shop.logLines().find((line) => /^Chill PB .* is ready at /.test(String(line.msg)));
   expect(ready).toMatchObject({ listening: { host: "0.0.0.0", port: PORT } });
 });
+
+test("a connection kept alive between requests stays open for a proxy's idle minute, not Node's 5 s", async () => {
+  // A proxy or load balancer that pools its connections to the shop (nginx's
+  // `keepalive`, a cloud balancer) reuses one after up to 60 s idle. A server
+  // that closes it first races the next request, which then fails with
+  // ECONNRESET or a 502 (seen in CI with Playwright's API client after 5 s).
+  const socket = net.connect(PORT, "127.0.0.1");
+  let received = "";
+  let closed = false;
+  socket.on("data", (chunk: Buffer) => (received += chunk.toString()));
+  socket.on("close", () => (closed = true));
+  socket.on("error", () => undefined);
+  const answered = async (count: number) => {
+    await expect.poll(() => received.split("HTTP/1.1 200 OK").length - 1).toBe(count);
+  };
+  const request = `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\n\r\n`;
+  socket.write(request);
+  await answered(1);
+  // The server says how long it will wait, so a client can retire the connection first.
+  expect(received).toMatch(/\r\nKeep-Alive: timeout=65\r\n/i);
+  await new Promise((resolve) => setTimeout(resolve, 6_000));
+  expect(closed).toBe(false);
+  socket.write(request);
+  await answered(2);
+  socket.destroy();
+});
