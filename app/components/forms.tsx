@@ -1,5 +1,5 @@
 import type { getZodConstraint } from "@conform-to/zod";
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type { FormEvent, InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 import { HONEYPOT_FIELD } from "~/lib/forms";
 
 /**
@@ -34,6 +34,22 @@ export function errorProps(error: string | undefined, errorId: string | undefine
     "aria-invalid": error ? true : undefined,
     "aria-describedby": error ? errorId : undefined,
   };
+}
+
+/**
+ * A submit button's attributes while its form's answer is awaited: marked busy,
+ * not disabled. A disabled button drops the keyboard's focus to the page, so a
+ * slow or failed answer left a keyboard or screen-reader user at the top of it.
+ * The form's onSubmit refuses a second press meanwhile (`refuseWhileWaiting`).
+ */
+export function waitingProps(waiting: boolean) {
+  return waiting ? ({ "aria-disabled": true } as const) : {};
+}
+
+/** In a form's onSubmit: stops a press (or Enter in a field) while the last answer is awaited; true when it did. */
+export function refuseWhileWaiting(event: FormEvent<HTMLFormElement>, waiting: boolean) {
+  if (waiting) event.preventDefault();
+  return waiting;
 }
 
 export function FieldError({ id, error }: { id: string; error: string | undefined }) {

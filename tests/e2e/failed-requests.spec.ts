@@ -56,6 +56,7 @@ for (const failure of failures) {
       await expect(page.getByLabel(/^Email/)).toHaveValue(shipping.email);
       await expect(page.getByRole("textbox", { name: "Discount code" })).toHaveValue("WELCOME10");
       await expect(page.getByRole("button", { name: "Apply" })).toBeEnabled();
+      await expect(page.getByRole("button", { name: "Apply" })).toBeFocused();
 
       await failed.restore();
       await page.getByRole("button", { name: "Apply" }).click();
@@ -116,6 +117,8 @@ for (const failure of failures) {
       await failed.expire();
       await expect(toast(page, "Error Sending Message")).toContainText("There was an issue sending your message. Please try again.");
       await expect(dialog).toBeVisible();
+      // The pressed button was marked busy, not disabled: the focus is still on it, inside the dialog.
+      await expect(dialog.getByRole("button", { name: "Send Message" })).toBeFocused();
       await expect(dialog.getByLabel("Name*")).toHaveValue("Sam Lee");
       await expect(dialog.getByLabel("Message*")).toHaveValue("Smoothie counter, 40 bars a week.");
 
@@ -152,12 +155,22 @@ test("a slow answer shows the busy state, accepts no second press, and then land
       await route.continue();
     },
   );
+  let posts = 0;
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/") posts += 1;
+  });
   await page.getByPlaceholder("Enter your email").fill(newEmail("slow"));
-  await page.getByRole("button", { name: "Join Now" }).click();
+  await page.getByRole("button", { name: "Join Now" }).focus();
+  await page.keyboard.press("Enter");
   const busy = page.getByRole("button", { name: "Sending..." });
   await expect(busy).toBeDisabled();
+  // Marked busy, not disabled: it keeps the keyboard's focus, and a second Enter sends nothing.
+  await expect(busy).toBeFocused();
+  await page.keyboard.press("Enter");
   release();
   await expect(page.getByRole("status").filter({ hasText: "Welcome to Chill PB!" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Join Now" })).toBeFocused();
+  expect(posts).toBe(1);
 });
 
 test("an add the shop refuses (a line already at 99) says why and shows no popup", async ({ page }) => {

@@ -1,6 +1,7 @@
 import { expect, test } from "./fixtures";
-import { newEmail, westLa } from "./checkout-helpers";
+import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
 import { expectFocusInView, tabTo } from "./focus-helpers";
+import { failPosts } from "./request-failures";
 
 // A whole purchase with the keyboard alone: Tab, Shift+Tab, Enter, Space and
 // typing, never a click. At every stop the focused element must be on the
@@ -86,3 +87,54 @@ for (const viewport of [
     await expect(payment.getByText(shipping.email)).toBeVisible();
   });
 }
+
+test("a checkout button pressed from the keyboard keeps the focus while it waits, when its answer fails, and when it becomes Remove", async ({ page }) => {
+  // A disabled button drops the focus to the page: a keyboard user whose delivery check failed had to Tab from the top.
+  await fillCart(page, [{ productId: "bites-variety", quantity: 3 }]);
+  await page.goto("/checkout");
+  await fillShipping(page, { ...westLa, email: newEmail("keyboard-waits") });
+  const checkPosts: string[] = [];
+  page.on("request", (request) => {
+    const body = request.postData() ?? "";
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/checkout" && body.includes("intent=check-delivery")) checkPosts.push(body);
+  });
+
+  // Waiting: the pressed button is marked busy and keeps the focus; a second Enter sends nothing.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const checkout = (url: URL) => url.pathname === "/checkout";
+  await page.route(checkout, async (route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    await released;
+    await route.fallback();
+  });
+  const check = page.getByRole("button", { name: "Check Delivery", exact: true });
+  await check.focus();
+  await page.keyboard.press("Enter");
+  const checking = page.getByRole("button", { name: "Checking…" });
+  await expect(checking).toBeFocused();
+  await expect(checking).toBeDisabled();
+  await page.keyboard.press("Enter");
+  expect(checkPosts).toHaveLength(1);
+  release();
+  await expect(page.getByTestId("delivery-result")).toContainText("We deliver to you!");
+  expect(checkPosts).toHaveLength(1);
+  await page.unroute(checkout);
+
+  // A failed answer: the toast says so, and the focus is still on the button to press again.
+  const failed = await failPosts(page, "/checkout", "server");
+  const again = page.getByRole("button", { name: "Check Again" });
+  await again.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: "Error" }).first()).toBeVisible();
+  await expect(again).toBeFocused();
+  await expect(again).toBeEnabled();
+  await failed.restore();
+
+  // An answer that turns Apply into Remove leaves the focus on it.
+  await page.getByRole("textbox", { name: "Discount code" }).fill("WELCOME10");
+  await page.getByRole("button", { name: "Apply" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Remove" })).toBeFocused();
+  await expectFocusInView(page);
+});

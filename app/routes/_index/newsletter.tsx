@@ -1,7 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
 import { brand } from "~/lib/brand";
-import { constraintProps, errorProps, HoneypotField, type FormConstraints } from "~/components/forms";
+import { constraintProps, errorProps, HoneypotField, refuseWhileWaiting, waitingProps, type FormConstraints } from "~/components/forms";
 import { IconTiles } from "~/components/icon-tiles";
 import { HeartIcon, MailIcon, SparkleIcon } from "~/components/icons";
 import { useToast } from "~/components/toaster";
@@ -31,6 +31,7 @@ export function NewsletterSection({ result, constraints }: { result: LandingForm
   }, [fetcher.state, fetcher.data, toast]);
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    if (refuseWhileWaiting(event, busy)) return;
     const email = new FormData(event.currentTarget).get("email");
     // An empty email silently stops the submit (requirements §5).
     if (typeof email === "string" && email.trim() === "") event.preventDefault();
@@ -68,7 +69,7 @@ export function NewsletterSection({ result, constraints }: { result: LandingForm
               {...constraintProps(constraints.email)}
               {...errorProps(emailError, notice ? "newsletter-error" : undefined)}
             />
-            <button type="submit" className="button button--primary" disabled={busy}>
+            <button type="submit" className="button button--primary" {...waitingProps(busy)}>
               {busy ? (
                 <>
                   <span className="spinner spinner--small" aria-hidden="true" /> Sending...

@@ -1,6 +1,6 @@
 import { Link, useFetcher, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { Field, HoneypotField, TextareaField, type FormConstraints } from "~/components/forms";
+import { Field, HoneypotField, TextareaField, refuseWhileWaiting, waitingProps, type FormConstraints } from "~/components/forms";
 import { brand } from "~/lib/brand";
 import { CloseIcon, HeartIcon } from "~/components/icons";
 import { useToast } from "~/components/toaster";
@@ -82,7 +82,7 @@ function PartnerDialog({ result, constraints }: { result: LandingFormResult | nu
             <strong>{data.toast.title}</strong> {data.toast.description}
           </p>
         ) : null}
-        <fetcher.Form method="post" action="/?index" className="dialog__form" noValidate>
+        <fetcher.Form method="post" action="/?index" className="dialog__form" noValidate onSubmit={(event) => refuseWhileWaiting(event, busy)}>
           <input type="hidden" name="intent" value="partnership" />
           <HoneypotField id="partner-website" />
           <Field {...field("name", "Name")} inputProps={{ ...input("name"), autoComplete: "name" }} />
@@ -93,7 +93,7 @@ function PartnerDialog({ result, constraints }: { result: LandingFormResult | nu
             <Link to="/" replace preventScrollReset className="button button--ghost">
               Cancel
             </Link>
-            <button type="submit" className="button button--primary" disabled={busy}>
+            <button type="submit" className="button button--primary" {...waitingProps(busy)}>
               {busy ? "Sending..." : "Send Message"}
             </button>
           </div>

@@ -1,8 +1,8 @@
 import { useFetcher } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FocusEvent, type FormEvent, type KeyboardEvent } from "react";
 import type { CheckoutState } from "~/routes/checkout/checkout.server";
 import { DeliveryResult, OrderSummary } from "~/components/checkout-parts";
-import { Field, FieldError, type FormConstraints } from "~/components/forms";
+import { Field, FieldError, refuseWhileWaiting, waitingProps, type FormConstraints } from "~/components/forms";
 import { LockIcon } from "~/components/icons";
 import type { FieldErrors, ShippingField } from "~/lib/checkout-form";
 import { useShopTerms } from "~/components/shop-terms";
@@ -42,6 +42,8 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
   // away from the field would land on a disabled button and be lost. The press's own post carries every field
   // and takes the refresh's place.
   const pressing = busy && busyIntent !== "refresh";
+  // Busy, not disabled, while a press is answered: the pressed button keeps the keyboard's focus.
+  const waiting = waitingProps(pressing);
 
   // The last button pressed, remembered until its answer arrives.
   const sentIntent = useRef<string | null>(null);
@@ -82,8 +84,9 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
     // A lost save costs nothing: the next one, or the next post, carries the same fields.
     fetch("/checkout/draft", { method: "POST", body: new URLSearchParams(fields), keepalive: true }).catch(() => undefined);
   }, []);
-  /** A post carries the same fields, and the server keeps them from it. */
-  function cancelSave() {
+  /** A post carries the same fields, and the server keeps them from it; none goes while a press is answered. */
+  function submit(event: FormEvent<HTMLFormElement>) {
+    if (refuseWhileWaiting(event, pressing)) return;
     if (pendingSave.current) clearTimeout(pendingSave.current);
     pendingSave.current = null;
   }
@@ -158,7 +161,7 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
         <section className="panel" aria-labelledby="delivery-title">
           <h2 id="delivery-title">Delivery Check</h2>
           <p className="panel__hint">We deliver within {terms.radiusMiles} miles of our West LA kitchen. Check your address before you pay.</p>
-          <button type="submit" name="intent" value="check-delivery" className="button button--ghost" disabled={pressing}>
+          <button type="submit" name="intent" value="check-delivery" className="button button--ghost" {...waiting}>
             {busyIntent === "check-delivery" ? "Checking…" : delivery ? "Check Again" : "Check Delivery"}
           </button>
           {delivery ? <DeliveryResult delivery={delivery} address={addressText} /> : null}
@@ -184,7 +187,7 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
               aria-describedby={fieldErrors.code ? "code-error code-help" : "code-help"}
             />
             {discount ? (
-              <button type="submit" name="intent" value="remove-discount" className="button button--ghost" disabled={pressing}>
+              <button type="submit" name="intent" value="remove-discount" className="button button--ghost" {...waiting}>
                 Remove
               </button>
             ) : (
@@ -196,7 +199,8 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
                 ref={applyButton}
                 // Requirements §5: the code is checked against the email, so it comes first. Without
                 // JavaScript the email travels in the same post, so the button is always on.
-                disabled={pressing || (hydrated && !email.trim())}
+                disabled={hydrated && !email.trim()}
+                {...waiting}
               >
                 Apply
               </button>
@@ -229,7 +233,8 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
           name="intent"
           value="place-order"
           className="button button--primary button--large button--block"
-          disabled={pressing || belowMinimum || Boolean(summary.cartProblem) || undeliverable}
+          disabled={belowMinimum || Boolean(summary.cartProblem) || undeliverable}
+          {...waiting}
         >
           <LockIcon /> {busyIntent === "place-order" ? "Placing order…" : delivery ? "Place Order" : "Check Delivery & Continue"}
         </button>
@@ -245,7 +250,7 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
     </>
   );
   return (
-    <fetcher.Form method="post" action="/checkout" className="checkout__grid" noValidate ref={form} onBlur={refreshOnChange} onInput={saveSoon} onSubmit={cancelSave}>
+    <fetcher.Form method="post" action="/checkout" className="checkout__grid" noValidate ref={form} onBlur={refreshOnChange} onInput={saveSoon} onSubmit={submit}>
       {/* A disabled fieldset turns off every control inside it, with JavaScript or without; it adds no box of its own. */}
       {locked ? (
         <fieldset disabled className="checkout__locked" data-testid="checkout-locked">
