@@ -138,3 +138,34 @@ test("a checkout button pressed from the keyboard keeps the focus while it waits
   await expect(page.getByRole("button", { name: "Remove" })).toBeFocused();
   await expectFocusInView(page);
 });
+
+test("removing a line of the cart from the keyboard leaves the focus in the drawer, not on the page behind it", async ({ page }) => {
+  await fillCart(page, [
+    { productId: "bites-variety", quantity: 1 },
+    { productId: "bar-chocolate-pb", quantity: 2 },
+    { productId: "bar-banana-pb", quantity: 1 },
+  ]);
+  await page.goto("/shop?cart=open");
+  const drawer = page.getByRole("dialog", { name: "Your Cart" });
+  const lines = drawer.getByRole("list", { name: "Items in your cart" }).getByRole("listitem");
+  await expect(lines).toHaveCount(3);
+
+  // "−" at more than one keeps its own focus; at one, the line and its button go.
+  const lessCrunch = drawer.getByRole("button", { name: "Remove one Chocolate Crunch" });
+  await lessCrunch.focus();
+  await page.keyboard.press("Enter");
+  await expect(drawer.getByRole("status", { name: "Chocolate Crunch quantity" })).toHaveText("1");
+  await expect(lessCrunch).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(lines).toHaveCount(2);
+  await expect(drawer).toBeFocused();
+
+  // The line's Remove: the same.
+  await drawer.getByRole("button", { name: "Remove Chocolate Mini Bites from cart" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(lines).toHaveCount(1);
+  await expect(drawer).toBeFocused();
+  // And the keyboard goes on inside the drawer.
+  await page.keyboard.press("Tab");
+  await expect(drawer.locator(":focus")).toHaveCount(1);
+});
