@@ -34,7 +34,7 @@ export function CartDrawer() {
     };
   }, []);
 
-  // A control that goes with its line (its Remove, or "−" at one) leaves the focus on the page behind this
+  // A control that goes with its line (its Remove, or "Remove one" at a quantity of one) leaves the focus on the page behind this
   // modal drawer, where the next Tab starts at the top of the page: it comes back to the drawer instead.
   useEffect(() => {
     if (!document.activeElement || document.activeElement === document.body) panel.current?.focus();
