@@ -34,8 +34,8 @@ export function CartDrawer() {
     };
   }, []);
 
-  // A control that goes with its line (its Remove, or "Remove one" at a quantity of one) leaves the focus on the page behind this
-  // modal drawer, where the next Tab starts at the top of the page: it comes back to the drawer instead.
+  // A control that goes with its line (its Remove, or "Remove one" at a quantity of one) leaves the focus
+  // on the page behind this modal drawer, where the next Tab starts at the top: it comes back to the drawer.
   useEffect(() => {
     if (!document.activeElement || document.activeElement === document.body) panel.current?.focus();
   }, [lines]);

@@ -39,7 +39,7 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
   const busy = fetcher.state !== "idle";
   const busyIntent = busy ? fetcher.formData?.get("intent") : null;
   // A refresh (sent when a changed field loses focus) never holds the buttons: the press that took the focus
-  // away from the field would land on a disabled button and be lost. The press's own post carries every field
+  // away from the field would land on a busy button and be refused. The press's own post carries every field
   // and takes the refresh's place.
   const pressing = busy && busyIntent !== "refresh";
   // Busy, not disabled, while a press is answered: the pressed button keeps the keyboard's focus.
