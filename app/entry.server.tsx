@@ -18,7 +18,8 @@ import { startOutboxWorker, stopOutboxWorker } from "~/services/outbox.server";
 import { describeReconciliation, describeSweep, reconcilePayments, sweepOrphanOrders } from "~/models/orphan-orders.server";
 import { logger, routeConsoleToLogger } from "~/utils/logger.server";
 import { sweepExpiredRateLimits } from "~/utils/rate-limit.server";
-import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "~/utils/db.server";
+import { BUSY_RETRY_AFTER_SECONDS, databaseFailure } from "~/utils/db.server";
+import { DATABASE_FAILURE_LINES } from "~/utils/api.server";
 import { settlePendingRefunds } from "~/models/refunds.server";
 import { env } from "~/utils/env.server";
 import { withRenderedRoutes } from "~/utils/rendered-routes.server";
@@ -60,13 +61,15 @@ export async function stopBackgroundWork(timeoutMs: number): Promise<boolean> {
 }
 
 /**
- * Requests whose loader or action failed because no database connection
- * could be had in time (isDatabaseBusy), as handleError saw them: their
- * page, or their fetcher's answer, is 503 with Retry-After instead of 500.
- * The shop is busy, not broken, and the same request a few seconds later
- * most likely goes through. (Functions answer their own 503: handleFunction.)
+ * Requests whose loader or action failed in the database, as handleError saw
+ * them, and what their page (or their fetcher's answer) says instead of 500:
+ * 503 with Retry-After when no connection could be had in time or the
+ * database was not there (a restart, a failover: shouldRetryLater), since
+ * the shop is busy, not broken, and the same request a few seconds later
+ * most likely goes through; 409 when a transaction lost a race on every try.
+ * (Functions answer their own: handleFunction.)
  */
-const busyRequests = new WeakSet<Request>();
+const failedInDatabase = new WeakMap<Request, 503 | 409>();
 
 function answerBusy(headers: Headers) {
   headers.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
@@ -80,9 +83,10 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  if (busyRequests.has(request) && responseStatusCode === 500) {
-    responseStatusCode = 503;
-    answerBusy(responseHeaders);
+  const failed = failedInDatabase.get(request);
+  if (failed && responseStatusCode === 500) {
+    responseStatusCode = failed;
+    if (failed === 503) answerBusy(responseHeaders);
   }
   // Bots get the whole page at once; people get it streamed as it renders.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
@@ -147,25 +151,31 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
     logger.warn({ status: error.status }, "the router refused the request");
     return;
   }
-  if (isDatabaseBusy(error)) {
-    busyRequests.add(request);
-    logger.warn({ err: error }, "no database connection came free in time; answered 503");
+  const failure = databaseFailure(error);
+  if (failure) {
+    failedInDatabase.set(request, failure === "conflict" ? 409 : 503);
+    logger.warn({ err: error }, DATABASE_FAILURE_LINES[failure]);
     return;
   }
   logger.error({ err: error }, "a request failed");
   reportError(error, { source: "request", method: request.method, route: new URL(request.url).pathname });
 };
 
-/** A fetcher's or a client navigation's answer (?_data): 503 with Retry-After when its loader or action found the database busy. */
+/** A fetcher's or a client navigation's answer (?_data): 503 with Retry-After (or 409) when its loader or action failed in the database. */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
-  if (!busyRequests.has(request) || response.status !== 500) return response;
+  const failed = failedInDatabase.get(request);
+  if (!failed || response.status !== 500) return response;
   const headers = new Headers(response.headers);
-  answerBusy(headers);
-  return new Response(response.body, { status: 503, statusText: "Service Unavailable", headers });
+  if (failed === 503) answerBusy(headers);
+  return new Response(response.body, { status: failed, statusText: failed === 503 ? "Service Unavailable" : "Conflict", headers });
 };
 
 /** For the HTTP server (server/app.mjs): the settings, parsed once by the one schema. */
 export { env } from "~/utils/env.server";
+
+/** For the HTTP server's last error handler (server/app.mjs): a database busy or away is 503 there too, and any other error is reported. */
+export { BUSY_RETRY_AFTER_SECONDS, databaseFailure } from "~/utils/db.server";
+export { reportError } from "~/services/error-reports.server";
 
 /** For the HTTP server: its logger, the request log's own (server/request-log.mjs), and the context their lines carry. */
 export { logger, requestContext, requestLineLogger } from "~/utils/logger.server";

@@ -3,7 +3,8 @@
 //   node scripts/embedded-database.mjs url     prints the shop database's URL (for pg_dump, pg_restore, psql)
 //   node scripts/embedded-database.mjs start   starts the server and leaves it running (the next `npm start` uses it)
 //   node scripts/embedded-database.mjs stop    stops it (stop the shop first)
-import { embeddedPostgresUrls, startEmbeddedPostgres, stopEmbeddedPostgres } from "../server/embedded-postgres.mjs";
+//   node scripts/embedded-database.mjs restart restarts it (the shop stays up: its requests meanwhile answer 503)
+import { embeddedPostgresUrls, restartEmbeddedPostgres, startEmbeddedPostgres, stopEmbeddedPostgres } from "../server/embedded-postgres.mjs";
 
 const dir = process.env.EMBEDDED_DATABASE_DIR || "var/postgres";
 const command = process.argv[2];
@@ -16,7 +17,9 @@ if (command === "url") {
   console.log(`The embedded PostgreSQL is running: ${server.url.replace(/:[^:@/]+@/, ":…@")}`);
 } else if (command === "stop") {
   console.log((await stopEmbeddedPostgres({ dir })) ? "Stopped the embedded PostgreSQL." : "The embedded PostgreSQL was not running.");
+} else if (command === "restart") {
+  console.log((await restartEmbeddedPostgres({ dir })) ? "Restarted the embedded PostgreSQL." : "The embedded PostgreSQL was not running.");
 } else {
-  console.error("Usage: node scripts/embedded-database.mjs url|start|stop");
+  console.error("Usage: node scripts/embedded-database.mjs url|start|stop|restart");
   process.exit(1);
 }

@@ -111,11 +111,22 @@ export function createShopApp({ build, development }) {
   app.all("*", remix);
 
   // Anything that still goes wrong: one log line, never a stack trace, never the error's details to the client.
+  // A database that was busy or away (a restart, a failover) is 503 with Retry-After, as inside Remix.
   app.use(
     /** @type {import("express").ErrorRequestHandler} */
     (error, req, res, _next) => {
+      const failure = build().entry.module.databaseFailure(error);
+      if (failure === "busy" || failure === "unavailable") {
+        logger().warn({ err: error }, "the database was busy or away; answered 503");
+        if (res.headersSent) return void res.destroy();
+        res.setHeader("Retry-After", String(build().entry.module.BUSY_RETRY_AFTER_SECONDS));
+        return refuse(req, res, 503, "The shop is very busy right now. Please try again in a few seconds.", "Please try again in a moment");
+      }
       const status = typeof error?.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
-      if (status === 500) logger().error({ err: error }, "request failed");
+      if (status === 500) {
+        logger().error({ err: error }, "request failed");
+        build().entry.module.reportError(error, { source: "request", method: req.method, route: req.path });
+      }
       if (res.headersSent) return void res.destroy();
       refuse(req, res, status, status === 500 ? "Something went wrong on our side. Please try again." : "That request could not be read.");
     },

@@ -303,6 +303,20 @@ export async function stopEmbeddedPostgres({ dir = "var/postgres", log = console
   return stop(await binaries(), layout(dir).data, runAs(log), log);
 }
 
+/**
+ * Restarts the server on `dir` as `pg_ctl restart -m fast` does (every
+ * connection is cut with 57P01, then the server comes back on the same port):
+ * for an operator applying a setting that needs a restart, and for the test
+ * that the shop stays up through one. Answers whether one was running.
+ * @param {{ dir?: string, log?: (line: string) => void }} [options]
+ */
+export async function restartEmbeddedPostgres({ dir = "var/postgres", log = console.log } = {}) {
+  const { data } = layout(dir);
+  if (!runningServer(data)) return false;
+  runAsUser((await binaries()).pg_ctl, ["-D", data, "-l", path.join(data, "server.log"), "-m", "fast", "-w", "-t", "60", "restart"], runAs(log));
+  return true;
+}
+
 /** @param {string} adminUrl @param {string} name */
 async function createDatabaseIfMissing(adminUrl, name) {
   const client = new pg.Client({ connectionString: adminUrl });

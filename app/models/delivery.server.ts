@@ -3,6 +3,7 @@ import { deliveryRadiusMiles, zoneForDistance, type Position as KitchenPosition,
 import { shopSettings } from "~/models/catalog.server";
 import { geocodeAddress, type Position, type StreetAddress } from "~/services/geocoder.server";
 import { describeError } from "~/utils/errors.server";
+import { shouldRetryLater } from "~/utils/db.server";
 
 const EARTH_RADIUS_MILES = 3959;
 
@@ -41,6 +42,8 @@ export async function checkDelivery(street: StreetAddress): Promise<DeliveryChec
     if (!located) return { ok: false, reason: "not-located" };
     return deliveryForDistance(settings, distanceMiles(settings.kitchen, located.position));
   } catch (error) {
+    // The database busy or away is the request's 503 (try again in a moment), not an address we could not check.
+    if (shouldRetryLater(error)) throw error;
     console.error(`Delivery check failed: ${describeError(error)}`);
     return { ok: false, reason: "check-failed" };
   }

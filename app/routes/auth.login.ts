@@ -2,12 +2,13 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { signIn } from "~/utils/auth.server";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { formText, readFormData } from "~/utils/forms.server";
+import { answeringDatabaseFailures } from "~/utils/api.server";
 
 /**
  * The admin app's sign-in: email and password as a form; answers JSON and sets
  * the session cookie, or 429 with Retry-After while failed sign-ins must wait.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = answeringDatabaseFailures("Sign-in", async ({ request, context }: ActionFunctionArgs) => {
   const form = await readFormData(request);
   const credentials = { email: formText(form, "email", EMAIL_MAX_LENGTH), password: formText(form, "password", 1024) };
   const result = await signIn(credentials, context.clientAddress);
@@ -19,4 +20,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (!result.ok) return json({ error: result.error }, { status: 401, headers: { "Cache-Control": "no-store" } });
   return json({ email: result.admin.email }, { headers: { "Set-Cookie": result.setCookie, "Cache-Control": "no-store" } });
-}
+});

@@ -8,22 +8,27 @@ import { safeRedirectPath, wantsHtml } from "~/utils/http.server";
 import { sendOrFail } from "~/lib/request-failure";
 import { cartUnavailable } from "~/lib/messages";
 import { describeError } from "~/utils/errors.server";
+import { answeringDatabaseFailures } from "~/utils/api.server";
+import { BUSY_RETRY_AFTER_SECONDS, shouldRetryLater } from "~/utils/db.server";
 
 /**
  * The cart's one action route (intents add, update, remove, clear, restore).
  * Plain form posts are redirected back to the page they came from; fetchers
  * get JSON: the new lines and the server's figures for them (pricing.server.ts). On any error the cart is left exactly as it was.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export const action = answeringDatabaseFailures("The cart", async ({ request }: ActionFunctionArgs) => {
   const formData = await readFormData(request);
   const backTo = safeRedirectPath(formData.get("redirectTo"), "/shop");
   const { session, items } = await getCartSession(request);
 
   const parsed = cartFormSchema.safeParse(Object.fromEntries(formData));
+  let retryLater = false;
   const result = parsed.success
     ? await updateCart(items, parsed.data).catch((error: unknown) => {
-        // The catalogue could not be read: the cart stays as it was, and the visitor is told.
-        console.error("Cart change failed", describeError(error));
+        // The catalogue could not be read: the cart stays as it was, and the visitor is told (503 while the database is busy or away).
+        retryLater = shouldRetryLater(error);
+        if (retryLater) console.warn("Cart change found the database busy or away", describeError(error));
+        else console.error("Cart change failed", describeError(error));
         return { ok: false, error: cartUnavailable } as const;
       })
     : ({ ok: false, error: parsed.error.issues[0]?.message ?? "Invalid cart request." } as const);
@@ -40,14 +45,17 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(target, { headers: { "Set-Cookie": await commitCartSession(session) } });
   }
 
-  if (!result.ok) return json({ ok: false as const, error: result.error }, { status: 400 });
+  if (!result.ok) {
+    const busy = { status: 503, headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS), "Cache-Control": "no-store" } };
+    return json({ ok: false as const, error: result.error }, retryLater ? busy : { status: 400 });
+  }
   // The new cart's lines and the server's figures for them, as the root loader gives them.
   const [lines, price] = await Promise.all([loadCartLines(result.items), priceCart(result.items)]);
   return json(
     { ok: true as const, lines, price },
     { headers: { "Set-Cookie": await commitCartSession(session) } },
   );
-}
+});
 
 /** With JavaScript: a change that gets no answer comes back as a RequestFailed for the cart to report. */
 export function clientAction({ serverAction }: ClientActionFunctionArgs) {

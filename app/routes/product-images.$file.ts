@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { readProductImage } from "~/models/product-images.server";
+import { answeringDatabaseFailures } from "~/utils/api.server";
 
 /** `<fingerprint>-<width>.webp`, as app/lib/product-images.ts names the files. */
 const FILE = /^([0-9a-f]{16}-\d{2,4})\.webp$/;
@@ -14,7 +15,7 @@ function notFound() {
  * as immutable for a year; its id is its ETag, and a browser that has it gets
  * 304. Any other name is 404.
  */
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export const loader = answeringDatabaseFailures("A product picture", async ({ params, request }: LoaderFunctionArgs) => {
   const id = FILE.exec(params.file ?? "")?.[1];
   if (!id) return notFound();
   const image = await readProductImage(id);
@@ -24,4 +25,4 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const asked = request.headers.get("If-None-Match");
   if (asked && asked.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
   return new Response(image.bytes, { headers: { ...headers, "Content-Length": String(image.bytes.byteLength) } });
-}
+});

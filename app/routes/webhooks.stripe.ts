@@ -1,7 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { handlePaymentEvent, type PaymentEvent } from "~/models/payment-events.server";
-import { readLimited, withLength } from "~/utils/api.server";
+import { databaseFailureAnswer, readLimited, withLength } from "~/utils/api.server";
+import { reportError } from "~/services/error-reports.server";
 import { describeError } from "~/utils/errors.server";
 import { metrics } from "~/utils/metrics.server";
 import { verifyWebhookEvent } from "~/services/stripe.server";
@@ -120,10 +121,13 @@ async function handleWebhook({ request }: ActionFunctionArgs) {
     metrics().webhooks.inc({ outcome: duplicate ? "duplicate" : "handled" });
     return json(duplicate ? { received: true, duplicate: true } : { received: true });
   } catch (error) {
+    metrics().webhooks.inc({ outcome: "failed" });
+    // A 5xx makes Stripe deliver the event again later: 503 while the database is busy or away, which is no fault to report.
+    const retryLater = databaseFailureAnswer(error, `Stripe webhook ${event.id} (${event.type})`);
+    if (retryLater) return retryLater.status === 409 ? json({ error: "Could not handle the event" }, { status: 500 }) : retryLater;
     // Never the error itself: a Prisma error prints the query and its arguments.
     console.error(`Stripe webhook ${event.id} (${event.type}) failed: ${describeError(error)}`);
-    metrics().webhooks.inc({ outcome: "failed" });
-    // A 5xx makes Stripe deliver the event again later.
+    reportError(error, { source: "function", route: "/webhooks/stripe" });
     return json({ error: "Could not handle the event" }, { status: 500 });
   }
 }

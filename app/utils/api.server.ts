@@ -2,7 +2,7 @@ import { json } from "@remix-run/node";
 import { reportError } from "~/services/error-reports.server";
 import { z } from "zod";
 import { isAcceptableJson, UNACCEPTABLE_TEXT } from "~/lib/text";
-import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "~/utils/db.server";
+import { BUSY_RETRY_AFTER_SECONDS, CONFLICT_MESSAGE, databaseFailure } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { describeError } from "~/utils/errors.server";
 import { wantsHtml } from "~/utils/http.server";
@@ -177,13 +177,49 @@ export async function handleFunction(name: string, request: Request, run: () => 
     return await withLength(await run());
   } catch (error) {
     if (error instanceof Response) return withLength(error);
-    if (isDatabaseBusy(error)) {
-      console.warn(`Function ${name} found no free database connection: ${describeError(error)}`);
-      return shopBusy();
-    }
+    const answer = databaseFailureAnswer(error, `Function ${name}`);
+    if (answer) return answer;
     // Briefly: a database error's full message prints the query's arguments (customer data).
     console.error(`Function ${name} failed: ${describeError(error)}`);
     reportError(error, { source: "function", route: `/functions/v1/${name}` });
     return apiError(500, "Something went wrong. Please try again.");
   }
+}
+
+/** The log line of each way a request can fail in the database (never a query's values: describeError). */
+export const DATABASE_FAILURE_LINES = {
+  busy: "no database connection came free in time; answered 503",
+  unavailable: "the database was not there (restarted, failed over or unreachable); answered 503",
+  conflict: "a transaction lost a race on every try; answered 409",
+} as const;
+
+/**
+ * The JSON answer for a request that failed in the database (databaseFailure):
+ * 503 with Retry-After when it was busy or away, 409 when its transaction
+ * lost a race on every try; null for any other error. `who` names the
+ * request in the warning it logs.
+ */
+export function databaseFailureAnswer(error: unknown, who: string): Response | null {
+  const failure = databaseFailure(error);
+  if (!failure) return null;
+  console.warn(`${who}: ${DATABASE_FAILURE_LINES[failure]} (${describeError(error)})`);
+  return failure === "conflict" ? apiError(409, CONFLICT_MESSAGE) : shopBusy();
+}
+
+/**
+ * A resource route's loader or action (the cart, sign-in, the draft …) whose
+ * database failure is answered as a function's is (databaseFailureAnswer),
+ * thrown as its Response; Remix would answer it 500. Pages need none of
+ * this: handleError and handleRequest give theirs 503 or 409.
+ */
+export function answeringDatabaseFailures<Args, Result>(who: string, handler: (args: Args) => Promise<Result>): (args: Args) => Promise<Result> {
+  return async (args) => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      const answer = error instanceof Response ? null : databaseFailureAnswer(error, who);
+      if (answer) throw answer;
+      throw error;
+    }
+  };
 }

@@ -1,7 +1,8 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient } from "~/generated/prisma/client";
+import { PrismaClient, type Prisma } from "~/generated/prisma/client";
 import { registerPool } from "~/utils/sql.server";
+import { retryConflicts } from "~/utils/database-errors.server";
 
 /**
  * This process's connection pool: at most DATABASE_POOL_SIZE connections
@@ -46,10 +47,26 @@ export function createPrismaClient(url = process.env.DATABASE_URL): PrismaClient
  */
 function createDatabase(url = process.env.DATABASE_URL) {
   const pool = new pg.Pool({ connectionString: url, ...poolSettings(), allowExitOnIdle: true });
-  // An idle connection the server closed (a restart, a dropped database) leaves the pool by itself; without a
-  // listener its error would end the process. Prisma's adapter listens only while it is connected.
-  pool.on("error", () => undefined);
-  return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool) }) };
+  const health = { connectionErrors: 0, lastConnectionError: null as string | null };
+  const noteConnectionError = (error: Error) => {
+    health.connectionErrors++;
+    health.lastConnectionError = describeConnectionError(error);
+  };
+  // A connection the server closes (a restart, a failover, pg_terminate_backend) emits "error" on its client. Lent
+  // out between two queries (inside transaction(), or Prisma's transaction after its own listener is gone), nobody
+  // listened, and the unhandled "error" event ended the process. So every client listens from the moment the pool
+  // makes it until it is gone, idle or lent; the query in flight fails on its own (and is answered 503), and the
+  // pool drops the broken client (pg-pool checks it is still queryable when it comes back) and opens new ones.
+  pool.on("connect", (client) => client.on("error", noteConnectionError));
+  // pg-pool also re-emits an idle client's error on the pool: without a listener that too would end the process.
+  pool.on("error", noteConnectionError);
+  return { pool, health, db: new PrismaClient({ adapter: new PrismaPg(pool) }) };
+}
+
+/** A lost connection's error in a few words (its code and the first line of its message): never a query's values. */
+function describeConnectionError(error: Error) {
+  const code = "code" in error && typeof error.code === "string" ? `${error.code} ` : "";
+  return `${code}${error.message.split("\n")[0]?.slice(0, 200) ?? ""}`;
 }
 
 // One client per process, kept across dev rebuilds so they don't leak connections.
@@ -59,41 +76,33 @@ registerPool(database.pool);
 
 export const db = database.db;
 
+export type PoolState = { total: number; idle: number; active: number; waiting: number; connectionErrors: number };
+
+/** This process's pool right now (the /metrics gauges): connections open, idle, lent out, and queries waiting for one. */
+export function poolState(): PoolState {
+  const { pool, health } = database;
+  return { total: pool.totalCount, idle: pool.idleCount, active: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, connectionErrors: health.connectionErrors };
+}
+
 /** The order path's SQL on the same pool: imported from here, so the pool is made before any query runs. */
 export { at, isSqlUniqueViolation, query, transaction, type Sql } from "~/utils/sql.server";
+export {
+  BUSY_RETRY_AFTER_SECONDS,
+  CONFLICT_MESSAGE,
+  databaseFailure,
+  isDatabaseBusy,
+  isDatabaseUnavailable,
+  isTransactionConflict,
+  retryConflicts,
+  shouldRetryLater,
+} from "~/utils/database-errors.server";
 
 /** A write refused by a unique index (Prisma's P2002): someone else wrote that row first. */
 export function isUniqueViolation(error: unknown) {
   return error instanceof Error && "code" in error && error.code === "P2002";
 }
 
-/**
- * node-pg's pool could give no connection in time: every one was in use for
- * DATABASE_POOL_TIMEOUT_MS, or a new one did not open within it. Prisma's
- * driver adapter passes these errors of pg-pool through as they are (an
- * Error with no code), so their messages are what identifies them;
- * tests/integration/database-busy.test.ts holds them to the installed pg-pool.
- */
-const POOL_TIMEOUT_MESSAGES = new Set(["timeout exceeded when trying to connect", "Connection terminated due to connection timeout"]);
-
-/**
- * Whether a query failed because no database connection could be had: the
- * pool stayed full (or a new connection did not open) for
- * DATABASE_POOL_TIMEOUT_MS, or PostgreSQL refused another connection (53300,
- * too many connections; Prisma's P2037, or P2010 for a raw query). The shop
- * is busy, not broken: such a request is answered 503 with Retry-After.
- */
-export function isDatabaseBusy(error: unknown) {
-  if (!(error instanceof Error)) return false;
-  if (POOL_TIMEOUT_MESSAGES.has(error.message)) return true;
-  // The same refusal met by a query of the order path's SQL (node-pg's error, decision 068).
-  if ("code" in error && error.code === "53300") return true;
-  const meta = "meta" in error ? error.meta : null;
-  const cause = isRecord(meta) && isRecord(meta.driverAdapterError) ? meta.driverAdapterError.cause : null;
-  return isRecord(cause) && cause.kind === "TooManyConnections";
+/** db.$transaction(work), run again when it loses a race (retryConflicts): `work` must touch nothing but the database. */
+export function inTransaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>, options?: { timeout?: number; maxWait?: number }): Promise<T> {
+  return retryConflicts(() => db.$transaction(work, options));
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
-
-/** How long a client told the shop is busy waits before it tries again (Retry-After, in seconds). */
-export const BUSY_RETRY_AFTER_SECONDS = 5;

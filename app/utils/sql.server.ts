@@ -1,4 +1,5 @@
 import pg from "pg";
+import { retryConflicts } from "~/utils/database-errors.server";
 
 /**
  * SQL through node-pg, on the same pool as Prisma (decision 068), for the
@@ -62,8 +63,17 @@ export function query<Row>(text: string, values?: readonly unknown[]) {
   return current().sql.query<Row>(text, values);
 }
 
-/** Runs `work` in one transaction on one connection: committed when it returns, rolled back when it throws. */
-export async function transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in one transaction on one connection: committed when it
+ * returns, rolled back when it throws. A transaction PostgreSQL rolled back
+ * as a deadlock or serialisation failure is run again, a few times
+ * (retryConflicts): `work` must do nothing outside the database.
+ */
+export function transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+  return retryConflicts(() => transactionOnce(work));
+}
+
+async function transactionOnce<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
   const client = await current().pool.connect();
   // A connection whose ROLLBACK failed is broken: the pool closes it instead of lending it again.
   let broken: Error | undefined;

@@ -38,7 +38,7 @@ import { PageHeader } from "~/components/page-header";
 import { useToast } from "~/components/toaster";
 import { isTakenPayment, shortOrderId } from "~/lib/orders";
 import { draftFromForm, dropDraft, readDraft, saveDraft } from "~/utils/checkout-draft.server";
-import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "~/utils/db.server";
+import { BUSY_RETRY_AFTER_SECONDS, isTransactionConflict, shouldRetryLater } from "~/utils/db.server";
 import { describeError } from "~/utils/errors.server";
 import { readFormData } from "~/utils/forms.server";
 import { wantsHtml } from "~/utils/http.server";
@@ -171,19 +171,20 @@ type Busy = { busy: true; message: Message };
 const isBusy = (data: unknown): data is Busy => typeof data === "object" && data !== null && "busy" in data;
 
 /**
- * The checkout's posts. When no database connection can be had in time
- * (isDatabaseBusy), whatever the post was: 503 with Retry-After and the
- * spec's message for it, and the form as sent kept in the draft, so a
- * refresh or the next try finds it; the page (with JavaScript) keeps it anyway.
+ * The checkout's posts. When no database connection can be had in time, or
+ * the database is not there (a restart, a failover: shouldRetryLater),
+ * whatever the post was: 503 with Retry-After and the spec's message for it,
+ * and the form as sent kept in the draft, so a refresh or the next try finds
+ * it; the page (with JavaScript) keeps it anyway.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   try {
     return await answerCheckoutPost(request, context, formData);
   } catch (error) {
-    if (!isDatabaseBusy(error)) throw error;
+    if (!shouldRetryLater(error)) throw error;
     const intent = parseIntent(formData);
-    console.warn(`Checkout ${intent ?? "post"} found no free database connection: ${describeError(error)}`);
+    console.warn(`Checkout ${intent ?? "post"} could not reach the database (busy or away): ${describeError(error)}`);
     const headers = new Headers({ "Retry-After": String(BUSY_RETRY_AFTER_SECONDS), "Cache-Control": "no-store" });
     // Only the form's own posts carry the fields ('Return to checkout' carries none).
     if (intent) headers.append("Set-Cookie", await saveDraft(draftFromForm(formData)));
@@ -236,12 +237,14 @@ async function answerCheckoutPost(request: Request, context: ActionFunctionArgs[
   try {
     answer = await handleCheckout(intent, formData, cartItems, publicOrigin());
   } catch (error) {
-    if (isDatabaseBusy(error)) throw error;
-    // The shop failed half-way (say, a query that failed): the form comes back as it was sent, with the spec's message.
-    console.error(`Checkout ${intent} failed`, describeError(error));
+    if (shouldRetryLater(error)) throw error;
+    // The shop failed half-way (say, a query that failed, or a race lost on every try: 409): the form comes back as it was sent, with the spec's message.
+    const conflict = isTransactionConflict(error);
+    if (conflict) console.warn(`Checkout ${intent} lost a race on every try`, describeError(error));
+    else console.error(`Checkout ${intent} failed`, describeError(error));
     const { state } = await handleCheckout("refresh", formData, cartItems, publicOrigin());
     headers.append("Set-Cookie", await saveDraft(draftOf(state)));
-    return json({ ...state, message: failedRequestMessages[intent] ?? messages.requestFailed }, { status: 500, headers });
+    return json({ ...state, message: failedRequestMessages[intent] ?? messages.requestFailed }, { status: conflict ? 409 : 500, headers });
   }
   const { state, outcome } = answer;
   if (!state.placed) {
