@@ -79,23 +79,29 @@ keepConnectionsForProxies(server);
  * connections, answer the requests already accepted, stop the email worker
  * after the send in flight, let go of the embedded database, then exit 0.
  * Whatever is still going on after SHUTDOWN_TIMEOUT_MS is cut off, and the
- * process exits 1 (decision 031).
+ * process exits 1 (decision 031). An exception nothing caught stops the
+ * process the same way, then exits 1 (below).
  *
- * @param {NodeJS.Signals} signal
+ * @param {NodeJS.Signals | "uncaughtException"} reason
  */
-async function stop(signal) {
+let stopping = false;
+async function stop(reason) {
+  if (stopping) return;
+  stopping = true;
   const timeoutMs = env.SHUTDOWN_TIMEOUT_MS;
   // /readyz answers 503 from now on, on connections still open (decision 050).
   build.entry.module.markShuttingDown();
-  logger.info({ signal }, `${signal}: finishing the requests and the email under way (at most ${timeoutMs / 1000} s)…`);
+  logger.info({ reason }, `${reason}: finishing the requests and the email under way (at most ${timeoutMs / 1000} s)…`);
   const result = await shutdown(server, {
     timeoutMs,
     stopWork: (workTimeoutMs) => build.entry.module.stopBackgroundWork(workTimeoutMs),
   });
   await opened.release();
+  await build.entry.module.flushErrorReports();
+  const exitCode = reason === "uncaughtException" ? 1 : 0;
   if (result.clean) {
     logger.info({ ms: result.ms }, `Stopped cleanly in ${result.ms} ms.`);
-    process.exit(0);
+    process.exit(exitCode);
   }
   const cutOff = [
     !result.requestsDone && "the requests still open were cut off",
@@ -108,3 +114,18 @@ async function stop(signal) {
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   process.once(signal, () => void stop(signal));
 }
+
+// What nothing in the shop caught (decision 080). A rejected promise nobody awaited is a fault to fix, not a
+// reason to drop every request in flight: logged and reported, and the process goes on (Node's default would
+// end it). An exception that reached the top leaves the process in a state nobody knows: logged, reported,
+// and the process stops as on SIGTERM (the requests under way answered, the email in flight finished), then
+// exits 1 for its supervisor to start it again.
+process.on("unhandledRejection", (reason) => {
+  logger.error({ err: reason }, "a promise was rejected and nothing handled it");
+  build.entry.module.reportError(reason, { source: "process" });
+});
+process.on("uncaughtException", (error, origin) => {
+  logger.fatal({ err: error, origin }, "an exception reached the top of the process: stopping cleanly, then exiting 1");
+  build.entry.module.reportError(error, { source: "process" });
+  void stop("uncaughtException");
+});

@@ -175,7 +175,7 @@ export { env } from "~/utils/env.server";
 
 /** For the HTTP server's last error handler (server/app.mjs): a database busy or away is 503 there too, and any other error is reported. */
 export { BUSY_RETRY_AFTER_SECONDS, databaseFailure } from "~/utils/db.server";
-export { reportError } from "~/services/error-reports.server";
+export { flushErrorReports, reportError } from "~/services/error-reports.server";
 
 /** For the HTTP server: its logger, the request log's own (server/request-log.mjs), and the context their lines carry. */
 export { logger, requestContext, requestLineLogger } from "~/utils/logger.server";

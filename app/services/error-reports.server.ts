@@ -101,13 +101,18 @@ export function startErrorReports(dsn = env.SENTRY_DSN) {
   });
 }
 
-export type ErrorContext = { source: "request" | "function" | "browser"; route?: string; method?: string };
+/** Where an error was met: a request, a function, a browser's error page, a background job, the email worker, or the process itself (nothing caught it). */
+export type ErrorContext = { source: "request" | "function" | "browser" | "job" | "outbox" | "process"; route?: string; method?: string; job?: string };
 
 /** Reports an error (a no-op without SENTRY_DSN). Never throws: a tracker that is down is not the request's problem. */
 export function reportError(error: unknown, context: ErrorContext) {
   if (!getClient()) return;
   try {
-    captureException(error, { level: "error", tags: { source: context.source, ...(context.route && { route: context.route }) }, extra: { method: context.method } });
+    captureException(error, {
+      level: "error",
+      tags: { source: context.source, ...(context.route && { route: context.route }), ...(context.job && { job: context.job }) },
+      extra: { method: context.method },
+    });
   } catch {
     // Reporting is best effort.
   }
