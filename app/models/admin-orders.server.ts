@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { lineTotalCents } from "~/models/pricing.server";
-import { db } from "~/utils/db.server";
+import { db, inTransaction } from "~/utils/db.server";
 import { orderStatusEmail } from "~/services/emails.server";
 import { Prisma } from "~/generated/prisma/client";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
@@ -390,7 +390,7 @@ export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderW
  * address is never without its record. Null for an unknown order.
  */
 export async function showCustomerDetails(actorEmail: string, orderId: string): Promise<CustomerDetails | null> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(async (tx) => {
     const details = await tx.order.findUnique({
       where: { id: orderId },
       select: { firstName: true, lastName: true, email: true, phone: true, address: true, city: true, state: true, zipCode: true },
@@ -440,7 +440,7 @@ export async function updateOrderStatus(
   changedBy: string,
   tracking: Tracking | null = null,
 ): Promise<StatusUpdate> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(async (tx) => {
     const order = await tx.order.findUnique({ where: { id: orderId }, include: { items: true } });
     if (!order) return { ok: false, reason: "not-found" };
     // Cancelled by the owner (decision 064): no longer moved along, and its customer was told.

@@ -4,7 +4,7 @@ import { recordAudit } from "~/models/audit.server";
 import { closeOrderPayment } from "~/models/orders.server";
 import { refundOrder, type RefundResult } from "~/models/refunds.server";
 import { releaseStock } from "~/models/stock.server";
-import { db } from "~/utils/db.server";
+import { db, inTransaction } from "~/utils/db.server";
 
 /**
  * The owner cancels an order the shop will not fulfil (issue 23, item 5;
@@ -45,14 +45,14 @@ export async function cancelOrder({ orderId, reason, actorEmail }: { orderId: st
     const refund = await refundOrder({ orderId: order.id, reason, actorEmail });
     // A $0 order (a 100% code) took no money: nothing to refund, and no refund email to carry the news.
     if (!refund.ok && refund.reason === "no-charge") {
-      await db.$transaction((tx) => settleCancellation(tx, order.id, order.status, reason, actorEmail, true));
+      await inTransaction((tx) => settleCancellation(tx, order.id, order.status, reason, actorEmail, true));
       return { ok: true, message: `Order ${short} is cancelled. It cost the customer nothing, so there is no refund.` };
     }
     if (!refund.ok) {
       await db.order.updateMany({ where: { id: order.id, status: "cancelled" }, data: { status: order.status } });
       return refund;
     }
-    await db.$transaction((tx) => settleCancellation(tx, order.id, order.status, reason, actorEmail, true));
+    await inTransaction((tx) => settleCancellation(tx, order.id, order.status, reason, actorEmail, true));
     return {
       ok: true,
       message:
@@ -62,7 +62,7 @@ export async function cancelOrder({ orderId, reason, actorEmail }: { orderId: st
     };
   }
   // Unpaid (now given up), expired, cancelled at payment, or already refunded: no money moves, and the customer has nothing new to hear.
-  const done = await db.$transaction(async (tx) => {
+  const done = await inTransaction(async (tx) => {
     const { count } = await tx.order.updateMany({ where: { id: order.id, status: order.status }, data: { status: "cancelled" } });
     if (count === 1) await settleCancellation(tx, order.id, order.status, reason, actorEmail, order.paymentStatus === "refunded");
     return count === 1;
@@ -76,11 +76,12 @@ export async function cancelOrder({ orderId, reason, actorEmail }: { orderId: st
  * checkout given up gave them back already), the status change and the audit entry.
  */
 async function settleCancellation(tx: Prisma.TransactionClient, orderId: string, from: OrderStatus, reason: string, actorEmail: string, codeHeld: boolean) {
-  await releaseStock(tx, orderId);
+  // The code before the stock, in the order placing an order takes them (decision 080).
   if (codeHeld) {
     const { discountCode } = await tx.order.update({ where: { id: orderId }, data: { firstOrderClaim: null }, select: { discountCode: true } });
     if (discountCode) await tx.discountCode.updateMany({ where: { code: discountCode, usesHeld: { gt: 0 } }, data: { usesHeld: { decrement: 1 } } });
   }
+  await releaseStock(tx, orderId);
   await tx.orderStatusChange.create({ data: { orderId, fromStatus: from, toStatus: "cancelled", changedBy: actorEmail } });
   await recordAudit(tx, { actorEmail, action: "order.cancel", subjectType: "order", subjectId: orderId, before: { status: from }, after: { status: "cancelled", reason } });
 }

@@ -4,7 +4,7 @@ import { shortOrderId } from "~/lib/orders";
 import { recordAudit } from "~/models/audit.server";
 import { geocoderCacheKey } from "~/services/geocoder.server";
 import type { Prisma } from "~/generated/prisma/client";
-import { db } from "~/utils/db.server";
+import { db, inTransaction } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
 /**
@@ -186,7 +186,7 @@ export async function forgetCustomer(email: string, actorEmail: string): Promise
   const open = rows.orders.filter(isOpen);
   if (open.length > 0) return { ok: false, reason: "orders-open", openOrders: open.map((order) => order.id.slice(0, 8)) };
   const geocoderKeys = [...new Set(rows.orders.map((order) => geocoderCacheKey(order)))];
-  const changed = await db.$transaction(async (tx) => {
+  const changed = await inTransaction(async (tx) => {
     for (const order of rows.orders) await tx.order.update({ where: { id: order.id }, data: forgottenOrder(order.id) });
     const subscriptions = await tx.subscriber.deleteMany({ where: { id: { in: rows.subscriptions.map((row) => row.id) } } });
     const inquiries = await tx.partnershipInquiry.deleteMany({ where: { id: { in: rows.inquiries.map((row) => row.id) } } });

@@ -1,4 +1,4 @@
-import { db, isUniqueViolation } from "~/utils/db.server";
+import { db, isUniqueViolation, inTransaction } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
 import type { DiscountCodeJson, DiscountCodeTerms as DiscountCodeTermsJson } from "~/lib/owner-records";
 import { TAKEN_PAYMENT_STATUSES, type PaymentStatus } from "~/lib/orders";
@@ -111,7 +111,7 @@ export async function saveDiscountCode(
     ...(terms.startsAt !== undefined && { startsAt: terms.startsAt }),
   };
   try {
-    const saved = await db.$transaction(async (tx) => {
+    const saved = await inTransaction(async (tx) => {
       const before = await tx.discountCode.findUnique({ where: { code: terms.code } });
       if (before && createOnly) return taken;
       if (before) {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { db, isUniqueViolation } from "~/utils/db.server";
+import { db, isUniqueViolation, inTransaction } from "~/utils/db.server";
 import { welcomeEmail } from "~/services/emails.server";
 import { canonicalMailbox } from "~/lib/email";
 import { enqueueEmails } from "~/services/outbox.server";
@@ -14,7 +14,7 @@ export async function subscribe(rawEmail: string, origin: string): Promise<{ cre
   const email = rawEmail.trim();
   const mailbox = canonicalMailbox(email);
   try {
-    return await db.$transaction(async (tx) => {
+    return await inTransaction(async (tx) => {
       const existing = await tx.subscriber.findUnique({ where: { mailbox } });
       if (existing) {
         if (existing.unsubscribedAt) await tx.subscriber.update({ where: { mailbox }, data: { unsubscribedAt: null } });

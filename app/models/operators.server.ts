@@ -5,7 +5,7 @@ import type { OperatorRow } from "~/lib/operator-accounts";
 import { OPERATOR_ROLES, type Admin, type OperatorRole } from "~/lib/operators";
 import { hashPassword, newPasswordProblem } from "~/models/passwords.server";
 import type { Prisma } from "~/generated/prisma/client";
-import { db } from "~/utils/db.server";
+import { db, inTransaction } from "~/utils/db.server";
 
 /**
  * The owner manages the operators' accounts (decision 021): add one, change a
@@ -89,7 +89,7 @@ type SaveResult =
 export async function saveOperator(actor: Admin, input: z.infer<typeof saveOperatorSchema>): Promise<SaveResult> {
   // Hashing is slow on purpose: done before the transaction holds the write lock.
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  return db.$transaction(async (tx) => {
+  return inTransaction(async (tx) => {
     await lockOperators(tx);
     const existing = await tx.adminUser.findUnique({ where: { email: input.email } });
     if (!existing && !passwordHash) {
@@ -124,7 +124,7 @@ export async function saveOperator(actor: Admin, input: z.infer<typeof saveOpera
 type RemoveResult = { ok: true; message: string } | { ok: false; reason: "not-found" | "self" | "last-owner"; message: string };
 
 export async function removeOperator(actor: Admin, emailAddress: string): Promise<RemoveResult> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(async (tx) => {
     await lockOperators(tx);
     const user = await tx.adminUser.findUnique({ where: { email: emailAddress } });
     if (!user) return { ok: false, reason: "not-found", message: "No operator with that email." } as const;

@@ -1,6 +1,7 @@
 import { phoneKey } from "~/lib/phone";
 import { randomUUID } from "node:crypto";
-import { at, db, isSqlUniqueViolation, query, transaction } from "~/utils/db.server";
+import { at, db, isSqlUniqueViolation, query, transaction, withTryLock, inTransaction } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
 import { checkDelivery, type DeliveryCheck, type DeliveryInRange } from "~/models/delivery.server";
 import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.server";
 import type { Shipping } from "~/lib/checkout-form";
@@ -52,7 +53,9 @@ export type CheckoutRefusal =
   | "zone-minimum"
   | "total-changed"
   | "out-of-stock"
-  | "payment-provider";
+  | "payment-provider"
+  /** Another attempt of the same mailbox holds its first-order code and is being set up (409). */
+  | "in-progress";
 
 export type PlaceOrderResult =
   | { ok: true; orderId: string; url: string; totalCents: number }
@@ -139,29 +142,61 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
   const changed = shownFiguresChanged(input, price);
   if (changed) return refuse("total-changed", totalChangedMessage(price.totalCents, changed.repriced), { delivery, price });
 
-  const order = await reserveAndCreate({ ...input.shipping, email, mailbox }, price, discount, delivery);
-  if (!order.ok) return order;
+  const customer = { ...input.shipping, email, mailbox };
+  // A first-order code is held per mailbox: the unique claim lets one unpaid order of the mailbox hold it.
+  const claim = discount?.firstOrderOnly ? `${discount.code}:${mailbox}` : null;
+  const placed = await reserveAndCreate(customer, price, discount, delivery, claim);
+  let opened: PlaceOrderResult;
+  if (placed.ok) opened = await openPaymentPage(placed.order, input.origin);
+  else if (placed.refusal !== "claim-held") return placed;
+  else {
+    // An earlier attempt of this mailbox holds the claim (so there is one, and its code): take it over, one attempt at a time (decision 080).
+    opened = await takeOverClaim(claim!, discount!.code, async () => {
+      const unclaimed = await reserveAndCreate(customer, price, discount, delivery, null);
+      if (!unclaimed.ok) return unclaimed.refusal === "claim-held" ? refuse("in-progress", checkoutInProgress) : unclaimed;
+      return openPaymentPage(unclaimed.order, input.origin);
+    });
+  }
+  if (opened.ok) metrics().ordersPlaced.inc();
+  return opened;
+}
 
+/** What a checkout is told while another attempt of the same mailbox holds its first-order code and is being set up. */
+const checkoutInProgress: Message = {
+  title: "Checkout Error",
+  description: "Your order is already being set up in another tab or window. Please use that one, or try again in a moment.",
+  destructive: true,
+};
+
+const firstTimeOnly = (code: string): Message => ({ title: "Invalid Code", description: `"${code}" is for first-time customers only.`, destructive: true });
+
+/**
+ * Opens the Stripe payment page of an order just written and attaches it.
+ * An order given up meanwhile (a newer attempt took its place) closes the
+ * page it made; a page Stripe could not open, or whose total is not the
+ * order's, gives the order up.
+ */
+async function openPaymentPage(order: PlacedOrder, origin: string): Promise<PlaceOrderResult & { sessionId?: string }> {
   let session;
   try {
-    session = await createCheckoutSession(order.order, input.origin);
+    session = await createCheckoutSession(order, origin);
   } catch (error) {
-    console.error(`Checkout Session for order ${order.order.id} failed: ${describeError(error)}`);
+    console.error(`Checkout Session for order ${order.id} failed: ${describeError(error)}`);
     metrics().paymentFailures.inc({ reason: "stripe_error" });
-    await giveUpOrder(order.order.id, "cancelled");
+    await giveUpOrder(order.id, "cancelled");
     return refuse("payment-provider", messages.checkoutError);
   }
-  if (session.amount_total !== order.order.totalCents || !session.url) {
-    console.error(`Checkout Session ${session.id} totals ${session.amount_total}, order ${order.order.id} totals ${order.order.totalCents}`);
+  if (session.amount_total !== order.totalCents || !session.url) {
+    console.error(`Checkout Session ${session.id} totals ${session.amount_total}, order ${order.id} totals ${order.totalCents}`);
     metrics().paymentFailures.inc({ reason: "total_mismatch" });
     await closeCheckoutSession(session.id);
-    await giveUpOrder(order.order.id, "cancelled");
+    await giveUpOrder(order.id, "cancelled");
     return refuse("payment-provider", messages.checkoutError);
   }
-  // Conditional: a newer checkout of the same first-order code may have replaced this one meanwhile.
+  // Conditional: the order may have been given up meanwhile (an attempt that found it stuck without a page).
   const { rowCount } = await query(
     `UPDATE "Order" SET "stripeSessionId" = $2, "stripeSessionUrl" = $3, "updatedAt" = $4 WHERE "id" = $1 AND "paymentStatus" = 'unpaid'`,
-    [order.order.id, session.id, session.url, at(new Date())],
+    [order.id, session.id, session.url, at(new Date())],
   );
   if (rowCount === 0) {
     await closeCheckoutSession(session.id);
@@ -171,11 +206,85 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
       destructive: true,
     });
   }
-  metrics().ordersPlaced.inc();
-  return { ok: true, orderId: order.order.id, url: session.url, totalCents: order.order.totalCents };
+  return { ok: true, orderId: order.id, url: session.url, totalCents: order.totalCents, sessionId: session.id };
+}
+
+/**
+ * How long an attempt may be without its payment page before it counts as
+ * stuck (its instance died between writing it and opening the page): the
+ * time Stripe is given to open one, three times over.
+ */
+const PLACING_MS = 3 * env.STRIPE_TIMEOUT_MS;
+
+/**
+ * A first-order code's claim moves from the mailbox's earlier attempt (the
+ * holder: another tab, an abandoned payment page) to this one, one attempt at
+ * a time across every instance (an advisory lock on the claim: an attempt
+ * that finds it taken is answered 409 at once). Within it, in this order, so
+ * that no answered attempt is closed unless its replacement is ready:
+ * - a holder that is paid ends it: the code is for first-time customers;
+ * - a holder still being set up (no payment page yet, and not stuck) is left
+ *   to finish: this attempt is answered 409;
+ * - this attempt's order is written without the claim and its payment page
+ *   opened (`placeUnclaimed`);
+ * - the holder's page is closed at Stripe, so it can never be paid (if
+ *   Stripe cannot close it, or it was paid just now, this attempt is given
+ *   up and the holder keeps its page);
+ * - the claim moves to this order in one transaction, and the holder is
+ *   given up (its stock and its use of the code back).
+ */
+async function takeOverClaim(claim: string, code: string, placeUnclaimed: () => Promise<PlaceOrderResult & { sessionId?: string }>): Promise<PlaceOrderResult> {
+  const outcome = await withTryLock(`first-order-claim:${claim}`, async (): Promise<PlaceOrderResult> => {
+    const holder = await db.order.findUnique({ where: { firstOrderClaim: claim }, select: { id: true, paymentStatus: true, stripeSessionId: true, createdAt: true } });
+    if (holder && isTakenPayment(holder.paymentStatus)) return refuse("code-unavailable", firstTimeOnly(code));
+    const stuck = holder !== null && !holder.stripeSessionId && Date.now() - holder.createdAt.getTime() > PLACING_MS;
+    if (holder && !holder.stripeSessionId && !stuck) return refuse("in-progress", checkoutInProgress);
+
+    const opened = await placeUnclaimed();
+    if (!opened.ok || !opened.sessionId) return opened;
+    const abandon = async (result: PlaceOrderResult) => {
+      await closeCheckoutSession(opened.sessionId!);
+      await giveUpOrder(opened.orderId, "cancelled");
+      return result;
+    };
+    if (holder?.stripeSessionId) {
+      const closed = await closeCheckoutSession(holder.stripeSessionId);
+      if (!closed.ok) {
+        return abandon(
+          closed.reason === "paid"
+            ? refuse("code-unavailable", firstTimeOnly(code))
+            : refuse("payment-provider", { title: "Checkout Error", description: "We could not close your earlier checkout. Please try again in a moment.", destructive: true }),
+        );
+      }
+    }
+    if (!(await moveClaim(claim, holder?.id ?? null, opened.orderId))) return abandon(refuse("in-progress", checkoutInProgress));
+    if (holder) await giveUpOrder(holder.id, "cancelled");
+    const { sessionId: _sessionId, ...result } = opened;
+    return result;
+  });
+  return outcome ?? refuse("in-progress", checkoutInProgress);
+}
+
+/** The claim from `holderId` (if any) to `orderId`, in one transaction: no other attempt can take it between the two. */
+async function moveClaim(claim: string, holderId: string | null, orderId: string): Promise<boolean> {
+  try {
+    return await transaction(async (sql) => {
+      const now = at(new Date());
+      if (holderId) await sql.query(`UPDATE "Order" SET "firstOrderClaim" = NULL, "updatedAt" = $3 WHERE "id" = $1 AND "firstOrderClaim" = $2`, [holderId, claim, now]);
+      const { rowCount } = await sql.query(`UPDATE "Order" SET "firstOrderClaim" = $2, "updatedAt" = $3 WHERE "id" = $1 AND "paymentStatus" = 'unpaid'`, [orderId, claim, now]);
+      return rowCount === 1;
+    });
+  } catch (error) {
+    // A new attempt took the claim, free for a moment because its holder was given up meanwhile.
+    if (isSqlUniqueViolation(error, "Order_firstOrderClaim_key")) return false;
+    throw error;
+  }
 }
 
 type Customer = Shipping & { mailbox: string };
+
+/** reserveAndCreate's answer when an earlier attempt of the mailbox holds the first-order claim: never a customer's answer as it is. */
+const CLAIM_HELD = { ok: false, refusal: "claim-held" } as const;
 
 /** The order as the rest of placing it needs it: its payment page is made from these. */
 type PlacedOrder = SessionOrder & { totalCents: number };
@@ -183,101 +292,87 @@ type PlacedOrder = SessionOrder & { totalCents: number };
 /**
  * Writes the order and reserves its code in one transaction. The code's use
  * is taken with a conditional update that cannot pass its usage limit; a
- * first-order code is claimed per mailbox through a unique column, so two
- * tabs or instances cannot both hold it. An unpaid earlier attempt of the
- * same customer is closed (its payment page expired first) and replaced.
- * Written in SQL through node-pg (decision 068): the order and its lines in
- * one statement, then the stock it holds.
+ * first-order code is claimed per mailbox through a unique column (`claim`),
+ * so two tabs or instances cannot both hold it: "claim-held" when an earlier
+ * attempt holds it (takeOverClaim). Written in SQL through node-pg (decision
+ * 068): the order and its lines in one statement, then the stock it holds.
+ * A deadlock with another order's stock is run again (transaction()).
  */
-async function reserveAndCreate(customer: Customer, price: OrderPrice, discount: AppliedDiscount | null, delivery: DeliveryInRange) {
-  const claim = discount?.firstOrderOnly ? `${discount.code}:${customer.mailbox}` : null;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      let catalogMoved = false;
-      const written = await transaction(async (sql) => {
-        const now = at(new Date());
-        if (discount) {
-          const { rowCount } = await sql.query(
-            `UPDATE "DiscountCode" SET "usesHeld" = "usesHeld" + 1
-              WHERE "code" = $1 AND "active" AND ("usageLimit" IS NULL OR "usesHeld" < "usageLimit") AND ("expiresAt" IS NULL OR "expiresAt" > $2)`,
-            [discount.code, now],
-          );
-          if (rowCount === 0) return null;
-        }
-        const order: PlacedOrder = {
-          id: randomUUID(),
-          email: customer.email,
-          discountCode: discount?.code ?? null,
-          discountCents: price.discountCents,
-          shippingCents: price.shippingCents,
-          totalCents: price.totalCents,
-          items: price.lines.map((line) => ({ name: line.product.name, unitPriceCents: line.product.priceCents, quantity: line.quantity })),
-        };
-        const { rows: items } = await sql.query<{ id: number; productId: string; quantity: number }>(
-          `WITH placed AS (
-             INSERT INTO "Order" ("id", "email", "mailbox", "emailDomain", "firstName", "lastName", "phone", "phoneDigits",
-               "address", "city", "state", "zipCode", "subtotalCents", "discountCents", "discountCode", "firstOrderClaim",
-               "shippingCents", "totalCents", "deliveryZone", "distanceTenths", "createdAt", "updatedAt")
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)
-             RETURNING "id")
-           INSERT INTO "OrderItem" ("orderId", "productId", "name", "unitPriceCents", "quantity")
-           SELECT placed."id", l."productId", l."name", l."unitPriceCents", l."quantity"
-             FROM placed, unnest($22::text[], $23::text[], $24::int[], $25::int[]) WITH ORDINALITY AS l("productId", "name", "unitPriceCents", "quantity", "n")
-            ORDER BY l."n"
-           RETURNING "id", "productId", "quantity"`,
-          [
-            order.id,
-            customer.email,
-            customer.mailbox,
-            mailboxDomain(customer.email),
-            customer.firstName,
-            customer.lastName,
-            customer.phone ?? null,
-            phoneKey(customer.phone),
-            customer.address,
-            customer.city,
-            customer.state,
-            customer.zipCode,
-            price.subtotalCents,
-            price.discountCents,
-            discount?.code ?? null,
-            claim,
-            price.shippingCents,
-            price.totalCents,
-            delivery.zone,
-            Math.round(delivery.miles * 10),
-            now,
-            price.lines.map((line) => line.product.id),
-            price.lines.map((line) => line.product.name),
-            price.lines.map((line) => line.product.priceCents),
-            price.lines.map((line) => line.quantity),
-          ],
+async function reserveAndCreate(customer: Customer, price: OrderPrice, discount: AppliedDiscount | null, delivery: DeliveryInRange, claim: string | null) {
+  try {
+    let catalogMoved = false;
+    const written = await transaction(async (sql) => {
+      const now = at(new Date());
+      if (discount) {
+        const { rowCount } = await sql.query(
+          `UPDATE "DiscountCode" SET "usesHeld" = "usesHeld" + 1
+            WHERE "code" = $1 AND "active" AND ("usageLimit" IS NULL OR "usesHeld" < "usageLimit") AND ("expiresAt" IS NULL OR "expiresAt" > $2)`,
+          [discount.code, now],
         );
-        // Its quantities of limited stock, held with it: a shortage rolls the whole order back (decision 063).
-        ({ versionMoved: catalogMoved } = await holdStock(sql, items));
-        return order;
-      });
-      // Committed: this instance's next page shows what is left now (a sold-out product no longer for sale).
-      if (catalogMoved) catalogChangedHere();
-      if (written) return { ok: true as const, order: written };
-      return refuse("code-unavailable", await codeUnavailable(discount!.code));
-    } catch (error) {
-      if (error instanceof OutOfStock) return refuse("out-of-stock", outOfStockMessage(error));
-      if (!claim || !isSqlUniqueViolation(error, "Order_firstOrderClaim_key")) throw error;
-      const replaced = await replaceEarlierAttempt(claim);
-      if (!replaced.ok) {
-        return refuse("code-unavailable", {
-          title: "Invalid Code",
-          description:
-            replaced.reason === "paid"
-              ? `"${discount!.code}" is for first-time customers only.`
-              : "We could not close your earlier checkout. Please try again in a moment.",
-          destructive: true,
-        });
+        if (rowCount === 0) return null;
       }
-    }
+      const order: PlacedOrder = {
+        id: randomUUID(),
+        email: customer.email,
+        discountCode: discount?.code ?? null,
+        discountCents: price.discountCents,
+        shippingCents: price.shippingCents,
+        totalCents: price.totalCents,
+        items: price.lines.map((line) => ({ name: line.product.name, unitPriceCents: line.product.priceCents, quantity: line.quantity })),
+      };
+      const { rows: items } = await sql.query<{ id: number; productId: string; quantity: number }>(
+        `WITH placed AS (
+           INSERT INTO "Order" ("id", "email", "mailbox", "emailDomain", "firstName", "lastName", "phone", "phoneDigits",
+             "address", "city", "state", "zipCode", "subtotalCents", "discountCents", "discountCode", "firstOrderClaim",
+             "shippingCents", "totalCents", "deliveryZone", "distanceTenths", "createdAt", "updatedAt")
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)
+           RETURNING "id")
+         INSERT INTO "OrderItem" ("orderId", "productId", "name", "unitPriceCents", "quantity")
+         SELECT placed."id", l."productId", l."name", l."unitPriceCents", l."quantity"
+           FROM placed, unnest($22::text[], $23::text[], $24::int[], $25::int[]) WITH ORDINALITY AS l("productId", "name", "unitPriceCents", "quantity", "n")
+          ORDER BY l."n"
+         RETURNING "id", "productId", "quantity"`,
+        [
+          order.id,
+          customer.email,
+          customer.mailbox,
+          mailboxDomain(customer.email),
+          customer.firstName,
+          customer.lastName,
+          customer.phone ?? null,
+          phoneKey(customer.phone),
+          customer.address,
+          customer.city,
+          customer.state,
+          customer.zipCode,
+          price.subtotalCents,
+          price.discountCents,
+          discount?.code ?? null,
+          claim,
+          price.shippingCents,
+          price.totalCents,
+          delivery.zone,
+          Math.round(delivery.miles * 10),
+          now,
+          price.lines.map((line) => line.product.id),
+          price.lines.map((line) => line.product.name),
+          price.lines.map((line) => line.product.priceCents),
+          price.lines.map((line) => line.quantity),
+        ],
+      );
+      // Its quantities of limited stock, held with it: a shortage rolls the whole order back (decision 063).
+      ({ versionMoved: catalogMoved } = await holdStock(sql, items));
+      return order;
+    });
+    // Committed: this instance's next page shows what is left now (a sold-out product no longer for sale).
+    if (catalogMoved) catalogChangedHere();
+    if (written) return { ok: true as const, order: written };
+    return refuse("code-unavailable", await codeUnavailable(discount!.code));
+  } catch (error) {
+    if (error instanceof OutOfStock) return refuse("out-of-stock", outOfStockMessage(error));
+    if (claim && isSqlUniqueViolation(error, "Order_firstOrderClaim_key")) return CLAIM_HELD;
+    throw error;
   }
-  return refuse("code-unavailable", messages.checkoutError);
 }
 
 /** Fewer of a product left than the cart asks for: how many there are, in the customer's words. */
@@ -301,18 +396,6 @@ async function codeUnavailable(code: string): Promise<Message> {
       ? CODE_EXPIRED
       : `"${code}" has already been used as often as it can be.`;
   return { title: "Invalid Code", description, destructive: true };
-}
-
-/**
- * The order holding a first-order claim is an earlier attempt of the same
- * customer (another tab, an abandoned payment page). Unpaid, it is closed at
- * Stripe before it lets go of the claim, so it can never be paid afterwards.
- */
-async function replaceEarlierAttempt(claim: string): Promise<PageClosing> {
-  const holder = await db.order.findUnique({ where: { firstOrderClaim: claim }, select: { id: true, paymentStatus: true } });
-  if (!holder) return { ok: true };
-  if (isTakenPayment(holder.paymentStatus)) return { ok: false, reason: "paid" };
-  return closeOrderPayment(holder.id, "cancelled");
 }
 
 /**
@@ -340,18 +423,20 @@ async function giveUpOrder(
   status: "cancelled" | "expired",
   where: { stripeSessionId?: string | null } = {},
 ): Promise<boolean> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(async (tx) => {
     const { count } = await tx.order.updateMany({
       where: { id: orderId, paymentStatus: "unpaid", ...where },
       data: { paymentStatus: status, firstOrderClaim: null },
     });
     if (count === 0) return false;
-    await releaseStock(tx, orderId);
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { discountCode: true, createdAt: true, totalCents: true } });
     await recordPaymentChange(tx, order, "unpaid", status);
+    // The code before the stock, in the order placing an order takes them (decision 080): the other way round,
+    // a checkout holding the code and waiting for a product deadlocked with a give-up holding the product.
     if (order.discountCode) {
       await tx.discountCode.updateMany({ where: { code: order.discountCode, usesHeld: { gt: 0 } }, data: { usesHeld: { decrement: 1 } } });
     }
+    await releaseStock(tx, orderId);
     return true;
   });
 }
@@ -373,7 +458,7 @@ export async function markOrderPaid(orderId: string, sessionId: string, paymentI
     metrics().ordersPaid.inc();
     return true;
   }
-  const outcome = await db.$transaction(async (tx): Promise<"paid" | "paid-and-refunded" | null> => {
+  const outcome = await inTransaction(async (tx): Promise<"paid" | "paid-and-refunded" | null> => {
     // With its PaymentIntent's refund event, one at a time: a refund that came first is kept for this payment.
     if (paymentIntentId) await lockPaymentIntent(tx, paymentIntentId);
     const before = await tx.order.findFirst({ where: { id: orderId, stripeSessionId: sessionId }, select: { paymentStatus: true } });

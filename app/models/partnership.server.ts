@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { db } from "~/utils/db.server";
+import { inTransaction } from "~/utils/db.server";
 import { partnershipEmail } from "~/services/emails.server";
 import { normalizeEmail } from "~/lib/email";
 import type { partnershipSchema } from "~/lib/partnership-form";
@@ -7,7 +7,7 @@ import { enqueueEmails } from "~/services/outbox.server";
 
 /** Partnership inquiries (requirements §2): stored, and emailed to the team through the outbox. */
 export async function submitInquiry(inquiry: z.infer<typeof partnershipSchema>) {
-  await db.$transaction(async (tx) => {
+  await inTransaction(async (tx) => {
     const saved = await tx.partnershipInquiry.create({ data: { ...inquiry, email: normalizeEmail(inquiry.email) } });
     await enqueueEmails(tx, [partnershipEmail(saved)]);
   });

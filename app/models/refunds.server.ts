@@ -1,5 +1,5 @@
 import { Prisma } from "~/generated/prisma/client";
-import { db } from "~/utils/db.server";
+import { db, inTransaction } from "~/utils/db.server";
 import { recordRefundInSales } from "~/models/daily-sales.server";
 import { recordAudit } from "~/models/audit.server";
 import { lineRefundCents } from "~/models/pricing.server";
@@ -281,7 +281,7 @@ type Recorded = { changed: boolean; whole: boolean; refundedCents: number };
 
 /** recordRefundIn in its own transaction, counted in the metrics when it refunded an order whole. */
 async function recordRefund(given: RefundRecord): Promise<Recorded> {
-  const result = await db.$transaction((tx) => recordRefundIn(tx, given));
+  const result = await inTransaction((tx) => recordRefundIn(tx, given));
   if (result.changed && result.whole) metrics().ordersRefunded.inc();
   return result;
 }
@@ -431,7 +431,7 @@ export async function recordStripeRefund(
   given: { paymentIntentId: string; refunded: boolean; amountRefunded: number; refundId: string | null; refunds?: readonly ListedRefund[] | null },
 ) {
   const charge = { ...given, refunds: given.refunds ?? (await refundsBeyondRecord(given)) };
-  const wholeRefunds = await db.$transaction(async (tx) => {
+  const wholeRefunds = await inTransaction(async (tx) => {
     // One at a time per PaymentIntent with its payment (markOrderPaid takes the same lock): either the payment
     // is stored and this refund finds its order, or this refund is kept before the payment looks for it.
     await lockPaymentIntent(tx, charge.paymentIntentId);
@@ -597,7 +597,7 @@ const firstLine = (text: string) => (text.split("\n").find((line) => line.trim()
  * at once one writes the record.
  */
 async function endRefundRequest(order: PendingRefund, refusal: RefundRefusal): Promise<boolean> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(async (tx) => {
     const { count } = await tx.order.updateMany({
       where: { id: order.id, paymentStatus: "paid", refundRequestedAt: order.refundRequestedAt },
       data: {

@@ -109,7 +109,12 @@ async function afterHold(sql: Sql, productId: string, before: number, row: Count
 
 /** Gives back what an order's items hold (a checkout given up, a cancellation), or of chosen lines only (a refund that restocks them). */
 export async function releaseStock(tx: Prisma.TransactionClient, orderId: string, lines?: readonly { itemId: number; quantity: number }[]) {
-  const held = await tx.orderItem.findMany({ where: { orderId, heldQuantity: { gt: 0 } }, select: { id: true, productId: true, heldQuantity: true } });
+  // Product by product in id order, as holdStock locks them: two orders giving back the same products never wait on each other crosswise.
+  const held = await tx.orderItem.findMany({
+    where: { orderId, heldQuantity: { gt: 0 } },
+    select: { id: true, productId: true, heldQuantity: true },
+    orderBy: [{ productId: "asc" }, { id: "asc" }],
+  });
   for (const item of held) {
     // Chosen lines (a refund that restocks them, decision 066) give back what they say, never more than the line holds.
     const chosen = lines ? lines.filter((line) => line.itemId === item.id).reduce((sum, line) => sum + line.quantity, 0) : item.heldQuantity;
@@ -130,7 +135,11 @@ export async function releaseStock(tx: Prisma.TransactionClient, orderId: string
  * (what was sold meanwhile stays sold).
  */
 export async function retakeStock(tx: Prisma.TransactionClient, orderId: string) {
-  const items = await tx.orderItem.findMany({ where: { orderId, heldQuantity: 0 }, select: { id: true, productId: true, quantity: true } });
+  const items = await tx.orderItem.findMany({
+    where: { orderId, heldQuantity: 0 },
+    select: { id: true, productId: true, quantity: true },
+    orderBy: [{ productId: "asc" }, { id: "asc" }],
+  });
   for (const item of items) {
     const [row] = await tx.$queryRaw<(Counted & { before: number })[]>`
       UPDATE "Product" p SET "stock" = GREATEST(p."stock" - ${item.quantity}, 0)

@@ -1,4 +1,4 @@
-import { db } from "~/utils/db.server";
+import { db, inTransaction } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
 import { readiness } from "~/services/health.server";
 import type { EmailListStatus, EmailRow, SystemJson } from "~/lib/system";
@@ -77,7 +77,7 @@ export type Resend = { ok: true; id: string } | { ok: false; status: 404 | 409; 
  * the check and the copy are one transaction under a lock on the email's row.
  */
 export async function resendEmail(actorEmail: string, id: string): Promise<Resend> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(async (tx) => {
     const [original] = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "OutboxMessage" WHERE "id" = ${id} FOR UPDATE`;
     if (!original) return { ok: false, status: 404, error: "No email with that id." };
     const email = await tx.outboxMessage.findUniqueOrThrow({ where: { id } });

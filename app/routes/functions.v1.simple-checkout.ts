@@ -47,6 +47,7 @@ const statusFor: Record<CheckoutRefusal, number> = {
   "total-changed": 409,
   "out-of-stock": 409,
   "payment-provider": 502,
+  "in-progress": 409,
 };
 
 /** The delivery check as requirements §3 answers it: the minimum in dollars, an `error` when the address could not be checked. */

@@ -85,7 +85,7 @@ export function poolState(): PoolState {
 }
 
 /** The order path's SQL on the same pool: imported from here, so the pool is made before any query runs. */
-export { at, isSqlUniqueViolation, query, transaction, type Sql } from "~/utils/sql.server";
+export { at, isSqlUniqueViolation, query, transaction, withTryLock, type Sql } from "~/utils/sql.server";
 export {
   BUSY_RETRY_AFTER_SECONDS,
   CONFLICT_MESSAGE,

@@ -92,6 +92,33 @@ async function transactionOnce<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Runs `work` holding PostgreSQL's advisory lock for `name` (one holder
+ * across every instance), or answers null at once when another session holds
+ * it: for a change that must happen one at a time and may wait on an outside
+ * service meanwhile (a Stripe call), so it cannot sit in a transaction. The
+ * lock lives on one pooled connection, kept for the while; should that
+ * connection die, PostgreSQL lets go of the lock with it.
+ */
+export async function withTryLock<T>(name: string, work: () => Promise<T>): Promise<T | null> {
+  const client = await current().pool.connect();
+  let broken: Error | undefined;
+  try {
+    const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS "locked"`, [name]);
+    if (!rows[0]?.locked) return null;
+    try {
+      return await work();
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [name]).catch((error: Error) => {
+        // Not unlocked: the connection is closed instead of lent again, which lets go of the lock.
+        broken = error;
+      });
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
 /** A write refused by a unique index (23505), as node-pg reports it; the constraint's name says which. */
 export function isSqlUniqueViolation(error: unknown, constraint?: string) {
   if (!(error instanceof Error) || !("code" in error) || error.code !== "23505") return false;
