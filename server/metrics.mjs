@@ -2,7 +2,7 @@
 // that costs (page cache, Remix), and only to the addresses METRICS_ALLOW
 // lets in; anyone else gets the not-found answer (decision 049).
 import { BlockList, isIP } from "node:net";
-import { clientAddressOf, refuse } from "./http-guards.mjs";
+import { refuse } from "./http-guards.mjs";
 
 /** @typedef {import("../app/utils/logger.server").RequestContext} RequestContext */
 
@@ -56,9 +56,13 @@ export function addressAllowList(entries) {
 
 /**
  * GET and HEAD of /metrics: the metrics in Prometheus's text format, never
- * cached, to a client whose address (as the shop resolves it, TRUST_PROXY)
- * is allowed; 404 to anyone else, as for an address that names nothing.
- * Other methods and paths go on.
+ * cached, to a client whose connection comes from an allowed address; 404 to
+ * anyone else, as for an address that names nothing. Judged on the socket's
+ * own address, never on X-Forwarded-For (which a client writes as it likes),
+ * and a request that came through a proxy (it carries X-Forwarded-For) is
+ * refused whoever sent it: Prometheus scrapes each instance directly, and
+ * through nginx on the same machine every visitor's connection is the
+ * loopback's (decision 080). Other methods and paths go on.
  *
  * @param {{ allowed: (address: string) => boolean, render: () => Promise<{ contentType: string, body: string }>, requestContext: () => import("node:async_hooks").AsyncLocalStorage<RequestContext> }} options
  * @returns {import("express").RequestHandler}
@@ -68,7 +72,9 @@ export function metricsEndpoint({ allowed, render, requestContext }) {
     if (req.path !== "/metrics" || (req.method !== "GET" && req.method !== "HEAD")) return next();
     const context = requestContext().getStore();
     if (context) context.route = "/metrics";
-    if (!allowed(clientAddressOf(req))) return refuse(req, res, 404, "There is no page at this address.", "Oops! Page not found");
+    if (req.headers["x-forwarded-for"] !== undefined || !allowed(req.socket.remoteAddress ?? "")) {
+      return refuse(req, res, 404, "There is no page at this address.", "Oops! Page not found");
+    }
     render().then(({ contentType, body }) => {
       res.setHeader("Content-Type", contentType);
       res.setHeader("Cache-Control", "no-store");

@@ -72,12 +72,27 @@ describe("the environment of the demo and of development", () => {
 });
 
 describe("where the server listens, and which proxies it trusts", () => {
-  it("listens on every interface without a proxy, and only on the loopback behind one unless HOST says otherwise", () => {
-    expect(parseEnv({})).toMatchObject({ HOST: "0.0.0.0", TRUST_PROXY: false });
-    expect(parseEnv({ TRUST_PROXY: "1" })).toMatchObject({ HOST: "127.0.0.1", TRUST_PROXY: 1 });
-    expect(parseEnv({ TRUST_PROXY: "true" })).toMatchObject({ HOST: "127.0.0.1", TRUST_PROXY: 1 });
-    expect(parseEnv({ TRUST_PROXY: "10.0.0.2, 10.0.1.0/24", HOST: "0.0.0.0" })).toMatchObject({ HOST: "0.0.0.0", TRUST_PROXY: ["10.0.0.2", "10.0.1.0/24"] });
-    expect(parseEnv({ TRUST_PROXY: "false" })).toMatchObject({ HOST: "0.0.0.0", TRUST_PROXY: false });
+  it("the demo and development listen on the loopback; production on every interface without a proxy, on the loopback behind one counted in hops", () => {
+    expect(parseEnv({})).toMatchObject({ HOST: "127.0.0.1", TRUST_PROXY: false });
+    expect(parseEnv({ NODE_ENV: "production", DEMO: "true" })).toMatchObject({ HOST: "127.0.0.1" });
+    const production = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(20), PUBLIC_URL: "https://chillpb.example", MOCKS: "false", STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x", SMTP_URL: "smtp://mail.example:587" };
+    expect(parseEnv(production)).toMatchObject({ HOST: "0.0.0.0", TRUST_PROXY: false });
+    expect(parseEnv({ ...production, TRUST_PROXY: "1" })).toMatchObject({ HOST: "127.0.0.1", TRUST_PROXY: 1 });
+    expect(parseEnv({ ...production, TRUST_PROXY: "true" })).toMatchObject({ HOST: "127.0.0.1", TRUST_PROXY: 1 });
+    expect(parseEnv({ ...production, TRUST_PROXY: "loopback" })).toMatchObject({ HOST: "127.0.0.1" });
+    // Proxies on other machines reach the shop over the network: it listens on every interface, trusting only them.
+    expect(parseEnv({ ...production, TRUST_PROXY: "10.0.0.2, 10.0.1.0/24" })).toMatchObject({ HOST: "0.0.0.0", TRUST_PROXY: ["10.0.0.2", "10.0.1.0/24"] });
+    expect(parseEnv({ ...production, TRUST_PROXY: "false" })).toMatchObject({ HOST: "0.0.0.0", TRUST_PROXY: false });
+  });
+
+  it("refuses proxies counted in hops when the port is open to other machines, and says to list their addresses", () => {
+    for (const TRUST_PROXY of ["1", "true", "2"]) {
+      expect(problems({ TRUST_PROXY, HOST: "0.0.0.0" })).toContain("list the proxies' addresses instead");
+      expect(problems({ TRUST_PROXY, HOST: "10.0.0.9" })).toContain("TRUST_PROXY: a number of hops");
+    }
+    expect(problems({ TRUST_PROXY: "1", HOST: "127.0.0.1" })).toBeNull();
+    expect(problems({ TRUST_PROXY: "1", HOST: "::1" })).toBeNull();
+    expect(problems({ TRUST_PROXY: "10.0.0.2", HOST: "0.0.0.0" })).toBeNull();
   });
 
   it("takes proxy addresses, ranges and Express's named ranges, and refuses anything else by name", () => {

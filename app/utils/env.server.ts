@@ -67,14 +67,31 @@ const metricsAllow = z
     return addressList(text, ctx, '"none" or a list of addresses, CIDR ranges, loopback, linklocal, uniquelocal');
   });
 
+/** Whether HOST names the loopback only (127.0.0.0/8, ::1, localhost): nothing from another machine reaches the port. */
+export function isLoopbackHost(host: string) {
+  return host === "localhost" || host === "::1" || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/** Proxy entries that are all on this machine: a proxy there reaches the shop on the loopback. */
+const onThisMachine = (entries: string[]) => entries.every((entry) => entry === "loopback" || isLoopbackHost(entry.split("/")[0] ?? ""));
+
+/** Where the shop listens when HOST is unset. */
+function defaultHost(env: { NODE_ENV: string; DEMO: boolean; TRUST_PROXY: false | number | string[] }) {
+  if (env.DEMO || env.NODE_ENV !== "production") return "127.0.0.1";
+  if (env.TRUST_PROXY === false) return "0.0.0.0";
+  if (Array.isArray(env.TRUST_PROXY) && !onThisMachine(env.TRUST_PROXY)) return "0.0.0.0";
+  return "127.0.0.1";
+}
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().positive().default(3000),
     /**
-     * The address to listen on. Unset: every interface, or only the loopback
-     * when TRUST_PROXY is set, since a proxy's X-Forwarded-For can be trusted
-     * only if nobody can reach the port without it (decision 045).
+     * The address to listen on. Unset: the loopback for the demo and
+     * development (nothing on the local network reaches them) and behind a
+     * proxy counted in hops; every interface in production without a proxy,
+     * or behind proxies listed by address (decisions 045, 080).
      */
     HOST: z.string().min(1).optional(),
     TRUST_PROXY: trustProxy,
@@ -151,11 +168,22 @@ const schema = z
   })
   .transform((env) => ({
     ...env,
-    HOST: env.HOST ?? (env.TRUST_PROXY === false ? "0.0.0.0" : "127.0.0.1"),
+    HOST: env.HOST ?? defaultHost(env),
     // Without a Stripe key the demo runs against the stand-ins, never real money.
     MOCKS: env.MOCKS ? env.MOCKS === "true" : env.DEMO && !env.STRIPE_SECRET_KEY,
   }))
   .superRefine((env, ctx) => {
+    // A proxy counted in hops is trusted for whatever its X-Forwarded-For says; with the port open to others, anyone
+    // who reaches it directly writes that header and picks the address the rate limits count (decision 080).
+    if (typeof env.TRUST_PROXY === "number" && !isLoopbackHost(env.HOST)) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["TRUST_PROXY"],
+        message:
+          `a number of hops (${env.TRUST_PROXY}) is only safe when the shop listens on the loopback, and HOST is ${env.HOST}: ` +
+          "list the proxies' addresses instead (TRUST_PROXY=10.0.0.5,10.0.0.6, or a range such as 10.0.0.0/24), or set HOST=127.0.0.1",
+      });
+    }
     if (env.NODE_ENV !== "production" || env.DEMO) return;
     if (env.MOCKS) {
       ctx.addIssue({

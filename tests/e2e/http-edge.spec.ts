@@ -108,28 +108,49 @@ test("a cached page stays cached while 300 unique URLs are asked for", async () 
   expect((await fetch(`${shop.origin}/shop?category=bars&cart=open`)).headers.get("X-Page-Cache")).toBe("hit");
 });
 
-test("behind a proxy (TRUST_PROXY) it listens on the loopback only, unless HOST says otherwise", async () => {
+/** Whether a connection to `port` on this machine's first address other than the loopback is accepted (null: it has none). */
+async function reachableFromTheNetwork(port: number) {
+  const other = Object.values(networkInterfaces())
+    .flat()
+    .find((entry) => entry && entry.family === "IPv4" && !entry.internal)?.address;
+  if (!other) return null;
+  return new Promise<string>((resolve) => {
+    const socket = net.connect(port, other);
+    socket.on("connect", () => (socket.destroy(), resolve("accepted")));
+    socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+  });
+}
+
+test("the demo, and a shop behind a proxy counted in hops, listen on the loopback only, unless HOST says otherwise", async () => {
+  // The demo: nothing on the local network reaches it (decision 080).
+  const ready = shop.logLines().find((line) => /^Chill PB .* is ready at /.test(String(line.msg)));
+  expect(ready).toMatchObject({ listening: { host: "127.0.0.1", port: PORT } });
+  const demoOutcome = await reachableFromTheNetwork(PORT);
+  if (demoOutcome !== null) expect(demoOutcome).toBe("ECONNREFUSED");
   const behindProxy = await startEdgeShop(PORT + 1, { TRUST_PROXY: "1" });
   try {
-    const ready = behindProxy.logLines().find((line) => /^Chill PB .* is ready at /.test(String(line.msg)));
-    expect(ready).toMatchObject({ listening: { host: "127.0.0.1", port: PORT + 1 } });
-    // Where the machine has another address, the port is closed on it.
-    const other = Object.values(networkInterfaces())
-      .flat()
-      .find((entry) => entry && entry.family === "IPv4" && !entry.internal)?.address;
-    if (other) {
-      const outcome = await new Promise<string>((resolve) => {
-        const socket = net.connect(PORT + 1, other);
-        socket.on("connect", () => (socket.destroy(), resolve("accepted")));
-        socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
-      });
-      expect(outcome).toBe("ECONNREFUSED");
-    }
+    const line = behindProxy.logLines().find((entry) => /^Chill PB .* is ready at /.test(String(entry.msg)));
+    expect(line).toMatchObject({ listening: { host: "127.0.0.1", port: PORT + 1 } });
+    const outcome = await reachableFromTheNetwork(PORT + 1);
+    if (outcome !== null) expect(outcome).toBe("ECONNREFUSED");
   } finally {
     await behindProxy.stop();
   }
-  const ready = shop.logLines().find((line) => /^Chill PB .* is ready at /.test(String(line.msg)));
-  expect(ready).toMatchObject({ listening: { host: "0.0.0.0", port: PORT } });
+});
+
+test("a proxy counted in hops with the port open to the network refuses to start, and says to list the proxies' addresses", async () => {
+  const refused = await startShop(PORT + 1, { ...process.env, DATABASE_URL: database.url, MOCKS: "true", TRUST_PROXY: "1", HOST: "0.0.0.0" }, { waitUntilReady: false });
+  expect(await refused.exited).toBe(1);
+  expect(refused.output()).toContain("TRUST_PROXY: a number of hops (1) is only safe when the shop listens on the loopback, and HOST is 0.0.0.0");
+  expect(refused.output()).toContain("list the proxies' addresses instead");
+  // Listed by address, the same port open to the network is fine: only those proxies' X-Forwarded-For counts.
+  const listed = await startEdgeShop(PORT + 1, { TRUST_PROXY: "127.0.0.1", HOST: "0.0.0.0" });
+  try {
+    const line = listed.logLines().find((entry) => /^Chill PB .* is ready at /.test(String(entry.msg)));
+    expect(line).toMatchObject({ listening: { host: "0.0.0.0", port: PORT + 1 } });
+  } finally {
+    await listed.stop();
+  }
 });
 
 test("a connection kept alive between requests stays open for a proxy's idle minute, not Node's 5 s", async () => {

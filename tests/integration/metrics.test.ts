@@ -92,11 +92,16 @@ describe("who may read /metrics", () => {
     }
   });
 
-  it("behind a trusted proxy, judges the visitor's address, not the proxy's loopback", async () => {
-    const origin = await shopEdge(["loopback"], 1);
-    const visitor = await fetch(`${origin}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.9" } });
-    expect(visitor.status).toBe(404);
-    expect((await fetch(`${origin}/metrics`)).status).toBe(200);
+  it("judges the connection's own address, never X-Forwarded-For, and refuses what came through a proxy", async () => {
+    // Behind a trusted proxy on the same machine, a visitor's request arrives on the loopback with the header.
+    const proxied = await shopEdge(["loopback"], 1);
+    expect((await fetch(`${proxied}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.9" } })).status).toBe(404);
+    expect((await fetch(`${proxied}/metrics`)).status).toBe(200);
+    // A client that is not allowed cannot write its way in: the header that names an allowed address counts for nothing.
+    const closed = await shopEdge(["10.0.0.0/8"], 1);
+    expect((await fetch(`${closed}/metrics`, { headers: { "X-Forwarded-For": "10.0.0.7" } })).status).toBe(404);
+    const open = await shopEdge(["loopback"], false);
+    expect((await fetch(`${open}/metrics`, { headers: { "X-Forwarded-For": "127.0.0.1" } })).status).toBe(404);
   });
 
   it("counts requests by route pattern and status class, /metrics itself included", async () => {
