@@ -2,6 +2,7 @@
 // caching, compression, security headers and the client address (decision
 // 013). What each request meets is in server/app.mjs; the settings come from
 // the app's one environment schema, through the build.
+import { setSourceMapsSupport } from "node:module";
 import { broadcastDevReady } from "@remix-run/node";
 import { buildIfStale, migrateAndSeed } from "./scripts/prepare.mjs";
 import { createShopApp } from "./server/app.mjs";
@@ -37,6 +38,10 @@ if (mode.demo) {
 // embedded PostgreSQL started (unless DATABASE_URL names a server), migrated
 // and seeded (decision 035), and only then does background work begin.
 if (process.env.SKIP_BUILD !== "true") buildIfStale();
+// Stack frames through build/index.js.map, so an error's log line names the shop's own files (decision 080).
+// Only files loaded from here on are mapped: the build is imported below.
+if (typeof setSourceMapsSupport === "function") setSourceMapsSupport(true);
+else process.setSourceMapsEnabled(true);
 const database = await chooseDatabase().catch((error) => {
   if (error instanceof EmbeddedPostgresError) refuseToStart(error.message);
   throw error;
@@ -74,6 +79,7 @@ const server = app.listen(env.PORT, env.HOST, () => {
 // Idle connections outlive a pooling proxy's (decision 078).
 keepConnectionsForProxies(server);
 
+let stopping = false;
 /**
  * SIGTERM (a supervisor's stop, a rolling restart) or SIGINT: stop accepting
  * connections, answer the requests already accepted, stop the email worker
@@ -84,7 +90,6 @@ keepConnectionsForProxies(server);
  *
  * @param {NodeJS.Signals | "uncaughtException"} reason
  */
-let stopping = false;
 async function stop(reason) {
   if (stopping) return;
   stopping = true;

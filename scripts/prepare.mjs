@@ -3,6 +3,7 @@
 // server.mjs does each before it serves; `node scripts/prepare.mjs` does them
 // on their own (starting the embedded PostgreSQL for the while when
 // DATABASE_URL is unset).
+import { buildShop } from "./build-shop.mjs";
 import { precompressAssets } from "./precompress.mjs";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
@@ -34,7 +35,7 @@ export function buildIfStale() {
   // mocks/ is bundled into the server build too: the demo's stand-ins and their payment page.
   if (stale("build/index.js", ["app", "mocks", "remix.config.js"])) {
     console.log("Building the shop…");
-    run(bin("remix"), ["build"]);
+    buildShop();
   }
   // app/lib is in the admin's sources too: it imports the shop's vocabulary through its @shop alias.
   if (stale("admin/dist/index.html", ["admin/src", "admin/index.html", "admin/vite.config.ts", "app/lib"])) {
