@@ -19,7 +19,9 @@ import {
   type StackLineParser,
   type Transport,
 } from "@sentry/core";
+import { shouldRetryLater } from "~/utils/database-errors.server";
 import { env } from "~/utils/env.server";
+import { describeError } from "~/utils/errors.server";
 import { release } from "~/utils/release.server";
 
 /**
@@ -116,6 +118,22 @@ export function reportError(error: unknown, context: ErrorContext) {
   } catch {
     // Reporting is best effort.
   }
+}
+
+/**
+ * Background work that failed (a job, the email worker's pass): one log line
+ * (`what` failed, and why, with its frames), and a report like a request's.
+ * The database busy or away is an outage that /readyz and its alert already
+ * tell, not this work's fault: a warning only, so an outage does not send a
+ * report every few seconds (decision 080).
+ */
+export function reportBackgroundFailure(error: unknown, what: string, context: ErrorContext) {
+  if (shouldRetryLater(error)) {
+    console.warn(`${what} found the database busy or away: ${describeError(error)}`);
+    return;
+  }
+  console.error(`${what} failed: ${describeError(error)}`);
+  reportError(error, context);
 }
 
 /** A browser's error page, as /client-errors hears of it: a message, scrubbed like every event. */

@@ -1,6 +1,8 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { db } from "~/utils/db.server";
+import { reportBackgroundFailure } from "~/services/error-reports.server";
+import { metrics } from "~/utils/metrics.server";
 import { describeError } from "~/utils/errors.server";
 import { env } from "~/utils/env.server";
 import { finishesWithin } from "~/utils/within.server";
@@ -50,14 +52,16 @@ export async function runJobIfDue(job: Job, workerId: string, now = new Date()):
   const mine = { name: job.name, leasedBy: workerId };
   try {
     const result = await job.run();
+    const finished = new Date();
     await db.backgroundJob.updateMany({
       where: mine,
-      data: { leasedBy: null, leasedUntil: null, lastFinishedAt: new Date(), lastResult: result, lastError: null, failures: 0 },
+      data: { leasedBy: null, leasedUntil: null, lastFinishedAt: finished, lastSucceededAt: finished, lastResult: result, lastError: null, failures: 0 },
     });
     return "ran";
   } catch (error) {
     const problem = describeError(error);
-    console.error(`Background job ${job.name} failed: ${problem}`);
+    metrics().jobFailures.inc({ job_name: job.name });
+    reportBackgroundFailure(error, `Background job ${job.name}`, { source: "job", job: job.name });
     await db.backgroundJob.updateMany({
       where: mine,
       data: { leasedBy: null, leasedUntil: null, lastFinishedAt: new Date(), lastError: problem, failures: { increment: 1 } },
@@ -71,6 +75,8 @@ const globalForJobs = globalThis as unknown as { __jobRunner?: Runner };
 
 /** Looks for due jobs every JOBS_TICK_MS in this instance, one tick at a time. */
 export function startJobs(jobs: Job[]) {
+  // Each job's period, for the alert on a job with no success in three of them (docs/monitoring/alerts.yml).
+  for (const job of jobs) metrics().jobPeriod.set({ job_name: job.name }, job.everyMs / 1000);
   if (env.JOBS_TICK_MS === 0 || env.NODE_ENV === "test" || globalForJobs.__jobRunner) return;
   const workerId = `${hostname()}-${process.pid}-${randomBytes(4).toString("hex")}`;
   const runner: Runner = {
@@ -81,9 +87,9 @@ export function startJobs(jobs: Job[]) {
       runner.tick = (async () => {
         for (const job of jobs) {
           if (runner.stopping) return;
-          await runJobIfDue(job, workerId).catch((error: unknown) => {
-            console.error(`Background job ${job.name} could not be claimed: ${describeError(error)}`);
-          });
+          await runJobIfDue(job, workerId).catch((error: unknown) =>
+            reportBackgroundFailure(error, `Claiming background job ${job.name}`, { source: "job", job: job.name }),
+          );
         }
       })().finally(() => {
         runner.tick = null;

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { randomBytes, randomUUID } from "node:crypto";
 import { at, db, query, type Sql } from "~/utils/db.server";
+import { reportBackgroundFailure } from "~/services/error-reports.server";
 import type { EmailContent } from "~/services/emails.server";
 import { env } from "~/utils/env.server";
 import { metrics } from "~/utils/metrics.server";
@@ -329,7 +330,7 @@ export function startOutboxWorker() {
       worker.pass = drainOutbox({ mailer, workerId, stopping: () => worker.stopping })
         .then(
           () => undefined,
-          (error: unknown) => console.error(`Outbox worker pass failed: ${describeError(error)}`),
+          (error: unknown) => reportBackgroundFailure(error, "Outbox worker pass", { source: "outbox" }),
         )
         .finally(() => {
           worker.pass = null;

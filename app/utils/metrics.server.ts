@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { db } from "~/utils/db.server";
+import { db, poolState } from "~/utils/db.server";
+import { readiness } from "~/services/health.server";
 import { logger } from "~/utils/logger.server";
 
 /**
@@ -30,7 +31,20 @@ function createMetrics() {
   collectDefaultMetrics({ register: registry });
   const metric = { registers: [registry] };
 
-  const outbox = outboxGauges();
+  // One query for the three outbox gauges of a scrape.
+  const outbox = sharedReading(readOutbox, (figures) => {
+    metrics().outboxBacklog.set(figures.backlog);
+    metrics().outboxOldestAge.set(figures.oldestAgeSeconds);
+    metrics().outboxDead.set(figures.dead);
+  }, "the email outbox");
+  const jobs = sharedReading(readJobSuccesses, (successes) => {
+    for (const { name, lastSucceededAt } of successes) metrics().jobLastSuccess.set({ job_name: name }, lastSucceededAt.getTime() / 1000);
+  }, "the background jobs' last successes");
+  const ready = sharedReading(
+    () => readiness({ timeoutMs: READY_SCRAPE_TIMEOUT_MS }),
+    (answer) => metrics().ready.set(answer.status === "ready" ? 1 : 0),
+    "readiness",
+  );
   const made = {
     registry,
     httpRequests: new Counter({
@@ -99,6 +113,43 @@ function createMetrics() {
       labelNames: ["service", "operation"] as const,
       buckets: LATENCY_BUCKETS,
     }),
+    dbPool: new Gauge({
+      ...metric,
+      name: "chillpb_db_pool_connections",
+      help: "This instance's database connections: idle (open, free), active (lent to a query or transaction) and waiting (queries waiting for one).",
+      labelNames: ["state"] as const,
+      collect() {
+        const pool = poolState();
+        this.set({ state: "idle" }, pool.idle);
+        this.set({ state: "active" }, pool.active);
+        this.set({ state: "waiting" }, pool.waiting);
+      },
+    }),
+    ready: new Gauge({
+      ...metric,
+      name: "chillpb_ready",
+      help: "1 when this instance should get traffic (/readyz answers 200: the database answers, migrations applied, not stopping), 0 when not.",
+      collect: () => ready.refresh(),
+    }),
+    jobLastSuccess: new Gauge({
+      ...metric,
+      name: "chillpb_job_last_success_timestamp_seconds",
+      help: "When each background job (job_name) last ended well, on any instance, or was first seen (read from the database: the same on every instance).",
+      labelNames: ["job_name"] as const,
+      collect: () => jobs.refresh(),
+    }),
+    jobPeriod: new Gauge({
+      ...metric,
+      name: "chillpb_job_period_seconds",
+      help: "How often each background job (job_name) is due.",
+      labelNames: ["job_name"] as const,
+    }),
+    jobFailures: new Counter({
+      ...metric,
+      name: "chillpb_job_failures_total",
+      help: "Runs of a background job (job_name) on this instance that failed.",
+      labelNames: ["job_name"] as const,
+    }),
     callErrors: new Counter({
       ...metric,
       name: "shop_outside_call_errors_total",
@@ -112,32 +163,39 @@ function createMetrics() {
   return made;
 }
 
-type OutboxFigures = { backlog: number; oldestAgeSeconds: number; dead: number };
+/** Readiness at a scrape waits for the database at most this long: a scrape must answer within Prometheus's timeout. */
+const READY_SCRAPE_TIMEOUT_MS = 1_000;
 
 /**
- * The outbox gauges' one query, shared by the three gauges of a scrape and
- * kept OUTBOX_READ_EVERY_MS. A failed read keeps the last figures and logs a
- * warning: a scrape never fails because the database is slow.
+ * A figure read from the database (or asked of it) when scraped, shared by
+ * the scrapes of OUTBOX_READ_EVERY_MS, however many scrapers ask. A failed
+ * read keeps the last figures and logs a warning: a scrape never fails
+ * because the database is slow or away.
  */
-function outboxGauges() {
+function sharedReading<T>(read: () => Promise<T>, apply: (value: T) => void, what: string) {
   let readAt = 0;
   let reading: Promise<void> | null = null;
   const refresh = async () => {
     if (reading) return reading;
     if (Date.now() - readAt < OUTBOX_READ_EVERY_MS) return;
-    reading = readOutbox()
-      .then((figures) => {
-        metrics().outboxBacklog.set(figures.backlog);
-        metrics().outboxOldestAge.set(figures.oldestAgeSeconds);
-        metrics().outboxDead.set(figures.dead);
+    reading = read()
+      .then((value) => {
+        apply(value);
         readAt = Date.now();
       })
-      .catch((error: unknown) => logger.warn({ err: error }, "could not read the email outbox for the metrics"))
+      .catch((error: unknown) => logger.warn({ err: error }, `could not read ${what} for the metrics`))
       .finally(() => (reading = null));
     return reading;
   };
-  return { refresh, forget: () => (readAt = 0) };
+  return { refresh };
 }
+
+/** Each job's last success (or first sighting), from the jobs' shared rows. */
+function readJobSuccesses() {
+  return db.backgroundJob.findMany({ select: { name: true, lastSucceededAt: true } });
+}
+
+type OutboxFigures = { backlog: number; oldestAgeSeconds: number; dead: number };
 
 /** One index scan over the rows still to send, and a count of the dead ones. */
 async function readOutbox(): Promise<OutboxFigures> {

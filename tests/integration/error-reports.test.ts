@@ -1,7 +1,8 @@
 import { http, HttpResponse } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { handleError } from "~/entry.server";
-import { flushErrorReports, reportError, scrubText, startErrorReports } from "~/services/error-reports.server";
+import { flushErrorReports, reportBackgroundFailure, reportError, scrubText, startErrorReports } from "~/services/error-reports.server";
+import { runJobIfDue } from "~/services/jobs.server";
 import { handleFunction } from "~/utils/api.server";
 import { action as clientErrors } from "~/routes/client-errors";
 import { server } from "../setup/msw";
@@ -93,6 +94,39 @@ describe("with SENTRY_DSN", () => {
 
     const refused = await callRoute(clientErrors, jsonRequest("/client-errors", { message: "x", path: "https://elsewhere.example/" }));
     expect(refused.status).toBe(400);
+  });
+});
+
+describe("background work, with SENTRY_DSN", () => {
+  beforeEach(() => startErrorReports(DSN));
+
+  it("a background job that fails is reported with its name, and a run that met the database away is not", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const name = `report-job-${Date.now()}`;
+    const broken = { name, everyMs: 60_000, leaseMs: 30_000, run: async (): Promise<string> => Promise.reject(new RangeError(`no slot for ${CUSTOMER.email}`)) };
+    expect(await runJobIfDue(broken, "reports-instance")).toBe("failed");
+    const [event, ...more] = await reported();
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({ level: "error", tags: { source: "job", job: name } });
+    expect(JSON.stringify(event)).toContain("RangeError");
+    expect(JSON.stringify(event)).not.toContain(CUSTOMER.email);
+
+    received.length = 0;
+    const away = Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
+    const outage = { ...broken, name: `${name}-outage`, run: async (): Promise<string> => Promise.reject(away) };
+    expect(await runJobIfDue(outage, "reports-instance")).toBe("failed");
+    expect(await reported()).toEqual([]);
+  });
+
+  it("the email worker's failed pass is reported; an outage only warned of", async () => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    reportBackgroundFailure(new TypeError("cannot read the row"), "Outbox worker pass", { source: "outbox" });
+    const [event] = await reported();
+    expect(event).toMatchObject({ tags: { source: "outbox" } });
+    received.length = 0;
+    reportBackgroundFailure(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }), "Outbox worker pass", { source: "outbox" });
+    expect(await reported()).toEqual([]);
+    expect(warned).toHaveBeenCalledWith(expect.stringContaining("Outbox worker pass found the database busy or away: Error ECONNREFUSED"));
   });
 });
 

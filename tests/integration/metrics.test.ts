@@ -12,6 +12,7 @@ import { requestContext } from "~/utils/logger.server";
 import { observeRequest, OUTBOX_READ_EVERY_MS, renderMetrics } from "~/utils/metrics.server";
 import { subscribe } from "~/models/newsletter.server";
 import { processOutbox } from "~/services/outbox.server";
+import { runJobIfDue, startJobs } from "~/services/jobs.server";
 import { callFunction, checkoutBody, deliverStripeEvent, payOrder, placeOrder, uniqueEmail } from "../utils";
 import { server as msw } from "../setup/msw";
 
@@ -214,5 +215,29 @@ describe("the shop's own counters", () => {
     expect(sample(drained, "shop_email_outbox_backlog")).toBe(0);
     expect(sample(drained, "shop_email_outbox_oldest_age_seconds")).toBe(0);
     expect(sample(drained, "shop_email_outbox_dead")).toBe(1);
+  });
+
+  it("the database pool, readiness, and each background job's last success, period and failures", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const name = `metrics-job-${Date.now()}`;
+    let fail = false;
+    const job = { name, everyMs: 120_000, leaseMs: 30_000, run: async () => (fail ? Promise.reject(new TypeError("the sweep broke")) : "swept") };
+    startJobs([job]);
+    const started = Date.now();
+    expect(await runJobIfDue(job, "metrics-instance", new Date(started))).toBe("ran");
+    fail = true;
+    const failures = await change({ failed: ["chillpb_job_failures_total", { job_name: name }] }, () =>
+      runJobIfDue(job, "metrics-instance", new Date(started + 130_000)),
+    );
+    expect(failures).toEqual({ failed: 1 });
+
+    const text = await scrapeOutboxAgain();
+    for (const state of ["idle", "active", "waiting"]) expect(text).toMatch(new RegExp(`^chillpb_db_pool_connections\\{state="${state}"\\} \\d+$`, "m"));
+    expect(sample(text, "chillpb_db_pool_connections", { state: "idle" }) + sample(text, "chillpb_db_pool_connections", { state: "active" })).toBeGreaterThan(0);
+    expect(sample(text, "chillpb_ready")).toBe(1);
+    expect(sample(text, "chillpb_job_period_seconds", { job_name: name })).toBe(120);
+    // The failed run left the last success where the good one put it.
+    const lastSuccess = sample(text, "chillpb_job_last_success_timestamp_seconds", { job_name: name });
+    expect(Math.abs(lastSuccess * 1000 - started)).toBeLessThan(5_000);
   });
 });
