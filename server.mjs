@@ -2,7 +2,9 @@
 // caching, compression, security headers and the client address (decision
 // 013). What each request meets is in server/app.mjs; the settings come from
 // the app's one environment schema, through the build.
-import { setSourceMapsSupport } from "node:module";
+// First: on a Node.js older than 22 the shop stops here with one line.
+import "./server/node-version.mjs";
+import nodeModule from "node:module";
 import { broadcastDevReady } from "@remix-run/node";
 import { buildIfStale, migrateAndSeed } from "./scripts/prepare.mjs";
 import { createShopApp } from "./server/app.mjs";
@@ -40,7 +42,7 @@ if (mode.demo) {
 if (process.env.SKIP_BUILD !== "true") buildIfStale();
 // Stack frames through build/index.js.map, so an error's log line names the shop's own files (decision 080).
 // Only files loaded from here on are mapped: the build is imported below.
-if (typeof setSourceMapsSupport === "function") setSourceMapsSupport(true);
+if (typeof nodeModule.setSourceMapsSupport === "function") nodeModule.setSourceMapsSupport(true);
 else process.setSourceMapsEnabled(true);
 const database = await chooseDatabase().catch((error) => {
   if (error instanceof EmbeddedPostgresError) refuseToStart(error.message);
@@ -48,6 +50,24 @@ const database = await chooseDatabase().catch((error) => {
 });
 let build = await importBuild();
 const { env, logger } = build.entry.module;
+
+// What nothing in the shop caught (decision 080), from the moment there is a log to say it in. A rejected promise
+// nobody awaited is a fault to fix, not a reason to drop every request in flight: logged and reported, and the
+// process goes on (Node's default would end it). An exception that reached the top leaves the process in a state
+// nobody knows: logged, reported, and the process stops as on SIGTERM (the requests under way answered, the email
+// in flight finished), then exits 1 for its supervisor to start it again; before it serves, it exits 1 at once.
+/** @type {((reason: "uncaughtException") => Promise<void>) | null} */
+let stopServing = null;
+process.on("unhandledRejection", (reason) => {
+  logger.error({ err: reason }, "a promise was rejected and nothing handled it");
+  build.entry.module.reportError(reason, { source: "process" });
+});
+process.on("uncaughtException", (error, origin) => {
+  logger.fatal({ err: error, origin }, "an exception reached the top of the process: stopping cleanly, then exiting 1");
+  build.entry.module.reportError(error, { source: "process" });
+  if (stopServing) void stopServing("uncaughtException");
+  else void build.entry.module.flushErrorReports().finally(() => process.exit(1));
+});
 const development = env.NODE_ENV === "development";
 const opened = await database.open().catch((error) => {
   if (error instanceof EmbeddedPostgresError) refuseToStart(error.message);
@@ -116,21 +136,8 @@ async function stop(reason) {
   process.exit(1);
 }
 
+stopServing = stop;
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   process.once(signal, () => void stop(signal));
 }
 
-// What nothing in the shop caught (decision 080). A rejected promise nobody awaited is a fault to fix, not a
-// reason to drop every request in flight: logged and reported, and the process goes on (Node's default would
-// end it). An exception that reached the top leaves the process in a state nobody knows: logged, reported,
-// and the process stops as on SIGTERM (the requests under way answered, the email in flight finished), then
-// exits 1 for its supervisor to start it again.
-process.on("unhandledRejection", (reason) => {
-  logger.error({ err: reason }, "a promise was rejected and nothing handled it");
-  build.entry.module.reportError(reason, { source: "process" });
-});
-process.on("uncaughtException", (error, origin) => {
-  logger.fatal({ err: error, origin }, "an exception reached the top of the process: stopping cleanly, then exiting 1");
-  build.entry.module.reportError(error, { source: "process" });
-  void stop("uncaughtException");
-});

@@ -3,6 +3,8 @@
 // server.mjs does each before it serves; `node scripts/prepare.mjs` does them
 // on their own (starting the embedded PostgreSQL for the while when
 // DATABASE_URL is unset).
+// First: on a Node.js older than 22 `npm run dev` and `node scripts/prepare.mjs` stop here with one line.
+import "../server/node-version.mjs";
 import { buildShop } from "./build-shop.mjs";
 import { precompressAssets } from "./precompress.mjs";
 import { execFileSync } from "node:child_process";

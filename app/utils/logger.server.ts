@@ -126,6 +126,14 @@ function consoleText(args: unknown[]) {
  */
 export function routeConsoleToLogger() {
   if (env.NODE_ENV === "test") return;
+  // Node prints its process warnings (an experimental feature touched, a deprecation) through console.error, which
+  // made each one an error line: on Node 26 every demo start logged "ExperimentalWarning: localStorage is not
+  // available…", raised when MSW's cookie store looks for localStorage. They are warnings, with their name and code.
+  process.removeAllListeners("warning");
+  process.on("warning", (warning) => {
+    const code = "code" in warning && typeof warning.code === "string" ? warning.code : undefined;
+    logger.warn({ warning: warning.name, ...(code && { code }) }, warning.message);
+  });
   console.error = (...args: unknown[]) => logger.error(consoleText(args));
   console.warn = (...args: unknown[]) => logger.warn(consoleText(args));
   console.info = (...args: unknown[]) => logger.info(consoleText(args));

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { withClient } from "../../scripts/scratch-postgres.mjs";
 import { startSmtpServer, type TestSmtpServer } from "../integration/smtp";
 import { scratchDatabase, type ScratchDatabase } from "../support/shop-process";
@@ -45,16 +45,21 @@ function environment(port: number): NodeJS.ProcessEnv {
   return env as NodeJS.ProcessEnv;
 }
 
+/** What each instance printed (its JSON log lines and anything else), kept for a failing test's report. */
+const printed = new Map<number, string>();
+
 async function startInstance(port: number) {
-  // Their logs would drown the test's report; the test checks what they did instead.
-  const child = spawn(process.execPath, ["server.mjs"], { env: environment(port), stdio: "ignore" });
+  // Kept, not shown: a test that fails prints every instance's output (below); one that passes prints nothing of it.
+  const child = spawn(process.execPath, ["server.mjs"], { env: environment(port), stdio: ["ignore", "pipe", "pipe"] });
+  printed.set(port, "");
+  for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk: Buffer) => printed.set(port, printed.get(port) + chunk.toString()));
   instances.set(port, child);
   for (let tries = 0; tries < 150; tries++) {
     const up = await fetch(`${origin(port)}/healthz`).then((response) => response.ok, () => false);
     if (up) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`instance on ${port} did not start`);
+  throw new Error(`instance on ${port} did not start; it printed:\n${printed.get(port)}`);
 }
 
 function stopInstance(port: number, signal: NodeJS.Signals = "SIGTERM") {
@@ -66,6 +71,12 @@ function stopInstance(port: number, signal: NodeJS.Signals = "SIGTERM") {
     child.kill(signal);
   });
 }
+
+beforeEach(({ onTestFailed }) => {
+  onTestFailed(() => {
+    for (const [port, output] of printed) console.error(`--- instance ${origin(port)}: what it printed\n${output.slice(-20_000)}`);
+  });
+});
 
 beforeAll(async () => {
   smtp = await startSmtpServer();

@@ -191,6 +191,15 @@ describe("a PostgreSQL restart under load", () => {
     expect(paid.length).toBeGreaterThan(5);
     expect(paid.filter((id) => paidStatus.get(id) === undefined)).toEqual([]);
 
+    // What the person on call reads: each 503 logged as a warning naming the shop's own files (the build's source
+    // map at work), no error line for what was only the database away, and no Node warning logged as an error.
+    const lines = shops.flatMap((shop) => shop.logLines());
+    const outageLines = lines.filter((line) => /the database was not there|busy or away/.test(String(line.msg)));
+    expect(outageLines.length).toBeGreaterThan(0);
+    expect(outageLines.every((line) => line.level === "warn")).toBe(true);
+    expect(outageLines.some((line) => /\[at app\/[\w./-]+\.tsx?:\d+/.test(String(line.msg)))).toBe(true);
+    expect(lines.filter((line) => line.level === "error" && /Warning/.test(String(line.msg)))).toEqual([]);
+
     // Readiness said not ready during an outage, and ready again after the last one.
     expect(readiness.some((entry) => entry.status === 503)).toBe(true);
     for (const port of PORTS) {
