@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { randomBytes, randomUUID } from "node:crypto";
-import { at, db, query, type Sql } from "~/utils/db.server";
+import { at, db, query, shouldRetryLater, type Sql } from "~/utils/db.server";
 import { reportBackgroundFailure } from "~/services/error-reports.server";
 import type { EmailContent } from "~/services/emails.server";
 import { env } from "~/utils/env.server";
@@ -290,18 +290,42 @@ async function sendOne(
   const recordSent = `UPDATE "OutboxMessage" SET "status" = 'sent', "sentAt" = $4, "attempts" = $3, "claimedBy" = NULL, "claimedUntil" = NULL, "lastError" = NULL
      WHERE "id" = $1 AND "claimedBy" = $2 AND "status" = 'sending'`;
   const sentAt = at(new Date());
-  if (flag && message.orderId) {
-    await query(`WITH sent AS (${recordSent}) UPDATE "Order" SET "${flag}" = true, "updatedAt" = $4 WHERE "id" = $5`, [
-      id,
-      workerId,
-      message.attempts + 1,
-      sentAt,
-      message.orderId,
-    ]);
-  } else {
-    await query(recordSent, [id, workerId, message.attempts + 1, sentAt]);
-  }
+  const record =
+    flag && message.orderId
+      ? () => query(`WITH sent AS (${recordSent}) UPDATE "Order" SET "${flag}" = true, "updatedAt" = $4 WHERE "id" = $5`, [id, workerId, message.attempts + 1, sentAt, message.orderId])
+      : () => query(recordSent, [id, workerId, message.attempts + 1, sentAt]);
+  await untilRecorded(record, id, Date.now() + leaseMs * RECORD_WITHIN_LEASE);
   return "sent";
+}
+
+/**
+ * How much of its lease a sent email's worker spends trying to write "sent"
+ * while the database is away: until then no other worker can claim the row,
+ * so no copy goes out; after it, the row's lease runs out and the email is
+ * sent again (at least once: decision 080).
+ */
+const RECORD_WITHIN_LEASE = 0.8;
+
+/**
+ * Writes that an email the mail server accepted was sent, again and again
+ * (every half second, then every two) while the database is busy or away, up
+ * to `deadline`: a restart or failover just after the mail server's "250 OK"
+ * would otherwise leave the row "sending", and the email would go out a
+ * second time when its lease ran out. Any other failure, or the deadline, is
+ * thrown as before.
+ */
+async function untilRecorded(record: () => Promise<unknown>, id: string, deadline: number) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await record();
+      if (attempt > 0) console.info(`Email ${id} was recorded as sent after the database came back (${attempt} retries)`);
+      return;
+    } catch (error) {
+      const pause = attempt < 4 ? 500 : 2_000;
+      if (!shouldRetryLater(error) || Date.now() + pause > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 }
 
 /** Rows this worker claimed but will not send (it is stopping): due again at once, for any instance. */
