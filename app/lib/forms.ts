@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { messages, type Message } from "~/lib/messages";
+import { INVISIBLE_FORMATTING, isFreeOfInvisibleFormatting } from "~/lib/text";
 
 /**
  * What every form shares between the browser and the server. Browser-safe:
@@ -11,16 +12,22 @@ export const HONEYPOT_FIELD = "website";
 
 export const SINGLE_LINE = "Use a single line without special characters";
 
-/** One line of text: control characters (CR, LF, NUL …) have no place in a name or an address. */
+/**
+ * One line of text: control characters (CR, LF, NUL …) have no place in a
+ * name or an address, nor have the invisible ones that make text read
+ * otherwise than it looks (bidi overrides, zero-width spaces:
+ * INVISIBLE_FORMATTING). One pattern, so the browser's input checks the same.
+ */
+const SINGLE_LINE_TEXT = new RegExp(`^[^\\u0000-\\u001f\\u007f${INVISIBLE_FORMATTING}]*$`);
+
 export function singleLine(max: number) {
-  return (
-    z
-      .string()
-      .trim()
-      .max(max, `At most ${max} characters`)
-      // eslint-disable-next-line no-control-regex
-      .regex(/^[^\u0000-\u001f\u007f]*$/, SINGLE_LINE)
-  );
+  return z.string().trim().max(max, `At most ${max} characters`).regex(SINGLE_LINE_TEXT, SINGLE_LINE);
+}
+
+/** What a message (a textarea) may hold: its lines, without the invisible characters that make text read otherwise than it looks. */
+export const INVISIBLE_TEXT = "Remove the invisible formatting characters (direction marks or zero-width spaces)";
+export function multiLine(max: number, tooLong: string) {
+  return z.string().trim().min(1, "Required").max(max, tooLong).refine(isFreeOfInvisibleFormatting, INVISIBLE_TEXT);
 }
 
 const DECIMAL_INTEGER = /^[+-]?\d{1,15}$/;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
-import { SINGLE_LINE, describeFormErrors, singleLine } from "~/lib/forms";
+import { SINGLE_LINE, describeFormErrors, multiLine, singleLine } from "~/lib/forms";
 import { partnershipMessages } from "~/lib/messages";
 
 /**
@@ -15,7 +15,7 @@ export const partnershipSchema = z.object({
   name: singleLine(100).min(1, "Required"),
   email: emailSchema,
   business: singleLine(120).optional().transform((value) => value || null),
-  message: z.string().trim().min(1, "Required").max(5000, "At most 5,000 characters"),
+  message: multiLine(5000, "At most 5,000 characters"),
 });
 
 export type PartnershipFields = keyof z.input<typeof partnershipSchema>;

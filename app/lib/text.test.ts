@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeUrlEncoded, isAcceptableJson, isAcceptableText, unacceptableUrlPart } from "~/lib/text";
+import { decodeUrlEncoded, isAcceptableJson, isAcceptableText, isFreeOfInvisibleFormatting, unacceptableUrlPart } from "~/lib/text";
 
 describe("isAcceptableText", () => {
   it.each([
@@ -76,7 +76,22 @@ describe("unacceptableUrlPart", () => {
     ["/shop/bar-chocolate-pb", "cart=open", null],
     ["/", "", null],
     ["/shop/caf%C3%A9", "q=%F0%9F%A5%9C", null],
+    // Two slashes (or a slash and a backslash) name no page, and a URL parser reads a host from them (a 500 before).
+    ["//", "", "path"],
+    ["///", "", "path"],
+    ["//", "a=1", "path"],
+    ["//@", "", "path"],
+    ["//%5B", "", "path"],
+    ["/\\", "", "path"],
+    ["/\\example.com", "", "path"],
   ] as const)("%s?%s: %s", (pathname, search, part) => {
     expect(unacceptableUrlPart(pathname, search)).toBe(part);
+  });
+});
+
+describe("isFreeOfInvisibleFormatting", () => {
+  it("refuses bidi controls, direction marks and zero-width spaces, and keeps emoji and the joiners scripts need", () => {
+    for (const text of ["Ev\u202Ee", "\u2066x\u2069", "a\u200Eb", "a\u200Bb", "\uFEFFname", "a\u2060b", "a\u061Cb"]) expect(isFreeOfInvisibleFormatting(text), JSON.stringify(text)).toBe(false);
+    for (const text of ["Jane O'Brien", "😀Emoji 🍦Lopez", "👨\u200D👩\u200D👧", "می\u200Cخواهم", "Zoë Ångström"]) expect(isFreeOfInvisibleFormatting(text), text).toBe(true);
   });
 });

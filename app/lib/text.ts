@@ -16,6 +16,22 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const LINE_BREAK_OR_TAB = /[\t\n\r]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/**
+ * Characters that change how text reads without being seen: the bidi
+ * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069: "Trojan
+ * Source", a name that reads backwards in the admin, on a packing slip or in
+ * a CSV), the direction marks (U+200E, U+200F, U+061C), and zero-width spaces
+ * and joiners-in-name-only (U+200B, U+2060–U+2064, U+FEFF). Refused in the
+ * names, addresses and inquiries customers type, as control characters are
+ * (decision 080). The zero-width joiner and non-joiner (U+200D, U+200C) are
+ * kept: emoji sequences and several scripts are written with them.
+ */
+export const INVISIBLE_FORMATTING = "\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff";
+const INVISIBLE = new RegExp(`[${INVISIBLE_FORMATTING}]`);
+
+/** Whether `text` holds none of INVISIBLE_FORMATTING. */
+export const isFreeOfInvisibleFormatting = (text: string) => !INVISIBLE.test(text);
+
 export function isAcceptableText(text: string, { lineBreaks }: { lineBreaks: boolean }): boolean {
   if (CONTROL.test(text) || LONE_SURROGATE.test(text)) return false;
   return lineBreaks || !LINE_BREAK_OR_TAB.test(text);
@@ -71,6 +87,9 @@ export function decodeUrlEncoded(text: string): [string, string][] | null {
  * No path or query parameter of the shop spans lines.
  */
 export function unacceptableUrlPart(pathname: string, search: string): "path" | "query" | null {
+  // "//…" (or "/\…") names no page, and a URL parser reads it as another host: Remix's request made from it was
+  // an invalid URL, answered 500 (decision 080).
+  if (/^\/[/\\]/.test(pathname)) return "path";
   let path: string;
   try {
     path = decodeURIComponent(pathname);

@@ -1,4 +1,5 @@
 import { networkInterfaces } from "node:os";
+import http from "node:http";
 import net from "node:net";
 import { expect, test } from "./fixtures";
 import { scratchDatabase, startShop, type ScratchDatabase, type ShopProcess } from "../support/shop-process";
@@ -92,6 +93,22 @@ test("a request's log line has its facts, the instance and the time, and no emai
   });
   // Nothing the request logged holds the address.
   expect(JSON.stringify(shop.logLines().filter((logged) => logged.requestId === id))).not.toContain("maya");
+});
+
+test("a path that starts with two slashes names no page: 404 from the edge, never Remix's 500 for an invalid URL", async () => {
+  const paths = ["//", "///", "//?a=1", "//@", "//%5B", "//example.com", "//shop", "/\\", "/\\example.com", "//.."];
+  for (const pathname of paths) {
+    const status = await new Promise<number>((resolve, reject) => {
+      // As sent: fetch() would tidy the path first.
+      const request = http.get({ host: "127.0.0.1", port: PORT, path: pathname, headers: { Accept: "text/html" } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on("error", reject);
+    });
+    expect(status, pathname).toBe(404);
+  }
+  expect(shop.logLines().filter((line) => line.level === "error")).toEqual([]);
 });
 
 test("a cached page stays cached while 300 unique URLs are asked for", async () => {

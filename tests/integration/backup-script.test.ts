@@ -18,19 +18,18 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function backup(env: Record<string, string>) {
   const url = new URL(process.env.DATABASE_URL!);
-  return run("sh", ["scripts/backup.sh"], {
-    env: {
-      PATH: process.env.PATH,
-      PGHOST: url.hostname,
-      PGPORT: url.port,
-      PGUSER: decodeURIComponent(url.username),
-      PGPASSWORD: decodeURIComponent(url.password),
-      PGDATABASE: url.pathname.slice(1),
-      BACKUP_DIR: path.join(work, "dumps"),
-      TEXTFILE_DIR: work,
-      ...env,
-    },
-  });
+  const environment: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    PGHOST: url.hostname,
+    PGPORT: url.port,
+    PGUSER: decodeURIComponent(url.username),
+    PGPASSWORD: decodeURIComponent(url.password),
+    PGDATABASE: url.pathname.slice(1),
+    BACKUP_DIR: path.join(work, "dumps"),
+    TEXTFILE_DIR: work,
+    ...env,
+  };
+  return run("sh", ["scripts/backup.sh"], { env: environment as NodeJS.ProcessEnv });
 }
 
 const lastSuccess = () => Number(/^chillpb_backup_last_success_timestamp_seconds (\d+)$/m.exec(readFileSync(path.join(work, "chillpb_backup.prom"), "utf8"))?.[1]);

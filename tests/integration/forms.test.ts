@@ -201,6 +201,18 @@ describe("send-partnership-inquiry", () => {
     }
   });
 
+  it("refuses bidi controls and zero-width characters in the name, the business and the message, and stores nothing", async () => {
+    // U+202E turns "Eve" + "moc.liam" into what reads as a different name in the admin, a packing slip and a CSV.
+    for (const overrides of [{ name: "Eve\u202Emoc.liam" }, { name: "Ev\u200Be" }, { business: "Sh\uFEFFop" }, { message: "Please call \u2066me\u2069" }]) {
+      const response = await storesNothing(() => callFunction("send-partnership-inquiry", inquiry(overrides)));
+      expect(response.status, JSON.stringify(overrides)).toBe(400);
+      const body = await readJson<PartnershipErrorJson>(response);
+      expect(Object.keys(body.fieldErrors ?? {})).toEqual(Object.keys(overrides));
+    }
+    // Emoji written with zero-width joiners are a name like any other.
+    expect((await callFunction("send-partnership-inquiry", inquiry({ name: "😀 Famil\u200Dy 👨\u200D👩\u200D👧" }))).status).toBe(200);
+  });
+
   it("keeps line breaks in the message itself", async () => {
     const body = inquiry({ message: "Line one\r\nLine two\nBcc: not-a-header@example.com" });
     expect((await callFunction("send-partnership-inquiry", body)).status).toBe(200);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/utils/db.server";
+import type * as DbServer from "~/utils/db.server";
 import { subscribe } from "~/models/newsletter.server";
 import { createMailer } from "~/services/mailer.server";
 import { processOutbox } from "~/services/outbox.server";
@@ -17,7 +18,7 @@ import { startSmtpServer, type TestSmtpServer } from "./smtp";
 // The order path's SQL, as the outbox worker uses it, with "sent" writes failing as a restart makes them fail.
 const cut = vi.hoisted(() => ({ failures: 0 }));
 vi.mock("~/utils/db.server", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("~/utils/db.server")>();
+  const actual = await importOriginal<typeof DbServer>();
   return {
     ...actual,
     query: (text: string, values?: readonly unknown[]) => {
