@@ -145,6 +145,9 @@ export type TrackingChangeView = { from: TrackingView; to: TrackingView; changed
 /** A pending refund that Stripe refused: who had asked for it and why, Stripe's reason, and when the shop learned it. */
 export type RefundRefusalView = { requested_by: string | null; reason: string | null; refusal: string; refused_at: string };
 
+/** A payment Stripe reported for another amount than the order's total: the order was not marked paid (decision 080). */
+export type PaymentMismatchView = { paid_cents: number; total_cents: number; session_id: string; noticed_at: string };
+
 /** Who was shown the order's full customer details, and when. */
 export type CustomerDetailsShownView = { shown_by: string; shown_at: string };
 
@@ -171,6 +174,7 @@ export type MaskedOrderWithHistory = MaskedOrder & {
   tracking_history: TrackingChangeView[];
   refund_refusals: RefundRefusalView[];
   details_shown: CustomerDetailsShownView[];
+  payment_mismatches: PaymentMismatchView[];
 };
 
 /** get-customer-details' answer: who to deliver to, as the customer typed it (phone null when none was given). */

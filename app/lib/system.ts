@@ -21,6 +21,8 @@ export type SystemJson = {
     sentLastDay: number;
   };
   lastWebhook: { type: string; receivedAt: string; processed: boolean } | null;
+  /** Paid sessions whose amount was not their order's total, newest first (decision 080): those orders are not marked paid. */
+  paymentMismatches: { orderId: string; paidCents: number; totalCents: number; noticedAt: string }[];
   jobs: {
     name: string;
     lastStartedAt: string | null;

@@ -25,6 +25,7 @@ import {
 import { refundableLines, storedLines, type RefundRefusal } from "~/models/refunds.server";
 import { enqueueEmails } from "~/services/outbox.server";
 import { auditTrail, recordAudit } from "~/models/audit.server";
+import { paymentMismatchOf } from "~/models/orders.server";
 import { dailySales, paidOrderCount } from "~/models/daily-sales.server";
 import { trackingUrl, type Carrier } from "~/lib/tracking";
 
@@ -377,6 +378,14 @@ export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderW
       .filter((entry) => entry.action === "order.customer-details")
       .reverse()
       .map((entry) => ({ shown_by: entry.actorEmail, shown_at: entry.at })),
+    payment_mismatches: trail
+      .filter((entry) => entry.action === "order.payment-mismatch")
+      .reverse()
+      .flatMap((entry) => {
+        const mismatch = paymentMismatchOf(entry.after);
+        const totalCents = (entry.before as { totalCents?: unknown } | null)?.totalCents;
+        return mismatch ? [{ paid_cents: mismatch.paidCents, total_cents: typeof totalCents === "number" ? totalCents : order.totalCents, session_id: mismatch.sessionId, noticed_at: entry.at }] : [];
+      }),
     refund_refusals: trail
       .filter((entry) => entry.action === "order.refund-refused")
       .reverse()

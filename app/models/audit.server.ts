@@ -19,6 +19,8 @@ export type AuditAction =
   | "order.tracking"
   | "order.customer-details"
   | "order.cancel"
+  /** Stripe reported another amount paid than the order's total (decision 080); by "Stripe". */
+  | "order.payment-mismatch"
   | "operator.save"
   | "operator.remove"
   | "settings.save"

@@ -14,6 +14,8 @@ import { enqueueEmails, enqueueEmailsSql } from "~/services/outbox.server";
 import { OutOfStock, holdStock, releaseStock, retakeStock } from "~/models/stock.server";
 import { ADD_PAID_TO_DAY, recordPaymentChange } from "~/models/daily-sales.server";
 import { describeError } from "~/utils/errors.server";
+import { recordAudit } from "~/models/audit.server";
+import { reportError } from "~/services/error-reports.server";
 import { metrics } from "~/utils/metrics.server";
 import {
   closeCheckoutSession,
@@ -452,8 +454,17 @@ export function releaseOrder(orderId: string, sessionId: string) {
  * that caller queues the emails in the same transaction. Money taken is
  * always honoured, even for an order given up meanwhile (then its code is
  * counted again). The session's PaymentIntent is kept: a refund is made against it.
+ *
+ * `paidCents` is what Stripe says the session took (its amount_total). When
+ * it is not the order's total, the order is not marked paid, whatever the
+ * event's signature: the difference is recorded on the order for the owner
+ * (its page and the System page show it), counted, logged and reported
+ * (decision 080). The page the shop opened always totals the order's figure,
+ * so only a changed session (Stripe's dashboard, a bug, a forged test event)
+ * gets here.
  */
-export async function markOrderPaid(orderId: string, sessionId: string, paymentIntentId: string | null = null): Promise<boolean> {
+export async function markOrderPaid(orderId: string, sessionId: string, paymentIntentId: string | null = null, paidCents: number | null = null): Promise<boolean> {
+  if (paidCents !== null && (await paidAmountDiffers(orderId, sessionId, paidCents))) return false;
   if (await payUnpaidOrder(orderId, sessionId, paymentIntentId)) {
     metrics().ordersPaid.inc();
     return true;
@@ -485,6 +496,50 @@ export async function markOrderPaid(orderId: string, sessionId: string, paymentI
   if (outcome) metrics().ordersPaid.inc();
   if (outcome === "paid-and-refunded") metrics().ordersRefunded.inc();
   return outcome !== null;
+}
+
+/**
+ * Whether Stripe took another amount than the order's total for `sessionId`;
+ * if so, the first time it is heard of, recorded on the order (an audit
+ * entry by "Stripe"), counted (shop_payment_failures_total{reason="paid_amount_mismatch"}),
+ * logged and reported. An unknown order is left to the paths that handle one.
+ */
+async function paidAmountDiffers(orderId: string, sessionId: string, paidCents: number): Promise<boolean> {
+  const { rows } = await query<{ totalCents: number }>(`SELECT "totalCents" FROM "Order" WHERE "id" = $1`, [orderId]);
+  const order = rows[0];
+  if (!order || order.totalCents === paidCents) return false;
+  const recorded = await inTransaction(async (tx) => {
+    // One record per session however often Stripe tells it, under a lock on the order's row.
+    await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId} FOR UPDATE`;
+    const earlier = await tx.auditEntry.findMany({ where: { action: "order.payment-mismatch", subjectType: "order", subjectId: orderId }, select: { after: true } });
+    if (earlier.some((entry) => paymentMismatchOf(entry.after)?.sessionId === sessionId)) return false;
+    await recordAudit(tx, {
+      actorEmail: "Stripe",
+      action: "order.payment-mismatch",
+      subjectType: "order",
+      subjectId: orderId,
+      before: { totalCents: order.totalCents },
+      after: { paidCents, sessionId } satisfies PaymentMismatch,
+    });
+    return true;
+  });
+  if (recorded) {
+    metrics().paymentFailures.inc({ reason: "paid_amount_mismatch" });
+    const problem = `Stripe reported ${formatCents(paidCents)} paid for order ${orderId}, whose total is ${formatCents(order.totalCents)}: not marked paid (Checkout Session ${sessionId})`;
+    console.error(problem);
+    reportError(new Error(problem), { source: "payment", route: "/webhooks/stripe" });
+  }
+  return true;
+}
+
+/** What an order's payment-mismatch record holds (its audit entry's `after`). */
+export type PaymentMismatch = { paidCents: number; sessionId: string };
+
+export function paymentMismatchOf(after: string | null | unknown): PaymentMismatch | null {
+  const value: unknown = typeof after === "string" ? JSON.parse(after) : after;
+  if (typeof value !== "object" || value === null) return null;
+  const { paidCents, sessionId } = value as Record<string, unknown>;
+  return typeof paidCents === "number" && typeof sessionId === "string" ? { paidCents, sessionId } : null;
 }
 
 type PaidRow = Omit<Parameters<typeof orderConfirmationEmail>[0], "items">;
@@ -538,7 +593,7 @@ async function settleCheckoutSession<T>(sessionId: string, readPaid: (orderId: s
   if (!orderId || !isCheckoutSessionPaid(session)) return { orderId, paid: null };
   const already = await readPaid(orderId);
   if (already !== null) return { orderId, paid: already };
-  await markOrderPaid(orderId, session.id, paymentIntentIdOf(session));
+  await markOrderPaid(orderId, session.id, paymentIntentIdOf(session), session.amount_total ?? null);
   return { orderId, paid: await readPaid(orderId) };
 }
 

@@ -103,7 +103,7 @@ export async function reconcilePayments({ now = new Date(), all = false }: { now
     }
     result.checked++;
     if (isCheckoutSessionPaid(session)) {
-      if (await markOrderPaid(id, sessionId, paymentIntentIdOf(session))) {
+      if (await markOrderPaid(id, sessionId, paymentIntentIdOf(session), session.amount_total ?? null)) {
         result.paid++;
         console.warn(`Reconciliation: order ${id} was paid at Stripe but no payment event had reached the shop; it is marked paid`);
       }

@@ -55,7 +55,7 @@ async function moveOrderOn({ id, type, session, charge }: PaymentEvent) {
   switch (type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
-      if (isCheckoutSessionPaid(session)) await markOrderPaid(orderId, session.id, session.payment_intent ?? null);
+      if (isCheckoutSessionPaid(session)) await markOrderPaid(orderId, session.id, session.payment_intent ?? null, session.amount_total ?? null);
       return;
     case "checkout.session.expired":
       await releaseOrder(orderId, session.id);

@@ -1,5 +1,6 @@
 import { db, inTransaction } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
+import { paymentMismatchOf } from "~/models/orders.server";
 import { readiness } from "~/services/health.server";
 import type { EmailListStatus, EmailRow, SystemJson } from "~/lib/system";
 
@@ -14,7 +15,7 @@ const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
 
 export async function systemStatus(now = new Date()): Promise<SystemJson> {
   const ready = await readiness();
-  const [version, pending, oldest, dead, sentLastDay, webhook, jobs] = await Promise.all([
+  const [version, pending, oldest, dead, sentLastDay, webhook, jobs, mismatches] = await Promise.all([
     db.$queryRaw<{ version: string }[]>`SELECT current_setting('server_version') AS "version"`.then(([row]) => row?.version ?? null).catch(() => null),
     // "sending" is pending work too: claimed by a worker, not yet handed over.
     db.outboxMessage.count({ where: { status: { in: ["pending", "sending"] } } }),
@@ -23,6 +24,7 @@ export async function systemStatus(now = new Date()): Promise<SystemJson> {
     db.outboxMessage.count({ where: { status: "sent", sentAt: { gte: new Date(now.getTime() - 86_400_000) } } }),
     db.stripeEvent.findFirst({ orderBy: { receivedAt: "desc" } }),
     db.backgroundJob.findMany({ orderBy: { name: "asc" } }),
+    db.auditEntry.findMany({ where: { action: "order.payment-mismatch" }, orderBy: { createdAt: "desc" }, take: 20 }),
   ]);
   return {
     release: ready.release,
@@ -34,6 +36,13 @@ export async function systemStatus(now = new Date()): Promise<SystemJson> {
     },
     emails: { pending, oldestPendingAt: iso(oldest?.createdAt), dead, sentLastDay },
     lastWebhook: webhook ? { type: webhook.type, receivedAt: webhook.receivedAt.toISOString(), processed: webhook.processedAt !== null } : null,
+    paymentMismatches: mismatches.flatMap((entry) => {
+      const mismatch = paymentMismatchOf(entry.after);
+      const before = entry.before ? (JSON.parse(entry.before) as { totalCents?: number }) : {};
+      return mismatch && typeof before.totalCents === "number"
+        ? [{ orderId: entry.subjectId, paidCents: mismatch.paidCents, totalCents: before.totalCents, noticedAt: entry.createdAt.toISOString() }]
+        : [];
+    }),
     jobs: jobs.map((job) => ({
       name: job.name,
       lastStartedAt: iso(job.lastStartedAt),

@@ -104,7 +104,7 @@ export function startErrorReports(dsn = env.SENTRY_DSN) {
 }
 
 /** Where an error was met: a request, a function, a browser's error page, a background job, the email worker, or the process itself (nothing caught it). */
-export type ErrorContext = { source: "request" | "function" | "browser" | "job" | "outbox" | "process"; route?: string; method?: string; job?: string };
+export type ErrorContext = { source: "request" | "function" | "browser" | "job" | "outbox" | "process" | "payment"; route?: string; method?: string; job?: string };
 
 /** Reports an error (a no-op without SENTRY_DSN). Never throws: a tracker that is down is not the request's problem. */
 export function reportError(error: unknown, context: ErrorContext) {

@@ -20,8 +20,8 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 
 /** What can become of a Stripe webhook delivery (app/routes/webhooks.stripe.ts). */
 export const WEBHOOK_OUTCOMES = ["handled", "duplicate", "bad_signature", "bad_shape", "failed"] as const;
-/** Why a checkout's payment page could not be opened (placeOrder). */
-export const PAYMENT_FAILURE_REASONS = ["stripe_error", "total_mismatch"] as const;
+/** What went wrong with a payment: a page that could not be opened (placeOrder), or a paid amount that is not the order's (markOrderPaid). */
+export const PAYMENT_FAILURE_REASONS = ["stripe_error", "total_mismatch", "paid_amount_mismatch"] as const;
 
 /** The outbox gauges are read at most this often, however many scrapers ask. */
 export const OUTBOX_READ_EVERY_MS = 5_000;
@@ -72,7 +72,7 @@ function createMetrics() {
     paymentFailures: new Counter({
       ...metric,
       name: "shop_payment_failures_total",
-      help: "Checkouts whose payment page could not be opened: stripe_error (Stripe refused or did not answer) or total_mismatch.",
+      help: "Payments that went wrong: a checkout whose payment page could not be opened (stripe_error: Stripe refused or did not answer; total_mismatch: the page's total was not the order's), or a paid session whose amount was not the order's total (paid_amount_mismatch: not marked paid, recorded on the order).",
       labelNames: ["reason"] as const,
     }),
     webhooks: new Counter({

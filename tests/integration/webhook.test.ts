@@ -2,11 +2,14 @@ import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { stripeMock, type MockSession } from "../../mocks/stripe";
 import { db } from "~/utils/db.server";
+import type { MaskedOrderWithHistory } from "~/lib/orders";
+import type { SystemJson } from "~/lib/system";
 import {
   callFunction,
   deliverStripeEvent,
   placeOrder,
   readJson,
+  signedInAdmin,
   signStripePayload,
   stripeSessionEvent,
   uniqueEmail,
@@ -104,6 +107,33 @@ describe("checkout.session.completed", () => {
       { kind: "order-confirmation", to: email, status: "pending" },
       { kind: "order-fulfilment", to: "kitchen@chillpb.test", status: "pending" },
     ]);
+  });
+
+  it("does not mark paid a correctly signed session whose amount is not the order's total: recorded once for the owner, counted and logged", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const { orderId, session } = await paidSession();
+    const order = await db.order.findUniqueOrThrow({ where: { id: orderId }, select: { totalCents: true } });
+    const changed = { ...session, amount_total: order.totalCents - 500 };
+    // Signed with the shop's secret: the signature is right, the amount is not.
+    for (let delivery = 0; delivery < 2; delivery++) {
+      expect((await deliverStripeEvent(stripeSessionEvent("checkout.session.completed", changed))).status).toBe(200);
+    }
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("unpaid");
+    expect(await emailsFor(orderId)).toEqual([]);
+    const records = await db.auditEntry.findMany({ where: { action: "order.payment-mismatch", subjectId: orderId } });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ actorEmail: "Stripe" });
+    expect(errors).toHaveBeenCalledWith(expect.stringMatching(/^Stripe reported \$[\d.]+ paid for order .+, whose total is \$[\d.]+: not marked paid/));
+
+    const admin = await signedInAdmin("mismatch-owner");
+    const { order: shown } = await readJson<{ order: MaskedOrderWithHistory }>(await callFunction("get-order", { orderId }, { cookie: admin.cookie }));
+    expect(shown.payment_mismatches).toEqual([{ paid_cents: order.totalCents - 500, total_cents: order.totalCents, session_id: session.id, noticed_at: expect.any(String) }]);
+    const system = await readJson<SystemJson>(await callFunction("get-system", {}, { cookie: admin.cookie }));
+    expect(system.paymentMismatches).toContainEqual({ orderId, paidCents: order.totalCents - 500, totalCents: order.totalCents, noticedAt: expect.any(String) });
+
+    // The session as it really is (the order's total) pays it.
+    expect((await deliverStripeEvent(stripeSessionEvent("checkout.session.completed", session))).status).toBe(200);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("paid");
   });
 
   it("ignores a completed session that is not paid yet", async () => {

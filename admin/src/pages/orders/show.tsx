@@ -58,6 +58,7 @@ export function OrderShow() {
           <CancelOrderButton order={order} />
         </Group>
       </Group>
+      {order.payment_mismatches.length > 0 ? <PaymentMismatches order={order} /> : null}
       {order.refunds.length > 0 ? <RefundsSummary order={order} /> : null}
       {order.refund_pending ? (
         <Alert
@@ -147,6 +148,30 @@ export function OrderShow() {
 }
 
 /** Each refund of the order (decision 066): how much, who, when, why, and for which items, with the total so far. */
+/** Stripe took another amount than the order's total: the order is not paid here until the owner settles it (decision 080). */
+function PaymentMismatches({ order }: { order: MaskedOrderWithHistory }) {
+  return (
+    <Alert color="red" variant="light" title="A payment did not match this order's total" data-testid="payment-mismatch">
+      <Stack gap={4}>
+        {order.payment_mismatches.map((mismatch) => (
+          <Text size="sm" key={mismatch.session_id}>
+            Stripe took <strong>{formatCents(mismatch.paid_cents)}</strong> for this {formatCents(mismatch.total_cents)} order ({orderDate(mismatch.noticed_at)}, Checkout
+            Session{" "}
+            <Text span ff="monospace" size="sm" style={{ overflowWrap: "anywhere" }}>
+              {mismatch.session_id}
+            </Text>
+            ).
+          </Text>
+        ))}
+        <Text size="sm">
+          It is not marked paid, so the kitchen has not been told. Look at the payment in Stripe&apos;s dashboard, then refund it there or contact the
+          customer.
+        </Text>
+      </Stack>
+    </Alert>
+  );
+}
+
 function RefundsSummary({ order }: { order: MaskedOrderWithHistory }) {
   const whole = order.payment_status === "refunded";
   return (
@@ -182,6 +207,12 @@ function OrderHistory({ order }: { order: MaskedOrderWithHistory }) {
   const entries = [
     ...order.history.map((change) => ({ at: change.changed_at, by: change.changed_by, title: `${change.from} → ${change.to}`, detail: null })),
     ...order.details_shown.map((look) => ({ at: look.shown_at, by: look.shown_by, title: "Customer details shown", detail: null })),
+    ...order.payment_mismatches.map((mismatch) => ({
+      at: mismatch.noticed_at,
+      by: "Stripe",
+      title: `Payment of ${formatCents(mismatch.paid_cents)} not taken as paid: the order totals ${formatCents(mismatch.total_cents)}`,
+      detail: mismatch.session_id,
+    })),
     ...order.refund_refusals.map((refusal) => ({
       at: refusal.refused_at,
       by: "Stripe",

@@ -1,4 +1,6 @@
 import {
+  Alert,
+  Anchor,
   Badge,
   Box,
   Button,
@@ -10,7 +12,10 @@ import {
   Title,
 } from "@mantine/core";
 import { useCustom } from "@refinedev/core";
+import { formatCents } from "@shop/money";
+import { shortOrderId } from "@shop/orders";
 import type { SystemJson } from "@shop/system";
+import { Link } from "react-router";
 import type { ReactNode } from "react";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
@@ -70,10 +75,30 @@ function SystemView() {
   );
 }
 
+/** Orders Stripe reported paid for another amount than their total: not marked paid until the owner settles each (decision 080). */
+function PaymentMismatchList({ mismatches }: { mismatches: SystemJson["paymentMismatches"] }) {
+  return (
+    <Alert color="red" variant="light" title="Payments that did not match their order" data-testid="payment-mismatches">
+      <Stack gap={4}>
+        {mismatches.map((mismatch) => (
+          <Text size="sm" key={`${mismatch.orderId}-${mismatch.noticedAt}`}>
+            <Anchor component={Link} to={`/orders/${mismatch.orderId}`} ff="monospace">
+              {shortOrderId(mismatch.orderId)}
+            </Anchor>
+            : Stripe took {formatCents(mismatch.paidCents)} for a {formatCents(mismatch.totalCents)} order, <When iso={mismatch.noticedAt} />. Not marked paid: settle it in
+            Stripe&apos;s dashboard.
+          </Text>
+        ))}
+      </Stack>
+    </Alert>
+  );
+}
+
 function SystemCards({ system }: { system: SystemJson }) {
-  const { release, database, emails, lastWebhook, jobs } = system;
+  const { release, database, emails, lastWebhook, jobs, paymentMismatches } = system;
   return (
     <>
+      {paymentMismatches.length > 0 ? <PaymentMismatchList mismatches={paymentMismatches} /> : null}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
         <InfoCard title="Release">
           <Facts
