@@ -11,7 +11,7 @@ import { answeringDatabaseFailures } from "~/utils/api.server";
 export const action = answeringDatabaseFailures("Sign-in", async ({ request, context }: ActionFunctionArgs) => {
   const form = await readFormData(request);
   const credentials = { email: formText(form, "email", EMAIL_MAX_LENGTH), password: formText(form, "password", 1024) };
-  const result = await signIn(credentials, context.clientAddress);
+  const result = await signIn(credentials, { clientAddress: context.clientAddress, cookieHeader: request.headers.get("Cookie") });
   if (result.ok === false && result.reason === "throttled") {
     return json(
       { error: result.error },
@@ -19,5 +19,7 @@ export const action = answeringDatabaseFailures("Sign-in", async ({ request, con
     );
   }
   if (!result.ok) return json({ error: result.error }, { status: 401, headers: { "Cache-Control": "no-store" } });
-  return json({ email: result.admin.email }, { headers: { "Set-Cookie": result.setCookie, "Cache-Control": "no-store" } });
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  for (const cookie of result.setCookies) headers.append("Set-Cookie", cookie);
+  return json({ email: result.admin.email }, { headers });
 });

@@ -13,14 +13,15 @@ import {
   releaseBackoffAttempt,
   reserveBackoffAttempt,
   type BackoffPolicy,
+  type BackoffReservation,
 } from "~/utils/rate-limit.server";
 
 /**
  * Operator sign-in (docs/architecture.md §7): passwords checked against their scrypt
  * hashes (models/passwords.server.ts), sessions in the database (the cookie
  * holds a random token; the database only its SHA-256), idle and absolute
- * expiry, sign-out that ends the session on the server, and throttling of failed sign-ins per account-and-address pair and per
- * address, with growing delays rather than a lock.
+ * expiry, sign-out that ends the session on the server, and throttling of failed sign-ins per account-and-address pair, per
+ * address and per account (a browser known to the account excepted), with growing delays rather than a lock.
  */
 
 export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
@@ -79,6 +80,46 @@ const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;
 const PAIR_THROTTLE: BackoffPolicy = { freeAttempts: 5, baseDelayMs: SECOND_MS, maxDelayMs: 15 * MINUTE_MS, memoryMs: 24 * 60 * MINUTE_MS };
 const ADDRESS_THROTTLE: BackoffPolicy = { freeAttempts: 20, baseDelayMs: SECOND_MS, maxDelayMs: 15 * MINUTE_MS, memoryMs: 15 * MINUTE_MS };
+/**
+ * Per account, from every address together (decision 080): guesses spread
+ * over many addresses (30 addresses, one guess each, all answered 401 before)
+ * are slowed too. 10 free failures an hour, then 1 s, 2 s, 4 s … at most 5
+ * minutes: a guesser gets about a dozen tries an hour. Never a lockout of the
+ * real owner: a browser that has signed in to the account before carries a
+ * signed device cookie (OWASP's "device cookies") and skips this throttle,
+ * and a new one waits at most 5 minutes.
+ */
+const ACCOUNT_THROTTLE: BackoffPolicy = { freeAttempts: 10, baseDelayMs: SECOND_MS, maxDelayMs: 5 * MINUTE_MS, memoryMs: 60 * MINUTE_MS };
+
+/** How long a browser counts as one the account has signed in from (the device cookie's life). */
+const KNOWN_DEVICE_MS = 90 * 24 * 60 * MINUTE_MS;
+
+/** The device cookie: signed, holding only an HMAC of the account's email, on the sign-in path alone. */
+const deviceCookie = createCookie("chillpb_device", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure: secureCookies,
+  path: "/auth",
+  secrets: [sessionSecret],
+  maxAge: KNOWN_DEVICE_MS / 1000,
+});
+
+const deviceMark = (email: string) => throttleHash(`device\0${email}`);
+
+/** Whether the request's device cookie says this browser has signed in to `email`'s account before. */
+export async function isKnownDevice(cookieHeader: string | null, email: string): Promise<boolean> {
+  const marks: unknown = await deviceCookie.parse(cookieHeader);
+  const mark = deviceMark(normalizeEmail(email).slice(0, EMAIL_MAX_LENGTH));
+  return Array.isArray(marks) && marks.includes(mark);
+}
+
+/** The device cookie after a sign-in to `email`: this account's mark added to the ones the browser has (a few accounts at most). */
+async function knownDeviceCookie(cookieHeader: string | null, email: string) {
+  const marks: unknown = await deviceCookie.parse(cookieHeader);
+  const kept = Array.isArray(marks) ? marks.filter((mark): mark is string => typeof mark === "string") : [];
+  const mark = deviceMark(email);
+  return deviceCookie.serialize([mark, ...kept.filter((other) => other !== mark)].slice(0, 5));
+}
 
 function throttleHash(value: string) {
   return createHmac("sha256", sessionSecret).update(value).digest("hex").slice(0, 32);
@@ -88,6 +129,7 @@ function throttleKeys(email: string, clientAddress: string) {
   return {
     pair: `signin-pair:${throttleHash(`pair\0${email}\0${clientAddress}`)}`,
     address: `signin-address:${throttleHash(`address\0${clientAddress}`)}`,
+    account: `signin-account:${throttleHash(`account\0${email}`)}`,
   };
 }
 
@@ -110,13 +152,17 @@ function throttled(retryAfterMs: number): SignInResult {
 export type Credentials = { email: string; password: string };
 
 export type SignInResult =
-  | { ok: true; admin: Admin; setCookie: string }
+  /** `setCookies`: the session's cookie and the device cookie that marks this browser as the account's. */
+  | { ok: true; admin: Admin; setCookies: string[] }
   | { ok: false; reason: "refused"; error: string }
   /** `retryAfterSeconds`: how long until the next try counts. */
   | { ok: false; reason: "throttled"; error: string; retryAfterSeconds: number };
 
-/** Checks an email and password; on success opens a session and returns its cookie. */
-export async function signIn(credentials: Credentials, clientAddress: string, now = Date.now()): Promise<SignInResult> {
+/** Where a sign-in comes from: the client's address, and the Cookie header (the device cookie in it). */
+export type SignInOrigin = { clientAddress: string; cookieHeader: string | null };
+
+/** Checks an email and password; on success opens a session and returns its cookies. */
+export async function signIn(credentials: Credentials, { clientAddress, cookieHeader }: SignInOrigin, now = Date.now()): Promise<SignInResult> {
   const email = normalizeEmail(credentials.email).slice(0, EMAIL_MAX_LENGTH);
   // Every attempt counts before the password is checked (as a failure, until it succeeds).
   const keys = throttleKeys(email, clientAddress);
@@ -126,6 +172,17 @@ export async function signIn(credentials: Credentials, clientAddress: string, no
   if (!pair.allowed) {
     await releaseBackoffAttempt(address.reservation);
     return throttled(pair.retryAfterMs);
+  }
+  // A browser the account has signed in from before is not slowed by what others try against the account.
+  let accountReservation: BackoffReservation | null = null;
+  if (!(await isKnownDevice(cookieHeader, email))) {
+    const account = await reserveBackoffAttempt(keys.account, ACCOUNT_THROTTLE, now);
+    if (!account.allowed) {
+      await releaseBackoffAttempt(address.reservation);
+      await releaseBackoffAttempt(pair.reservation);
+      return throttled(account.retryAfterMs);
+    }
+    accountReservation = account.reservation;
   }
   let admin: Admin;
   try {
@@ -139,6 +196,8 @@ export async function signIn(credentials: Credentials, clientAddress: string, no
 
   await clearBackoff(keys.pair);
   await releaseBackoffAttempt(address.reservation);
+  // This attempt was no failure; the account's earlier failures stay (below).
+  if (accountReservation) await releaseBackoffAttempt(accountReservation);
   const token = randomBytes(32).toString("base64url");
   await db.adminSession.create({
     data: {
@@ -149,7 +208,8 @@ export async function signIn(credentials: Credentials, clientAddress: string, no
       expiresAt: new Date(now + SESSION_MAX_MS),
     },
   });
-  return { ok: true, admin, setCookie: await adminCookie.serialize(token) };
+  // The account's failures are not cleared: a guesser elsewhere would get its free tries back with each real sign-in.
+  return { ok: true, admin, setCookies: [await adminCookie.serialize(token), await knownDeviceCookie(cookieHeader, email)] };
 }
 
 // --- Sessions ---------------------------------------------------------------

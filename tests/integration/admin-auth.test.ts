@@ -147,8 +147,11 @@ describe("throttling failed sign-ins", () => {
   /** For tests that check 20 or more passwords (scrypt is slow by design). */
   const SLOW_TEST_MS = 60_000;
 
+  /** A sign-in's origin: the client's address, and the Cookie header its browser sent (none: a browser new to the account). */
+  const from = (clientAddress: string, cookieHeader: string | null = null) => ({ clientAddress, cookieHeader });
+
   function wrong(email: string, address: string, now: number) {
-    return signIn(credentials(email, `wrong password ${randomUUID()}`), address, now);
+    return signIn(credentials(email, `wrong password ${randomUUID()}`), from(address), now);
   }
 
   /** The sign-in throttle's rows (their keys are hashes: no email or address in them). */
@@ -166,19 +169,19 @@ describe("throttling failed sign-ins", () => {
     const start = windowStart();
 
     for (let attempt = 1; attempt <= 5; attempt++) {
-      const result = await signIn(credentials(admin.email, `wrong password ${attempt}`), address, start + attempt);
+      const result = await signIn(credentials(admin.email, `wrong password ${attempt}`), from(address), start + attempt);
       expect(result).toEqual({ ok: false, reason: "refused", error: WRONG });
     }
 
-    const waiting = await signIn(credentials(admin.email, admin.password), address, start + 5 + 500);
+    const waiting = await signIn(credentials(admin.email, admin.password), from(address), start + 5 + 500);
     expect(waiting).toEqual({ ok: false, reason: "throttled", error: expect.stringMatching(/too many.*1 second/i), retryAfterSeconds: 1 });
     // The account is not locked from another address…
-    expect(await signIn(credentials(admin.email, admin.password), `elsewhere-${randomUUID()}`, start + 5 + 500)).toMatchObject({ ok: true });
+    expect(await signIn(credentials(admin.email, admin.password), from(`elsewhere-${randomUUID()}`), start + 5 + 500)).toMatchObject({ ok: true });
     // …and the address is not locked for another account.
-    expect(await signIn(credentials(other.email, other.password), address, start + 5 + 500)).toMatchObject({ ok: true });
+    expect(await signIn(credentials(other.email, other.password), from(address), start + 5 + 500)).toMatchObject({ ok: true });
 
     // Once the second has passed, the pair may try again.
-    const later = await signIn(credentials(admin.email, admin.password), address, start + 5 + SECOND);
+    const later = await signIn(credentials(admin.email, admin.password), from(address), start + 5 + SECOND);
     expect(later).toMatchObject({ ok: true, admin: { email: admin.email } });
   });
 
@@ -202,9 +205,9 @@ describe("throttling failed sign-ins", () => {
     const address = `four-${randomUUID()}`;
     const start = windowStart();
     for (let attempt = 0; attempt < 4; attempt++) {
-      await signIn(credentials(admin.email, "not the password at all"), address, start);
+      await signIn(credentials(admin.email, "not the password at all"), from(address), start);
     }
-    expect(await signIn(credentials(admin.email, admin.password), address, start)).toMatchObject({ ok: true });
+    expect(await signIn(credentials(admin.email, admin.password), from(address), start)).toMatchObject({ ok: true });
   });
 
   it("refuses all but 5 of a burst of concurrent wrong guesses", async () => {
@@ -212,7 +215,7 @@ describe("throttling failed sign-ins", () => {
     const address = `burst-${randomUUID()}`;
     const start = windowStart();
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => signIn(credentials(admin.email, `guess ${index}`), address, start)),
+      Array.from({ length: 12 }, (_, index) => signIn(credentials(admin.email, `guess ${index}`), from(address), start)),
     );
     const checked = results.filter((result) => !result.ok && result.reason === "refused");
     expect(checked.length).toBeLessThanOrEqual(5);
@@ -276,23 +279,27 @@ describe("throttling failed sign-ins", () => {
     const admin = await createAdmin();
     const address = `doubling-${randomUUID()}`;
     let now = windowStart();
+    // The operator signed in from their own browser before: it carries the account's device cookie.
+    const home = await signIn(credentials(admin.email, admin.password), from(`home-${randomUUID()}`), now);
+    if (!home.ok) throw new Error("the operator could not sign in");
+    const knownBrowser = home.setCookies.map((cookie) => cookie.split(";")[0]).join("; ");
     for (let attempt = 0; attempt < 5; attempt++) {
       expect(await wrong(admin.email, address, now)).toMatchObject({ reason: "refused" });
     }
     const waits: number[] = [];
     for (let step = 0; step < 13; step++) {
-      const refused = await signIn(credentials(admin.email, admin.password), address, now);
+      const refused = await signIn(credentials(admin.email, admin.password), from(address), now);
       if (refused.ok || refused.reason !== "throttled") throw new Error(`expected a 429 at step ${step}`);
       waits.push(refused.retryAfterSeconds);
       now += refused.retryAfterSeconds * SECOND;
       expect(await wrong(admin.email, address, now)).toMatchObject({ reason: "refused" });
     }
     expect(waits).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900, 900, 900]);
-    const capped = await signIn(credentials(admin.email, admin.password), address, now);
+    const capped = await signIn(credentials(admin.email, admin.password), from(address), now);
     expect(capped).toMatchObject({ reason: "throttled", retryAfterSeconds: 900, error: expect.stringMatching(/15 minutes/) });
-    // The right password still works after the wait, and from elsewhere at once.
-    expect(await signIn(credentials(admin.email, admin.password), `elsewhere-${randomUUID()}`, now)).toMatchObject({ ok: true });
-    expect(await signIn(credentials(admin.email, admin.password), address, now + 15 * MINUTE)).toMatchObject({ ok: true });
+    // The right password still works after the wait, and at once from a browser the account knows, wherever it is.
+    expect(await signIn(credentials(admin.email, admin.password), from(`elsewhere-${randomUUID()}`, knownBrowser), now)).toMatchObject({ ok: true });
+    expect(await signIn(credentials(admin.email, admin.password), from(address), now + 15 * MINUTE)).toMatchObject({ ok: true });
   }, SLOW_TEST_MS);
 
   it("slows an address that fails for 20 different emails, for a new email and the operator's too, but not other addresses", async () => {
@@ -304,13 +311,37 @@ describe("throttling failed sign-ins", () => {
     }
     const fresh = `fresh-${randomUUID().slice(0, 8)}@chillpb.test`;
     expect(await wrong(fresh, address, start + 100)).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 1 });
-    expect(await signIn(credentials(admin.email, admin.password), address, start + 100)).toMatchObject({ reason: "throttled" });
-    expect(await signIn(credentials(admin.email, admin.password), `elsewhere-${randomUUID()}`, start + 100)).toMatchObject({ ok: true });
+    expect(await signIn(credentials(admin.email, admin.password), from(address), start + 100)).toMatchObject({ reason: "throttled" });
+    expect(await signIn(credentials(admin.email, admin.password), from(`elsewhere-${randomUUID()}`), start + 100)).toMatchObject({ ok: true });
 
     // The same growing delay: after a second one more try counts, then 2 s.
     expect(await wrong(fresh, address, start + 19 + SECOND)).toMatchObject({ reason: "refused" });
     expect(await wrong(fresh, address, start + 19 + SECOND)).toMatchObject({ reason: "throttled", retryAfterSeconds: 2 });
-    expect(await signIn(credentials(admin.email, admin.password), address, start + 19 + 3 * SECOND)).toMatchObject({ ok: true });
+    expect(await signIn(credentials(admin.email, admin.password), from(address), start + 19 + 3 * SECOND)).toMatchObject({ ok: true });
+  }, SLOW_TEST_MS);
+
+  it("slows guesses at one account from many addresses (one guess each), never the browser the account signed in from", async () => {
+    const admin = await createAdmin();
+    const start = windowStart();
+    const home = await signIn(credentials(admin.email, admin.password), from(`home-${randomUUID()}`), start);
+    if (!home.ok) throw new Error("the operator could not sign in");
+    const knownBrowser = home.setCookies.map((cookie) => cookie.split(";")[0]).join("; ");
+    expect(home.setCookies[1]).toMatch(/^chillpb_device=.+; Max-Age=7776000; Path=\/auth; HttpOnly; SameSite=Lax$/);
+
+    // 30 addresses, one wrong password each, as the review tried: 10 are checked, then the account makes them wait.
+    const results = [];
+    for (let guess = 0; guess < 30; guess++) results.push(await wrong(admin.email, `botnet-${guess}-${randomUUID()}`, start + guess));
+    expect(results.slice(0, 10).every((result) => !result.ok && result.reason === "refused")).toBe(true);
+    expect(results[10]).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 1 });
+    expect(results.filter((result) => !result.ok && result.reason === "refused").length).toBeLessThan(15);
+
+    // The operator's own browser signs in at once, from any address; a new browser waits its turn (never locked out).
+    expect(await signIn(credentials(admin.email, admin.password), from(`cafe-${randomUUID()}`, knownBrowser), start + 30)).toMatchObject({ ok: true });
+    expect(await signIn(credentials(admin.email, admin.password), from(`new-laptop-${randomUUID()}`), start + 30)).toMatchObject({ reason: "throttled" });
+    expect(await signIn(credentials(admin.email, admin.password), from(`new-laptop-${randomUUID()}`), start + 6 * MINUTE)).toMatchObject({ ok: true });
+    // Another account is not slowed by this one's guesses.
+    const other = await createAdmin();
+    expect(await signIn(credentials(other.email, other.password), from(`botnet-x-${randomUUID()}`), start + 30)).toMatchObject({ ok: true });
   }, SLOW_TEST_MS);
 
   it("a successful sign-in clears the pair's failures", async () => {
@@ -320,8 +351,8 @@ describe("throttling failed sign-ins", () => {
     for (let attempt = 0; attempt < 5; attempt++) {
       expect(await wrong(admin.email, address, start)).toMatchObject({ reason: "refused" });
     }
-    expect(await signIn(credentials(admin.email, admin.password), address, start)).toMatchObject({ reason: "throttled" });
-    expect(await signIn(credentials(admin.email, admin.password), address, start + SECOND)).toMatchObject({ ok: true });
+    expect(await signIn(credentials(admin.email, admin.password), from(address), start)).toMatchObject({ reason: "throttled" });
+    expect(await signIn(credentials(admin.email, admin.password), from(address), start + SECOND)).toMatchObject({ ok: true });
 
     // Five fresh failures before any wait, and then the first wait again.
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -338,8 +369,8 @@ describe("throttling failed sign-ins", () => {
     for (const email of emails) await wrong(email, address, start);
 
     const rows = await throttleRows();
-    // 20 pairs before the address is slowed, plus the address itself; the refused tries add nothing.
-    expect(rows.length - before).toBeLessThanOrEqual(21);
+    // 20 pairs and 20 accounts before the address is slowed, plus the address itself; the refused tries add nothing.
+    expect(rows.length - before).toBeLessThanOrEqual(41);
     for (const row of rows) {
       expect(row.key).not.toContain("@");
       expect(row.key).not.toContain(address);
@@ -352,7 +383,8 @@ describe("throttling failed sign-ins", () => {
     await wrong(emails[0] ?? "", `another-${randomUUID()}`, later);
     const remaining = await throttleRows();
     expect(remaining.every((row) => row.expiresAt.getTime() >= later)).toBe(true);
-    expect(remaining).toHaveLength(2);
+    // The new try's address, pair and account.
+    expect(remaining).toHaveLength(3);
   }, SLOW_TEST_MS);
 });
 
