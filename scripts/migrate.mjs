@@ -69,12 +69,33 @@ export async function withStartupLock(url, work) {
 
 /**
  * Applies what is missing; answers the files applied. Call it holding the start-up lock.
+ * Each file is sent as one query: PostgreSQL runs a file of several
+ * statements as one transaction, and a file of a single statement as that
+ * statement alone, which is how CREATE INDEX CONCURRENTLY (which no
+ * transaction can hold) runs (docs/operations.md, Large tables).
  * @param {pg.Client} client
+ * @param {{ directory?: string }} [options] where the NNN.do.*.sql files are (the shop's own by default)
  * @returns {Promise<string[]>}
  */
-export async function migrate(client) {
+export async function migrate(client, { directory = "prisma/migrations" } = {}) {
+  // A migration waits at most this long for a lock (the table's, or the transactions a concurrent index build
+  // waits out): one queued behind a long transaction would hold every reader and writer of that table behind it.
+  // Failed, the start stops and its supervisor tries again (decision 080).
+  await client.query(`SET lock_timeout = ${MIGRATION_LOCK_WAIT_MS}`);
+  try {
+    return await runMigrations(client, directory);
+  } finally {
+    await client.query("RESET lock_timeout");
+  }
+}
+
+/** How long a migration's statement waits for a lock before the migration fails. */
+export const MIGRATION_LOCK_WAIT_MS = 5_000;
+
+/** @param {pg.Client} client @param {string} directory */
+async function runMigrations(client, directory) {
   const postgrator = new Postgrator({
-    migrationPattern: path.resolve("prisma/migrations/*"),
+    migrationPattern: path.resolve(directory, "*"),
     driver: "pg",
     database: client.database,
     schemaTable: "schema_migrations",

@@ -1,9 +1,10 @@
-import { execFileSync, spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type pg from "pg";
 import { describe, expect, inject, it } from "vitest";
-import { STARTUP_LOCK_KEY } from "../../scripts/migrate.mjs";
+import { MIGRATION_LOCK_WAIT_MS, STARTUP_LOCK_KEY, migrate as migrateFrom } from "../../scripts/migrate.mjs";
 import { createScratchDatabase, withClient } from "../../scripts/scratch-postgres.mjs";
 
 function migrate(url: string, env: Record<string, string> = {}) {
@@ -135,4 +136,81 @@ describe("migrations against the schema", () => {
     },
     60_000,
   );
+});
+
+/**
+ * A migration that builds an index on a large table while the shop serves
+ * (decision 080): CREATE INDEX CONCURRENTLY, alone in its file, so that
+ * Postgrator's one query is that statement and no transaction holds it; and
+ * squawk, in `npm run lint`, refuses a new migration that builds one
+ * otherwise; the runner waits at most MIGRATION_LOCK_WAIT_MS for a lock.
+ */
+describe("index builds under traffic", () => {
+  it("a file holding only CREATE INDEX CONCURRENTLY runs through the migrations and leaves a valid index", async () => {
+    const database = await createScratchDatabase(adminUrl, "chillpb_concurrently");
+    const directory = mkdtempSync(path.join(os.tmpdir(), "chillpb-migrations-"));
+    try {
+      writeFileSync(path.join(directory, "001.do.table.sql"), `CREATE TABLE "Big" ("id" int PRIMARY KEY, "name" text NOT NULL);\nINSERT INTO "Big" SELECT n, 'name ' || n FROM generate_series(1, 1000) AS n;\n`);
+      writeFileSync(path.join(directory, "002.do.big_name_index.sql"), `-- Alone in its file: no transaction may hold CREATE INDEX CONCURRENTLY.\nCREATE INDEX CONCURRENTLY "Big_name_idx" ON "Big" ("name");\n`);
+      const applied = await withClient(database.url, (client) => migrateFrom(client, { directory }));
+      expect(applied).toEqual(["001.do.table.sql", "002.do.big_name_index.sql"]);
+      const { rows } = await withClient(database.url, (client) =>
+        client.query(`SELECT i.indisvalid AS "valid" FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'Big_name_idx'`),
+      );
+      expect(rows).toEqual([{ valid: true }]);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+      await database.drop();
+    }
+  });
+
+  it("a migration that waits for a lock held by a long transaction fails within the wait, instead of queueing the table's traffic behind it", async () => {
+    const database = await createScratchDatabase(adminUrl, "chillpb_lockwait");
+    const directory = mkdtempSync(path.join(os.tmpdir(), "chillpb-migrations-"));
+    try {
+      writeFileSync(path.join(directory, "001.do.table.sql"), `CREATE TABLE "Busy" ("id" int PRIMARY KEY);\n`);
+      await withClient(database.url, (client) => migrateFrom(client, { directory }));
+      writeFileSync(path.join(directory, "002.do.busy_column.sql"), `ALTER TABLE "Busy" ADD COLUMN "note" text;\n`);
+      await withClient(database.url, async (holder) => {
+        // A long transaction that has read the table: ALTER TABLE needs it to end first.
+        await holder.query(`BEGIN; SELECT * FROM "Busy"`);
+        const started = Date.now();
+        const failed = await withClient(database.url, (client) => migrateFrom(client, { directory })).then(
+          () => null,
+          (error: { code?: string }) => error,
+        );
+        expect(failed?.code).toBe("55P03");
+        expect(Date.now() - started).toBeGreaterThanOrEqual(MIGRATION_LOCK_WAIT_MS - 100);
+        expect(Date.now() - started).toBeLessThan(MIGRATION_LOCK_WAIT_MS + 5_000);
+        await holder.query("ROLLBACK");
+      });
+      // Once the transaction is gone, the next start applies it.
+      expect(await withClient(database.url, (client) => migrateFrom(client, { directory }))).toEqual(["002.do.busy_column.sql"]);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+      await database.drop();
+    }
+  }, 30_000);
+
+  it("squawk refuses a new migration that builds an index on a table without CONCURRENTLY, and takes the one that does", () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "chillpb-squawk-"));
+    const squawk = (file: string) =>
+      spawnSync(path.resolve("node_modules/.bin/squawk"), ["--config", ".squawk.toml", "--reporter", "gcc", file], { encoding: "utf8" });
+    try {
+      const blocking = path.join(directory, "021.do.order_note_index.sql");
+      writeFileSync(blocking, `CREATE INDEX "Order_note_idx" ON "Order" ("note");\n`);
+      const refused = squawk(blocking);
+      expect(refused.status).not.toBe(0);
+      expect(refused.stdout).toContain("require-concurrent-index-creation");
+      const concurrent = path.join(directory, "022.do.order_note_index.sql");
+      writeFileSync(concurrent, `CREATE INDEX CONCURRENTLY "Order_note_idx" ON "Order" ("note");\n`);
+      const taken = squawk(concurrent);
+      expect(taken.stdout).toBe("");
+      expect(taken.status).toBe(0);
+      // And the shop's own new migrations pass it (what npm run lint checks).
+      expect(squawk("prisma/migrations/*.sql").status).toBe(0);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
 });
