@@ -464,11 +464,12 @@ export function releaseOrder(orderId: string, sessionId: string) {
  * gets here.
  */
 export async function markOrderPaid(orderId: string, sessionId: string, paymentIntentId: string | null = null, paidCents: number | null = null): Promise<boolean> {
-  if (paidCents !== null && (await paidAmountDiffers(orderId, sessionId, paidCents))) return false;
-  if (await payUnpaidOrder(orderId, sessionId, paymentIntentId)) {
+  // The common payment checks the amount in its own statement; anything else is looked at before the general path.
+  if (await payUnpaidOrder(orderId, sessionId, paymentIntentId, paidCents)) {
     metrics().ordersPaid.inc();
     return true;
   }
+  if (paidCents !== null && (await paidAmountDiffers(orderId, sessionId, paidCents))) return false;
   const outcome = await inTransaction(async (tx): Promise<"paid" | "paid-and-refunded" | null> => {
     // With its PaymentIntent's refund event, one at a time: a refund that came first is kept for this payment.
     if (paymentIntentId) await lockPaymentIntent(tx, paymentIntentId);
@@ -547,12 +548,13 @@ type PaidRow = Omit<Parameters<typeof orderConfirmationEmail>[0], "items">;
 /**
  * The common payment in SQL through node-pg (decision 068): an unpaid order
  * whose PaymentIntent has no refund waiting becomes paid, joins its day's
- * sales and queues its two emails, in one transaction of five statements.
+ * sales and queues its two emails, in one transaction of five statements;
+ * only when Stripe took its total (`paidCents`, when known).
  * Anything else (paid already, given up before the payment came, a refund
  * that came first) changes nothing here and answers false: markOrderPaid's
  * general path decides it.
  */
-async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentId: string | null) {
+async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentId: string | null, paidCents: number | null) {
   return transaction(async (sql) => {
     // With its PaymentIntent's refund event, one at a time (lockPaymentIntent's key).
     if (paymentIntentId) await sql.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`payment-intent:${paymentIntentId}`]);
@@ -562,6 +564,7 @@ async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentI
       `WITH paid AS (
          UPDATE "Order" SET "paymentStatus" = 'paid', "paidAt" = $3, "paymentIntentId" = $4, "updatedAt" = $3
           WHERE "id" = $1 AND "stripeSessionId" = $2 AND "paymentStatus" = 'unpaid'
+            AND ($5::int IS NULL OR "totalCents" = $5::int)
             AND NOT EXISTS (SELECT 1 FROM "EarlyRefund" WHERE "paymentIntentId" = $4)
           RETURNING "id", "email", "firstName", "lastName", "phone", "address", "city", "state", "zipCode", "subtotalCents", "discountCents",
                     "discountCode", "shippingCents", "totalCents", "deliveryZone", "distanceTenths", "createdAt"
@@ -569,7 +572,7 @@ async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentI
        SELECT paid.*, (SELECT json_agg(json_build_object('name', i."name", 'unitPriceCents', i."unitPriceCents", 'quantity', i."quantity") ORDER BY i."id")
                          FROM "OrderItem" i WHERE i."orderId" = paid."id") AS "items"
          FROM paid`,
-      [orderId, sessionId, now, paymentIntentId],
+      [orderId, sessionId, now, paymentIntentId, paidCents],
     );
     const paid = rows[0];
     if (!paid) return false;

@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, test } from "./fixtures";
+import { trackerEvents } from "../support/error-tracker";
 import { scratchDatabase, startShop, type ScratchDatabase, type ShopProcess } from "../support/shop-process";
 
 /**
@@ -62,16 +63,7 @@ async function launch(probe: string) {
   return shop;
 }
 
-/** The tracker's events (an envelope's items after its header line). */
-const events = () =>
-  envelopes.flatMap((envelope) =>
-    envelope
-      .split("\n")
-      .filter(Boolean)
-      .slice(1)
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((item) => "event_id" in item),
-  );
+const events = () => trackerEvents(envelopes);
 
 async function until<T>(find: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -7,6 +7,7 @@ import { handleFunction } from "~/utils/api.server";
 import { action as clientErrors } from "~/routes/client-errors";
 import { server } from "../setup/msw";
 import { callRoute, jsonRequest } from "../utils";
+import { trackerEvents } from "../support/error-tracker";
 
 /**
  * Error reports (decision 055): with SENTRY_DSN set, a failed request, a
@@ -34,17 +35,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The envelope's items after its header line, as JSON. */
-function events() {
-  return received.flatMap((envelope) =>
-    envelope
-      .split("\n")
-      .filter(Boolean)
-      .slice(1)
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((item) => "event_id" in item),
-  );
-}
+const events = () => trackerEvents(received);
 
 async function reported() {
   await flushErrorReports();
