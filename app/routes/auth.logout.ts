@@ -5,7 +5,9 @@ import { env } from "~/utils/env.server";
 import { answeringDatabaseFailures } from "~/utils/api.server";
 
 /** Ends the admin session on the server and clears its cookie. */
-export const action = answeringDatabaseFailures("Sign-out", async ({ request }: ActionFunctionArgs) => {
-  assertSameOrigin(request, env.PUBLIC_URL);
-  return json({ ok: true }, { headers: { "Set-Cookie": await signOut(request), "Cache-Control": "no-store" } });
-});
+export async function action({ request }: ActionFunctionArgs) {
+  return answeringDatabaseFailures("Sign-out", async () => {
+    assertSameOrigin(request, env.PUBLIC_URL);
+    return json({ ok: true }, { headers: { "Set-Cookie": await signOut(request), "Cache-Control": "no-store" } });
+  });
+}

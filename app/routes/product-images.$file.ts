@@ -15,14 +15,16 @@ function notFound() {
  * as immutable for a year; its id is its ETag, and a browser that has it gets
  * 304. Any other name is 404.
  */
-export const loader = answeringDatabaseFailures("A product picture", async ({ params, request }: LoaderFunctionArgs) => {
-  const id = FILE.exec(params.file ?? "")?.[1];
-  if (!id) return notFound();
-  const image = await readProductImage(id);
-  if (!image) return notFound();
-  const etag = `"${image.id}"`;
-  const headers = { "Cache-Control": "public, max-age=31536000, immutable", ETag: etag, "Content-Type": image.contentType };
-  const asked = request.headers.get("If-None-Match");
-  if (asked && asked.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
-  return new Response(image.bytes, { headers: { ...headers, "Content-Length": String(image.bytes.byteLength) } });
-});
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  return answeringDatabaseFailures("A product picture", async () => {
+    const id = FILE.exec(params.file ?? "")?.[1];
+    if (!id) return notFound();
+    const image = await readProductImage(id);
+    if (!image) return notFound();
+    const etag = `"${image.id}"`;
+    const headers = { "Cache-Control": "public, max-age=31536000, immutable", ETag: etag, "Content-Type": image.contentType };
+    const asked = request.headers.get("If-None-Match");
+    if (asked && asked.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
+    return new Response(image.bytes, { headers: { ...headers, "Content-Length": String(image.bytes.byteLength) } });
+  });
+}

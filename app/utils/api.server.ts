@@ -207,19 +207,19 @@ export function databaseFailureAnswer(error: unknown, who: string): Response | n
 }
 
 /**
- * A resource route's loader or action (the cart, sign-in, the draft …) whose
- * database failure is answered as a function's is (databaseFailureAnswer),
- * thrown as its Response; Remix would answer it 500. Pages need none of
- * this: handleError and handleRequest give theirs 503 or 409.
+ * Runs a resource route's loader or action (the cart, sign-in, the sitemap …)
+ * and answers its database failure as a function's is (databaseFailureAnswer),
+ * thrown as its Response; Remix would answer it 500. Called inside the route's
+ * own `export async function`, so that the browser build, which drops the
+ * route's server exports, never runs it. Pages need none of this:
+ * handleError and handleRequest give theirs 503 or 409.
  */
-export function answeringDatabaseFailures<Args, Result>(who: string, handler: (args: Args) => Promise<Result>): (args: Args) => Promise<Result> {
-  return async (args) => {
-    try {
-      return await handler(args);
-    } catch (error) {
-      const answer = error instanceof Response ? null : databaseFailureAnswer(error, who);
-      if (answer) throw answer;
-      throw error;
-    }
-  };
+export async function answeringDatabaseFailures<Result>(who: string, run: () => Promise<Result>): Promise<Result> {
+  try {
+    return await run();
+  } catch (error) {
+    const answer = error instanceof Response ? null : databaseFailureAnswer(error, who);
+    if (answer) throw answer;
+    throw error;
+  }
 }
