@@ -17,8 +17,14 @@ const LOCK = "package-lock.json";
 const lock = JSON.parse(readFileSync(LOCK, "utf8"));
 const packages = lock.packages;
 
-/** os, cpu and libc from a name such as rollup-linux-arm-musleabihf or rollup-win32-x64-msvc. */
+/**
+ * os, cpu and libc from a name such as rollup-linux-arm-musleabihf or
+ * rollup-win32-x64-msvc, or squawk-cli's @squawk-cli/darwin-arm64 (its linux
+ * builds are static, so they take any libc).
+ */
 function platformOf(name) {
+  const squawk = /^@squawk-cli\/([a-z0-9]+)-([a-z0-9]+)$/.exec(name);
+  if (squawk) return { cpu: [squawk[2]], os: [squawk[1]] };
   const match = /^@rollup\/rollup-([a-z0-9]+)-([a-z0-9]+)(?:-([a-z0-9]+))?$/.exec(name);
   if (!match) return null;
   const [, os, cpu, abi = ""] = match;
