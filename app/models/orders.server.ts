@@ -231,7 +231,8 @@ const PLACING_MS = 3 * env.STRIPE_TIMEOUT_MS;
  *   opened (`placeUnclaimed`);
  * - the holder's page is closed at Stripe, so it can never be paid (if
  *   Stripe cannot close it, or it was paid just now, this attempt is given
- *   up and the holder keeps its page);
+ *   up and the holder keeps its page); a stuck holder, with no page, is given
+ *   up, unless it opened one meanwhile;
  * - the claim moves to this order in one transaction, and the holder is
  *   given up (its stock and its use of the code back).
  */
@@ -258,9 +259,13 @@ async function takeOverClaim(claim: string, code: string, placeUnclaimed: () => 
             : refuse("payment-provider", { title: "Checkout Error", description: "We could not close your earlier checkout. Please try again in a moment.", destructive: true }),
         );
       }
+    } else if (holder && !(await giveUpOrder(holder.id, "cancelled", { stripeSessionId: null }))) {
+      // A stuck holder is given up first, and only if it still has no page: a slow placer that opened one meanwhile keeps it.
+      return abandon(refuse("in-progress", checkoutInProgress));
     }
-    if (!(await moveClaim(claim, holder?.id ?? null, opened.orderId))) return abandon(refuse("in-progress", checkoutInProgress));
-    if (holder) await giveUpOrder(holder.id, "cancelled");
+    const closedHolder = holder?.stripeSessionId ? holder.id : null;
+    if (!(await moveClaim(claim, closedHolder, opened.orderId))) return abandon(refuse("in-progress", checkoutInProgress));
+    if (closedHolder) await giveUpOrder(closedHolder, "cancelled");
     const { sessionId: _sessionId, ...result } = opened;
     return result;
   });

@@ -48,4 +48,26 @@ describe("parallel first-order checkouts for one mailbox", () => {
       expect(await db.order.count({ where: { email, discountCode: "WELCOME10", paymentStatus: "unpaid" } })).toBe(1);
     }
   }, 120_000);
+
+  it("an attempt still being set up is left to finish (409); one stuck without a page for long is given up and replaced", async () => {
+    const email = uniqueEmail("first-order-stuck");
+    const first = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { email, discountCode: "WELCOME10" }));
+    expect(first.status).toBe(200);
+    const { orderId } = await readJson<CheckoutJson>(first);
+    // As an attempt whose instance has written it and not yet opened its page.
+    await db.order.update({ where: { id: orderId }, data: { stripeSessionId: null, stripeSessionUrl: null } });
+
+    const meanwhile = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { email, discountCode: "WELCOME10" }));
+    expect(meanwhile.status).toBe(409);
+    expect((await readJson<ErrorJson>(meanwhile)).error).toMatch(/already being set up in another tab/);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).firstOrderClaim).not.toBeNull();
+
+    // Its instance died: a minute on, the next attempt gives it up and takes the code.
+    await db.order.update({ where: { id: orderId }, data: { createdAt: new Date(Date.now() - 60_000) } });
+    const later = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { email, discountCode: "WELCOME10" }));
+    expect(later.status).toBe(200);
+    const replacement = await readJson<CheckoutJson>(later);
+    expect(await db.order.findUniqueOrThrow({ where: { id: orderId }, select: { paymentStatus: true, firstOrderClaim: true } })).toEqual({ paymentStatus: "cancelled", firstOrderClaim: null });
+    expect((await db.order.findUniqueOrThrow({ where: { id: replacement.orderId } })).firstOrderClaim).not.toBeNull();
+  });
 });
