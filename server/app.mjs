@@ -16,7 +16,6 @@ import {
 } from "./http-guards.mjs";
 import { fingerprintedImages } from "./immutable-assets.mjs";
 import { precompressedAssets } from "./precompressed-assets.mjs";
-import { answerApiRoutes, pagesOf } from "./api-routes.mjs";
 import { remixByMatchedRoutes } from "./page-handlers.mjs";
 import { addressAllowList, metricsEndpoint } from "./metrics.mjs";
 import { pageCache } from "./page-cache.mjs";
@@ -100,14 +99,13 @@ export function createShopApp({ build, development }) {
 
   /** @type {import("@remix-run/express").GetLoadContextFunction} */
   const getLoadContext = (req, res) => ({ clientAddress: clientAddressOf(req), cspNonce: res.locals.cspNonce });
-  // The JSON API (/functions/v1/*, Stripe's webhook) is answered by its route modules directly, and Remix
-  // routes the pages without them (decision 069).
-  app.use(answerApiRoutes({ build, getLoadContext }));
-  // In production each page is routed by Remix with only the routes its path matches (decision 071); a
-  // development server's build changes on each rebuild, and Remix reads it again for every request.
+  // Remix answers everything, the JSON API (/functions/v1/*, Stripe's webhook) included, through its own
+  // request handler (decision 081). In production each request is routed with only the routes its path
+  // matches (decision 071); a development server's build changes on each rebuild, and Remix reads it again
+  // for every request.
   const remix = development
-    ? createRequestHandler({ build: async () => pagesOf(build()), mode: build().mode, getLoadContext })
-    : remixByMatchedRoutes({ build: pagesOf(build()), getLoadContext, matchedIdsOf: (res) => /** @type {RouteFacts | undefined} */ (res.locals.routeFacts)?.routeIds });
+    ? createRequestHandler({ build: async () => build(), mode: build().mode, getLoadContext })
+    : remixByMatchedRoutes({ build: build(), getLoadContext, matchedIdsOf: (res) => /** @type {RouteFacts | undefined} */ (res.locals.routeFacts)?.routeIds });
   app.all("*", remix);
 
   // Anything that still goes wrong: one log line, never a stack trace, never the error's details to the client.

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { flatRoutes } from "@remix-run/dev/dist/config/flat-routes.js";
+import { UNSAFE_flatRoutes as flatRoutes } from "@remix-run/dev";
 import { createRequestHandler } from "@remix-run/express";
 import type { EntryContext } from "@remix-run/node";
 import express from "express";

@@ -5,70 +5,21 @@ import zlib from "node:zlib";
 import express from "express";
 import { http, passthrough } from "msw";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { answerApiRoutes, pagesOf } from "../../server/api-routes.mjs";
 import { compressResponses } from "../../server/compression.mjs";
-import type { ShopBuild } from "../../server/build.mjs";
 import { server as msw } from "../setup/msw";
 
 /**
  * What the HTTP edge does so that a page or an order costs less CPU
- * (issue 21 items 1 and 4): the JSON API answered without Remix's router
- * (decision 069), and a streamed page's small writes passed to the
+ * (issue 21 item 4): a streamed page's small writes passed to the
  * compressor as one per turn of the event loop.
  */
 
 const servers: Server[] = [];
 let base: string;
 
-/** A build with a page, two API routes and their modules, as Remix's compiler writes one. */
-function fakeBuild(handleError: (error: unknown) => void) {
-  const route = (id: string, path: string | undefined, module: object, parentId?: string) => ({ id, path, parentId, module });
-  const routes = {
-    root: route("root", "", { default: () => null }),
-    "routes/shop": route("routes/shop", "shop", { default: () => null, loader: () => null }, "root"),
-    "routes/functions.v1.echo": route(
-      "routes/functions.v1.echo",
-      "functions/v1/echo",
-      {
-        loader: ({ request }: { request: Request }) => Response.json({ method: request.method, query: new URL(request.url).search }),
-        action: async ({ request, context }: { request: Request; context: { clientAddress: string } }) =>
-          Response.json({ body: await request.json(), clientAddress: context.clientAddress }, { headers: { "X-Echo": "yes" } }),
-      },
-      "root",
-    ),
-    "routes/functions.v1.refuse": route(
-      "routes/functions.v1.refuse",
-      "functions/v1/refuse",
-      {
-        action: () => {
-          throw Response.json({ error: "No." }, { status: 409 });
-        },
-      },
-      "root",
-    ),
-    "routes/functions.v1.broken": route(
-      "routes/functions.v1.broken",
-      "functions/v1/broken",
-      {
-        action: () => {
-          throw new Error("the database said something with alice@example.com in it");
-        },
-      },
-      "root",
-    ),
-    "routes/webhooks.stripe": route("routes/webhooks.stripe", "webhooks/stripe", { action: () => ({ received: true }) }, "root"),
-  };
-  const assetRoutes = Object.fromEntries(Object.keys(routes).map((id) => [id, { id }]));
-  return { routes, assets: { routes: assetRoutes, url: "/build/manifest.js" }, entry: { module: { handleError } } } as unknown as ShopBuild;
-}
-
-const handleError = vi.fn();
-const build = fakeBuild(handleError);
-
 beforeAll(async () => {
   const app = express();
   app.use(compressResponses());
-  app.use(answerApiRoutes({ build: () => build, getLoadContext: () => ({ clientAddress: "203.0.113.9" }) }));
   // A page written as React writes one: many small chunks in one turn, then more after a pause.
   app.get("/streamed", (_req, res) => {
     res.setHeader("Content-Type", "text/html; charset=utf-8");
@@ -107,7 +58,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
-  handleError.mockReset();
 });
 
 /** A raw request (fetch would decode the body): status, headers and the bytes as sent. */
@@ -122,62 +72,6 @@ function send(pathname: string, { method = "GET", body, headers = {} }: { method
     request.end(body);
   });
 }
-
-const json = (body: Buffer) => JSON.parse(body.toString("utf8")) as unknown;
-
-describe("the JSON API without Remix's router (decision 069)", () => {
-  it("answers a POST from the route's action, with the request's body and the load context, and its headers", async () => {
-    const answer = await send("/functions/v1/echo", { method: "POST", body: '{"a":1}', headers: { "Content-Type": "application/json" } });
-    expect(answer.status).toBe(200);
-    expect(answer.headers["x-echo"]).toBe("yes");
-    expect(json(answer.body)).toEqual({ body: { a: 1 }, clientAddress: "203.0.113.9" });
-  });
-
-  it("answers GET from the loader, and HEAD with its headers and no body", async () => {
-    expect(json((await send("/functions/v1/echo?x=1")).body)).toEqual({ method: "GET", query: "?x=1" });
-    const head = await send("/functions/v1/echo", { method: "HEAD" });
-    expect(head.status).toBe(200);
-    expect(head.body.byteLength).toBe(0);
-  });
-
-  it("answers a thrown Response as the answer, and a thrown error 500 with { error }, reported and never shown", async () => {
-    const refused = await send("/functions/v1/refuse", { method: "POST", body: "{}" });
-    expect(refused.status).toBe(409);
-    expect(json(refused.body)).toEqual({ error: "No." });
-
-    const broken = await send("/functions/v1/broken", { method: "POST", body: "{}" });
-    expect(broken.status).toBe(500);
-    expect(broken.body.toString()).not.toContain("alice@example.com");
-    expect(json(broken.body)).toEqual({ error: "Something went wrong. Please try again." });
-    expect(handleError).toHaveBeenCalledTimes(1);
-    expect(String(handleError.mock.calls[0]![0])).toContain("the database said something");
-  });
-
-  it("turns a value the webhook's action returns into JSON, as Remix does", async () => {
-    const answer = await send("/webhooks/stripe", { method: "POST", body: "{}" });
-    expect(json(answer.body)).toEqual({ received: true });
-  });
-
-  it("leaves pages, unknown functions and a method a route has no handler for to what follows (Remix, or the 405 before it)", async () => {
-    for (const [pathname, method] of [
-      ["/shop", "GET"],
-      ["/functions/v1/nothing-here", "POST"],
-      ["/functions/v1/refuse", "GET"],
-      ["/functions/v1/echo", "PUT"],
-    ] as const) {
-      const answer = await send(pathname, { method });
-      expect(answer.status, `${method} ${pathname}`).toBe(299);
-    }
-  });
-
-  it("gives Remix the build without the API's routes, in its routes and its manifest, and the same object each time", () => {
-    const pages = pagesOf(build);
-    expect(Object.keys(pages.routes)).toEqual(["root", "routes/shop"]);
-    expect(Object.keys(pages.assets.routes)).toEqual(["root", "routes/shop"]);
-    expect(Object.keys(build.routes)).toHaveLength(6);
-    expect(pagesOf(build)).toBe(pages);
-  });
-});
 
 describe("a streamed page's writes, compressed", () => {
   it("reaches the compressor as one write per turn of the event loop, whole and in order", async () => {
