@@ -18,7 +18,7 @@ import { startOutboxWorker, stopOutboxWorker } from "~/services/outbox.server";
 import { describeReconciliation, describeSweep, reconcilePayments, sweepOrphanOrders } from "~/models/orphan-orders.server";
 import { logger, routeConsoleToLogger } from "~/utils/logger.server";
 import { sweepExpiredRateLimits } from "~/utils/rate-limit.server";
-import { BUSY_RETRY_AFTER_SECONDS, databaseFailure } from "~/utils/db.server";
+import { BUSY_HEADERS, databaseFailure } from "~/utils/db.server";
 import { DATABASE_FAILURE_LINES } from "~/utils/api.server";
 import { settlePendingRefunds } from "~/models/refunds.server";
 import { env } from "~/utils/env.server";
@@ -72,8 +72,7 @@ export async function stopBackgroundWork(timeoutMs: number): Promise<boolean> {
 const failedInDatabase = new WeakMap<Request, 503 | 409>();
 
 function answerBusy(headers: Headers) {
-  headers.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
-  headers.set("Cache-Control", "no-store");
+  for (const [name, value] of Object.entries(BUSY_HEADERS)) headers.set(name, value);
 }
 
 export default function handleRequest(
@@ -176,6 +175,7 @@ export { env } from "~/utils/env.server";
 /** For the HTTP server's last error handler (server/app.mjs): a database busy or away is 503 there too, and any other error is reported. */
 export { BUSY_RETRY_AFTER_SECONDS, databaseFailure } from "~/utils/db.server";
 export { flushErrorReports, reportError } from "~/services/error-reports.server";
+export { SHOP_BUSY } from "~/utils/api.server";
 
 /** For the HTTP server: its logger, the request log's own (server/request-log.mjs), and the context their lines carry. */
 export { logger, requestContext, requestLineLogger } from "~/utils/logger.server";

@@ -118,7 +118,7 @@ export function createShopApp({ build, development }) {
         logger().warn({ err: error }, "the database was busy or away; answered 503");
         if (res.headersSent) return void res.destroy();
         res.setHeader("Retry-After", String(build().entry.module.BUSY_RETRY_AFTER_SECONDS));
-        return refuse(req, res, 503, "The shop is very busy right now. Please try again in a few seconds.", "Please try again in a moment");
+        return refuse(req, res, 503, build().entry.module.SHOP_BUSY, "Please try again in a moment");
       }
       const status = typeof error?.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
       if (status === 500) {

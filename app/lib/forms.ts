@@ -25,7 +25,7 @@ export function singleLine(max: number) {
 }
 
 /** What a message (a textarea) may hold: its lines, without the invisible characters that make text read otherwise than it looks. */
-export const INVISIBLE_TEXT = "Remove the invisible formatting characters (direction marks or zero-width spaces)";
+const INVISIBLE_TEXT = "Remove the invisible formatting characters (direction marks or zero-width spaces)";
 export function multiLine(max: number, tooLong: string) {
   return z.string().trim().min(1, "Required").max(max, tooLong).refine(isFreeOfInvisibleFormatting, INVISIBLE_TEXT);
 }

@@ -382,9 +382,8 @@ export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderW
       .filter((entry) => entry.action === "order.payment-mismatch")
       .reverse()
       .flatMap((entry) => {
-        const mismatch = paymentMismatchOf(entry.after);
-        const totalCents = (entry.before as { totalCents?: unknown } | null)?.totalCents;
-        return mismatch ? [{ paid_cents: mismatch.paidCents, total_cents: typeof totalCents === "number" ? totalCents : order.totalCents, session_id: mismatch.sessionId, noticed_at: entry.at }] : [];
+        const mismatch = paymentMismatchOf(entry);
+        return mismatch ? [{ paid_cents: mismatch.paidCents, total_cents: mismatch.totalCents, session_id: mismatch.sessionId, noticed_at: entry.at }] : [];
       }),
     refund_refusals: trail
       .filter((entry) => entry.action === "order.refund-refused")

@@ -517,15 +517,15 @@ async function paidAmountDiffers(orderId: string, sessionId: string, paidCents: 
   const recorded = await inTransaction(async (tx) => {
     // One record per session however often Stripe tells it, under a lock on the order's row.
     await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId} FOR UPDATE`;
-    const earlier = await tx.auditEntry.findMany({ where: { action: "order.payment-mismatch", subjectType: "order", subjectId: orderId }, select: { after: true } });
-    if (earlier.some((entry) => paymentMismatchOf(entry.after)?.sessionId === sessionId)) return false;
+    const earlier = await tx.auditEntry.findMany({ where: { action: "order.payment-mismatch", subjectType: "order", subjectId: orderId }, select: { before: true, after: true } });
+    if (earlier.some((entry) => paymentMismatchOf(entry)?.sessionId === sessionId)) return false;
     await recordAudit(tx, {
       actorEmail: "Stripe",
       action: "order.payment-mismatch",
       subjectType: "order",
       subjectId: orderId,
       before: { totalCents: order.totalCents },
-      after: { paidCents, sessionId } satisfies PaymentMismatch,
+      after: { paidCents, sessionId },
     });
     return true;
   });
@@ -538,14 +538,18 @@ async function paidAmountDiffers(orderId: string, sessionId: string, paidCents: 
   return true;
 }
 
-/** What an order's payment-mismatch record holds (its audit entry's `after`). */
-export type PaymentMismatch = { paidCents: number; sessionId: string };
+/** What an order's payment-mismatch record says: the order's total (its audit entry's `before`), what Stripe took and for which session (`after`). */
+export type PaymentMismatch = { totalCents: number; paidCents: number; sessionId: string };
 
-export function paymentMismatchOf(after: string | null | unknown): PaymentMismatch | null {
-  const value: unknown = typeof after === "string" ? JSON.parse(after) : after;
-  if (typeof value !== "object" || value === null) return null;
-  const { paidCents, sessionId } = value as Record<string, unknown>;
-  return typeof paidCents === "number" && typeof sessionId === "string" ? { paidCents, sessionId } : null;
+/** A payment-mismatch audit entry read back, as stored (JSON text) or as auditTrail gives it (parsed); null if it is not one. */
+export function paymentMismatchOf(entry: { before: unknown; after: unknown }): PaymentMismatch | null {
+  const read = (value: unknown): Record<string, unknown> => {
+    const parsed: unknown = typeof value === "string" ? JSON.parse(value) : value;
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  };
+  const { totalCents } = read(entry.before);
+  const { paidCents, sessionId } = read(entry.after);
+  return typeof totalCents === "number" && typeof paidCents === "number" && typeof sessionId === "string" ? { totalCents, paidCents, sessionId } : null;
 }
 
 type PaidRow = Omit<Parameters<typeof orderConfirmationEmail>[0], "items">;

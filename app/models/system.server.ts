@@ -37,11 +37,8 @@ export async function systemStatus(now = new Date()): Promise<SystemJson> {
     emails: { pending, oldestPendingAt: iso(oldest?.createdAt), dead, sentLastDay },
     lastWebhook: webhook ? { type: webhook.type, receivedAt: webhook.receivedAt.toISOString(), processed: webhook.processedAt !== null } : null,
     paymentMismatches: mismatches.flatMap((entry) => {
-      const mismatch = paymentMismatchOf(entry.after);
-      const before = entry.before ? (JSON.parse(entry.before) as { totalCents?: number }) : {};
-      return mismatch && typeof before.totalCents === "number"
-        ? [{ orderId: entry.subjectId, paidCents: mismatch.paidCents, totalCents: before.totalCents, noticedAt: entry.createdAt.toISOString() }]
-        : [];
+      const mismatch = paymentMismatchOf(entry);
+      return mismatch ? [{ orderId: entry.subjectId, paidCents: mismatch.paidCents, totalCents: mismatch.totalCents, noticedAt: entry.createdAt.toISOString() }] : [];
     }),
     jobs: jobs.map((job) => ({
       name: job.name,

@@ -9,7 +9,7 @@ import { sendOrFail } from "~/lib/request-failure";
 import { cartUnavailable } from "~/lib/messages";
 import { describeError } from "~/utils/errors.server";
 import { answeringDatabaseFailures } from "~/utils/api.server";
-import { BUSY_RETRY_AFTER_SECONDS, shouldRetryLater } from "~/utils/db.server";
+import { BUSY_HEADERS, shouldRetryLater } from "~/utils/db.server";
 
 /**
  * The cart's one action route (intents add, update, remove, clear, restore).
@@ -47,8 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
 
     if (!result.ok) {
-      const busy = { status: 503, headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS), "Cache-Control": "no-store" } };
-      return json({ ok: false as const, error: result.error }, retryLater ? busy : { status: 400 });
+      return json({ ok: false as const, error: result.error }, retryLater ? { status: 503, headers: BUSY_HEADERS } : { status: 400 });
     }
     // The new cart's lines and the server's figures for them, as the root loader gives them.
     const [lines, price] = await Promise.all([loadCartLines(result.items), priceCart(result.items)]);

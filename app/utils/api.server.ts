@@ -2,7 +2,7 @@ import { json } from "@remix-run/node";
 import { reportError } from "~/services/error-reports.server";
 import { z } from "zod";
 import { isAcceptableJson, UNACCEPTABLE_TEXT } from "~/lib/text";
-import { BUSY_RETRY_AFTER_SECONDS, CONFLICT_MESSAGE, databaseFailure } from "~/utils/db.server";
+import { BUSY_HEADERS, CONFLICT_MESSAGE, databaseFailure } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { describeError } from "~/utils/errors.server";
 import { wantsHtml } from "~/utils/http.server";
@@ -149,7 +149,7 @@ export const SHOP_BUSY = "The shop is very busy right now. Please try again in a
  * later will most likely go through.
  */
 export function shopBusy() {
-  return json({ error: SHOP_BUSY }, { status: 503, headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS), "Cache-Control": "no-store" } });
+  return json({ error: SHOP_BUSY }, { status: 503, headers: BUSY_HEADERS });
 }
 
 /**

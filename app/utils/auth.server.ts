@@ -106,19 +106,16 @@ const deviceCookie = createCookie("chillpb_device", {
 
 const deviceMark = (email: string) => throttleHash(`device\0${email}`);
 
-/** Whether the request's device cookie says this browser has signed in to `email`'s account before. */
-export async function isKnownDevice(cookieHeader: string | null, email: string): Promise<boolean> {
+/** The accounts' marks the request's device cookie holds: those this browser has signed in to (none without a valid cookie). */
+async function deviceMarks(cookieHeader: string | null): Promise<string[]> {
   const marks: unknown = await deviceCookie.parse(cookieHeader);
-  const mark = deviceMark(normalizeEmail(email).slice(0, EMAIL_MAX_LENGTH));
-  return Array.isArray(marks) && marks.includes(mark);
+  return Array.isArray(marks) ? marks.filter((mark): mark is string => typeof mark === "string") : [];
 }
 
-/** The device cookie after a sign-in to `email`: this account's mark added to the ones the browser has (a few accounts at most). */
-async function knownDeviceCookie(cookieHeader: string | null, email: string) {
-  const marks: unknown = await deviceCookie.parse(cookieHeader);
-  const kept = Array.isArray(marks) ? marks.filter((mark): mark is string => typeof mark === "string") : [];
+/** The device cookie after a sign-in to `email`: this account's mark first, then those the browser had (a few accounts at most). */
+function knownDeviceCookie(marks: string[], email: string) {
   const mark = deviceMark(email);
-  return deviceCookie.serialize([mark, ...kept.filter((other) => other !== mark)].slice(0, 5));
+  return deviceCookie.serialize([mark, ...marks.filter((other) => other !== mark)].slice(0, 5));
 }
 
 function throttleHash(value: string) {
@@ -174,8 +171,9 @@ export async function signIn(credentials: Credentials, { clientAddress, cookieHe
     return throttled(pair.retryAfterMs);
   }
   // A browser the account has signed in from before is not slowed by what others try against the account.
+  const knownAccounts = await deviceMarks(cookieHeader);
   let accountReservation: BackoffReservation | null = null;
-  if (!(await isKnownDevice(cookieHeader, email))) {
+  if (!knownAccounts.includes(deviceMark(email))) {
     const account = await reserveBackoffAttempt(keys.account, ACCOUNT_THROTTLE, now);
     if (!account.allowed) {
       await releaseBackoffAttempt(address.reservation);
@@ -209,7 +207,7 @@ export async function signIn(credentials: Credentials, { clientAddress, cookieHe
     },
   });
   // The account's failures are not cleared: a guesser elsewhere would get its free tries back with each real sign-in.
-  return { ok: true, admin, setCookies: [await adminCookie.serialize(token), await knownDeviceCookie(cookieHeader, email)] };
+  return { ok: true, admin, setCookies: [await adminCookie.serialize(token), await knownDeviceCookie(knownAccounts, email)] };
 }
 
 // --- Sessions ---------------------------------------------------------------

@@ -80,7 +80,7 @@ function driverCause(error: Error): { code: string | null; kind: string | null; 
  * the same request a few seconds later goes through. /readyz says not ready
  * meanwhile.
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
+function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if ("code" in error && typeof error.code === "string" && UNAVAILABLE_PRISMA_CODES.has(error.code)) return true;
   const cause = driverCause(error);
@@ -121,7 +121,7 @@ export function shouldRetryLater(error: unknown): boolean {
 export const CONFLICT_MESSAGE = "Something else changed this at the same moment. Please try again.";
 
 /** How often a transaction that lost a race is run again before its caller is answered 409. */
-export const CONFLICT_ATTEMPTS = 4;
+const CONFLICT_ATTEMPTS = 4;
 
 /**
  * Runs `work` (one whole transaction: it must do nothing outside the
@@ -142,3 +142,6 @@ export async function retryConflicts<T>(work: () => Promise<T>, attempts = CONFL
 
 /** How long a client told the shop is busy, or its database away, waits before it tries again (Retry-After, in seconds). */
 export const BUSY_RETRY_AFTER_SECONDS = 5;
+
+/** The headers of every answer that says so: when to try again, and never from a cache. */
+export const BUSY_HEADERS = { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS), "Cache-Control": "no-store" } as const;

@@ -47,10 +47,9 @@ export function createPrismaClient(url = process.env.DATABASE_URL): PrismaClient
  */
 function createDatabase(url = process.env.DATABASE_URL) {
   const pool = new pg.Pool({ connectionString: url, ...poolSettings(), allowExitOnIdle: true });
-  const health = { connectionErrors: 0, lastConnectionError: null as string | null };
-  const noteConnectionError = (error: Error) => {
+  const health = { connectionErrors: 0 };
+  const noteConnectionError = () => {
     health.connectionErrors++;
-    health.lastConnectionError = describeConnectionError(error);
   };
   // A connection the server closes (a restart, a failover, pg_terminate_backend) emits "error" on its client. Lent
   // out between two queries (inside transaction(), or Prisma's transaction after its own listener is gone), nobody
@@ -63,12 +62,6 @@ function createDatabase(url = process.env.DATABASE_URL) {
   return { pool, health, db: new PrismaClient({ adapter: new PrismaPg(pool) }) };
 }
 
-/** A lost connection's error in a few words (its code and the first line of its message): never a query's values. */
-function describeConnectionError(error: Error) {
-  const code = "code" in error && typeof error.code === "string" ? `${error.code} ` : "";
-  return `${code}${error.message.split("\n")[0]?.slice(0, 200) ?? ""}`;
-}
-
 // One client per process, kept across dev rebuilds so they don't leak connections.
 const globalForDb = globalThis as typeof globalThis & { __database?: ReturnType<typeof createDatabase> };
 const database = (globalForDb.__database ??= createDatabase());
@@ -76,24 +69,23 @@ registerPool(database.pool);
 
 export const db = database.db;
 
-export type PoolState = { total: number; idle: number; active: number; waiting: number; connectionErrors: number };
+export type PoolState = { idle: number; active: number; waiting: number; connectionErrors: number };
 
 /** This process's pool right now (the /metrics gauges): connections open, idle, lent out, and queries waiting for one. */
 export function poolState(): PoolState {
   const { pool, health } = database;
-  return { total: pool.totalCount, idle: pool.idleCount, active: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, connectionErrors: health.connectionErrors };
+  return { idle: pool.idleCount, active: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, connectionErrors: health.connectionErrors };
 }
 
 /** The order path's SQL on the same pool: imported from here, so the pool is made before any query runs. */
 export { at, isSqlUniqueViolation, query, transaction, withTryLock, type Sql } from "~/utils/sql.server";
 export {
+  BUSY_HEADERS,
   BUSY_RETRY_AFTER_SECONDS,
   CONFLICT_MESSAGE,
   databaseFailure,
   isDatabaseBusy,
-  isDatabaseUnavailable,
   isTransactionConflict,
-  retryConflicts,
   shouldRetryLater,
 } from "~/utils/database-errors.server";
 

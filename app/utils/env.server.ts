@@ -68,7 +68,7 @@ const metricsAllow = z
   });
 
 /** Whether HOST names the loopback only (127.0.0.0/8, ::1, localhost): nothing from another machine reaches the port. */
-export function isLoopbackHost(host: string) {
+function isLoopbackHost(host: string) {
   return host === "localhost" || host === "::1" || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 

@@ -38,7 +38,7 @@ import { PageHeader } from "~/components/page-header";
 import { useToast } from "~/components/toaster";
 import { isTakenPayment, shortOrderId } from "~/lib/orders";
 import { draftFromForm, dropDraft, readDraft, saveDraft } from "~/utils/checkout-draft.server";
-import { BUSY_RETRY_AFTER_SECONDS, isTransactionConflict, shouldRetryLater } from "~/utils/db.server";
+import { BUSY_HEADERS, isTransactionConflict, shouldRetryLater } from "~/utils/db.server";
 import { describeError } from "~/utils/errors.server";
 import { readFormData } from "~/utils/forms.server";
 import { wantsHtml } from "~/utils/http.server";
@@ -185,7 +185,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!shouldRetryLater(error)) throw error;
     const intent = parseIntent(formData);
     console.warn(`Checkout ${intent ?? "post"} could not reach the database (busy or away): ${describeError(error)}`);
-    const headers = new Headers({ "Retry-After": String(BUSY_RETRY_AFTER_SECONDS), "Cache-Control": "no-store" });
+    const headers = new Headers(BUSY_HEADERS);
     // Only the form's own posts carry the fields ('Return to checkout' carries none).
     if (intent) headers.append("Set-Cookie", await saveDraft(draftFromForm(formData)));
     const busy: Busy = { busy: true, message: (intent && failedRequestMessages[intent]) || messages.requestFailed };
