@@ -47,9 +47,13 @@ const UNAVAILABLE_MESSAGES = [
   "Client has encountered a connection error and is not queryable",
   "Client was closed and is not queryable",
 ];
-/** The same, as Prisma's driver adapter names them (meta.driverAdapterError.cause.kind), and Prisma's own codes. */
+/**
+ * The same, as Prisma's driver adapter names them (meta.driverAdapterError.cause.kind), and Prisma's own codes:
+ * P1001/P1002 the server not reached, P1017 it closed the connection, P2028 an interactive transaction whose
+ * connection went away under it (seen in the restart test: "Transaction API error" from the stand-in's payment).
+ */
 const UNAVAILABLE_ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout"]);
-const UNAVAILABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1017"]);
+const UNAVAILABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2028"]);
 
 /**
  * The error PostgreSQL (or the socket) gave, as node-pg has it or as Prisma's
