@@ -11,41 +11,9 @@ import { action as loginAction } from "~/routes/auth.login";
 import { action as logoutAction } from "~/routes/auth.logout";
 import { loader as meLoader } from "~/routes/auth.me";
 import { action as cartAction } from "~/routes/cart";
-import { action as checkSecrets } from "~/routes/functions.v1.check-secrets";
-import { action as getDashboard } from "~/routes/functions.v1.get-dashboard";
-import { action as getSubscribers } from "~/routes/functions.v1.get-subscribers";
-import { action as getInquiries } from "~/routes/functions.v1.get-inquiries";
-import { action as exportSubscribers } from "~/routes/functions.v1.export-subscribers";
-import { action as exportInquiries } from "~/routes/functions.v1.export-inquiries";
-import { action as getOperators } from "~/routes/functions.v1.get-operators";
-import { action as saveOperator } from "~/routes/functions.v1.save-operator";
-import { action as removeOperator } from "~/routes/functions.v1.remove-operator";
-import { action as getDiscountCodes } from "~/routes/functions.v1.get-discount-codes";
-import { action as getOrder } from "~/routes/functions.v1.get-order";
-import { action as getOrders } from "~/routes/functions.v1.get-orders";
-import { action as getProducts } from "~/routes/functions.v1.get-products";
-import { action as saveDiscountCode } from "~/routes/functions.v1.save-discount-code";
-import { action as previewDiscountCode } from "~/routes/functions.v1.preview-discount-code";
-import { action as getSettings } from "~/routes/functions.v1.get-settings";
-import { action as saveSettings } from "~/routes/functions.v1.save-settings";
-import { action as getSystem } from "~/routes/functions.v1.get-system";
-import { action as getEmails } from "~/routes/functions.v1.get-emails";
-import { action as resendEmail } from "~/routes/functions.v1.resend-email";
-import { action as getCustomerDetails } from "~/routes/functions.v1.get-customer-details";
-import { action as getPreparation } from "~/routes/functions.v1.get-preparation";
-import { action as exportCustomer } from "~/routes/functions.v1.export-customer";
-import { action as forgetCustomer } from "~/routes/functions.v1.forget-customer";
-import { action as refundOrder } from "~/routes/functions.v1.refund-order";
-import { action as cancelOrder } from "~/routes/functions.v1.cancel-order";
-import { action as reconcilePayments } from "~/routes/functions.v1.reconcile-payments";
-import { action as sendPartnershipInquiry } from "~/routes/functions.v1.send-partnership-inquiry";
-import { action as sendWelcomeEmail } from "~/routes/functions.v1.send-welcome-email";
-import { action as simpleCheckout } from "~/routes/functions.v1.simple-checkout";
-import { action as updateOrderStatus } from "~/routes/functions.v1.update-order-status";
-import { action as updateProduct } from "~/routes/functions.v1.update-product";
-import { action as validateDiscountCode } from "~/routes/functions.v1.validate-discount-code";
-import { action as verifyPayment } from "~/routes/functions.v1.verify-payment";
 import { action as stripeWebhook } from "~/routes/webhooks.stripe";
+import { action as functionRoute } from "~/routes/functions.v1.$name";
+import type { FunctionName } from "~/functions/registry.server";
 
 /**
  * The tests' one route client: it builds the Request a browser or the admin
@@ -228,54 +196,19 @@ export function cartClient(visitor: Browser = browser()) {
 // ---------------------------------------------------------------------------
 // The /functions/v1 endpoints
 
-const functions = {
-  "validate-discount-code": validateDiscountCode,
-  "check-secrets": checkSecrets,
-  "simple-checkout": simpleCheckout,
-  "verify-payment": verifyPayment,
-  "send-welcome-email": sendWelcomeEmail,
-  "send-partnership-inquiry": sendPartnershipInquiry,
-  // The operator's functions: a signed-in admin only (pass `cookie`).
-  "get-orders": getOrders,
-  "get-order": getOrder,
-  "update-order-status": updateOrderStatus,
-  "get-products": getProducts,
-  "update-product": updateProduct,
-  "get-discount-codes": getDiscountCodes,
-  "save-discount-code": saveDiscountCode,
-  "preview-discount-code": previewDiscountCode,
-  "get-settings": getSettings,
-  "save-settings": saveSettings,
-  "get-system": getSystem,
-  "get-emails": getEmails,
-  "resend-email": resendEmail,
-  "get-customer-details": getCustomerDetails,
-  "get-preparation": getPreparation,
-  "export-customer": exportCustomer,
-  "forget-customer": forgetCustomer,
-  "get-dashboard": getDashboard,
-  // The owner's lists and exports.
-  "get-subscribers": getSubscribers,
-  "get-inquiries": getInquiries,
-  "export-subscribers": exportSubscribers,
-  "export-inquiries": exportInquiries,
-  "get-operators": getOperators,
-  "save-operator": saveOperator,
-  "remove-operator": removeOperator,
-  "refund-order": refundOrder,
-  "cancel-order": cancelOrder,
-  "reconcile-payments": reconcilePayments,
-} satisfies Record<string, RouteHandler>;
+export type { FunctionName };
 
-export type FunctionName = keyof typeof functions;
+/** The route's action for one function, for a test that builds its own Request (no body, a multipart form). */
+export function functionHandler(name: FunctionName): RouteHandler {
+  return (args) => functionRoute({ ...args, params: { name } });
+}
 
 type FunctionInit = CallInit & Pick<ShopRequestInit, "contentType" | "cookie" | "headers">;
 
 /** POSTs `body` (JSON-encoded unless it is already a string) to /functions/v1/<name>, the way the browser does. */
 export function callFunction(name: FunctionName, body: unknown, init: FunctionInit = {}) {
   const { clientAddress, ...requestInit } = init;
-  const handler: RouteHandler = functions[name];
-  return callRoute(handler, jsonRequest(`/functions/v1/${name}`, body, requestInit), { clientAddress });
+  return callRoute(functionRoute, jsonRequest(`/functions/v1/${name}`, body, requestInit), { clientAddress, params: { name } });
 }
 
 export type ErrorJson = { error: string; title?: string };

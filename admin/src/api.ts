@@ -1,4 +1,21 @@
 import type { HttpError } from "@refinedev/core";
+import type { FunctionAnswer, FunctionBody, FunctionName } from "~/functions/registry.server";
+
+/**
+ * The shop's functions as the admin calls them, typed by their declarations
+ * (app/functions/registry.server.ts): a name the shop has no function for,
+ * or a body its schema would refuse, fails `tsc -p admin`, and the answer is
+ * the type the function returns.
+ */
+type Answers<Name extends FunctionName> = [FunctionAnswer<Name>] extends [never] ? never : Name;
+/** Functions answering JSON (every function but the CSV exports) with a JSON body or none. */
+export type JsonFunctionName = { [Name in FunctionName]: FunctionBody<Name> extends FormData ? never : Answers<Name> }[FunctionName];
+/** Functions answering a file (the CSV exports). */
+export type FileFunctionName = { [Name in FunctionName]: [FunctionAnswer<Name>] extends [never] ? Name : never }[FunctionName];
+/** Functions taking a multipart form (a picture). */
+export type UploadFunctionName = { [Name in FunctionName]: FunctionBody<Name> extends FormData ? Name : never }[FunctionName];
+/** A function's body argument: required when its schema requires something, absent when it takes none. */
+export type BodyArgument<Name extends FunctionName> = undefined extends FunctionBody<Name> ? [body?: FunctionBody<Name>] : [body: FunctionBody<Name>];
 
 /**
  * Calls the shop's own endpoints with the session cookie. Errors become
@@ -23,11 +40,24 @@ async function request<T>(path: string, init: RequestInit): Promise<T> {
   return body;
 }
 
-export function callFunction<T>(name: string, body: unknown = {}) {
-  return request<T>(`/functions/v1/${name}`, {
+export function callFunction<Name extends JsonFunctionName>(name: Name, ...[body]: BodyArgument<Name>) {
+  return request<FunctionAnswer<Name>>(`/functions/v1/${name}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
+    body: JSON.stringify(body ?? {}),
+  });
+}
+
+/**
+ * A function called by a name Refine carries as a string (its data
+ * provider's `custom`, under useFunction and useFunctionMutation, which type
+ * the name, the body and the answer).
+ */
+export function postToFunction(name: string, body: unknown) {
+  return request<unknown>(`/functions/v1/${name}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body ?? {}),
   });
 }
 
@@ -35,14 +65,14 @@ export function callFunction<T>(name: string, body: unknown = {}) {
  * Calls a function that answers a file (a CSV export) and saves it under the
  * name the server gives in Content-Disposition.
  */
-export async function downloadFunction(name: string, body: unknown = {}) {
+export async function downloadFunction<Name extends FileFunctionName>(name: Name, ...[body]: BodyArgument<Name>) {
   let response: Response;
   try {
     response = await fetch(`/functions/v1/${name}`, {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
+      body: JSON.stringify(body ?? {}),
     });
   } catch {
     throw { message: "The shop could not be reached.", statusCode: 0 } satisfies HttpError;
@@ -63,8 +93,8 @@ export async function downloadFunction(name: string, body: unknown = {}) {
 }
 
 /** Calls a function that takes a file (create-product's picture): the form goes as multipart/form-data, its boundary set by the browser. */
-export function callFunctionWithFiles<T>(name: string, form: FormData) {
-  return request<T>(`/functions/v1/${name}`, { method: "POST", body: form });
+export function callFunctionWithFiles<Name extends UploadFunctionName>(name: Name, form: FormData) {
+  return request<FunctionAnswer<Name>>(`/functions/v1/${name}`, { method: "POST", body: form });
 }
 
 export function postForm<T>(path: string, fields: Record<string, string>) {

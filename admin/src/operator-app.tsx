@@ -14,6 +14,7 @@ import { catalogDataProvider } from "./providers/catalog-data";
 import { dataProvider } from "./providers/data";
 import { notificationProvider } from "./providers/notifications";
 import { queryClientConfig } from "./query-client";
+import { RESOURCES } from "./resources";
 
 // The orders list, where every operator lands, comes with the app; every other
 // page is its own chunk, and the chart library comes with the dashboard only.
@@ -48,26 +49,8 @@ export default function OperatorApp() {
         accessControlProvider={accessControlProvider}
         notificationProvider={notificationProvider}
         routerProvider={routerProvider}
-        // The resources also make the header's nav (useMenu): its links, labels and order.
-        resources={[
-          { name: "orders", list: "/", show: "/orders/:id", meta: { label: "Orders" } },
-          { name: "prepare", list: "/prepare", meta: { label: "Prepare" } },
-          { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard" } },
-          { name: "products", list: "/products", create: "/products/new", edit: "/products/:id", meta: { label: "Products", dataProviderName: "catalog" } },
-          {
-            name: "discount-codes",
-            list: "/discount-codes",
-            create: "/discount-codes/new",
-            edit: "/discount-codes/:id",
-            meta: { label: "Discount codes", dataProviderName: "catalog" },
-          },
-          { name: "subscribers", list: "/subscribers", meta: { label: "Subscribers" } },
-          { name: "inquiries", list: "/inquiries", meta: { label: "Inquiries" } },
-          { name: "customers", list: "/customers", meta: { label: "Customer data" } },
-          { name: "operators", list: "/operators", meta: { label: "Operators" } },
-          { name: "settings", list: "/settings", meta: { label: "Settings" } },
-          { name: "system", list: "/system", meta: { label: "System" } },
-        ]}
+        // The resources also make the header's nav (useMenu): its links, labels and order (resources.ts).
+        resources={[...RESOURCES]}
         options={{
           syncWithLocation: true,
           disableTelemetry: true,

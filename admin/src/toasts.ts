@@ -15,11 +15,12 @@ export function answerToasts(
 ) {
   const { success, error } = titles;
   return {
-    successNotification: (response?: { data?: { message?: string } }) => ({
+    successNotification: (response?: { data?: object }) => ({
       key,
       type: "success" as const,
       description: success,
-      message: response?.data?.message ?? "",
+      // The function's own words when it answers a `message` (most saves do).
+      message: response?.data && "message" in response.data && typeof response.data.message === "string" ? response.data.message : "",
     }),
     ...(error === false
       ? { errorNotification: false as const }

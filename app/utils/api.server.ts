@@ -16,8 +16,8 @@ import { assertSameOrigin } from "~/utils/same-origin.server";
 const MAX_JSON_BYTES = 32 * 1024;
 const anyJson = z.unknown();
 
-export function apiError(status: number, error: string, extra?: Record<string, unknown>) {
-  return json({ error, ...extra }, { status, headers: { "Cache-Control": "no-store" } });
+export function apiError(status: number, error: string, extra?: Record<string, unknown>, headers?: Record<string, string>) {
+  return json({ error, ...extra }, { status, headers: { "Cache-Control": "no-store", ...headers } });
 }
 
 /**

@@ -4,11 +4,12 @@ import type { APIRequestContext } from "@playwright/test";
 import { demoAdmin } from "./fixtures";
 
 /**
- * NUL and invalid UTF-16 against every public address, form and function of
- * the running shop, on the database the suite runs on: each is refused with
- * a 4xx before it reaches the database (404 for a path, 400 for a query or a
- * body, with the same words everywhere), never a 500. The operator's
- * functions are tried signed in as the owner, so the body is read. The rule
+ * NUL and invalid UTF-16 against every public address and form of the
+ * running shop, and the functions' addresses, on the database the suite runs
+ * on: each is refused with a 4xx before it reaches the database (404 for a
+ * path, 400 for a query or a body, with the same words everywhere), never a
+ * 500. Every function's body is tried from its declaration, in-process
+ * (tests/integration/every-function.test.ts). The rule
  * itself is app/lib/text.ts; the readers are app/utils/api.server.ts and
  * app/utils/forms.server.ts; addresses are refused by server/http-guards.mjs.
  */
@@ -58,39 +59,6 @@ const FORMS: { name: string; path: string; fields: Record<string, string> }[] = 
   { name: "unsubscribe", path: "/unsubscribe", fields: { token: "token{}" } },
   { name: "the operator sign-in", path: "/auth/login", fields: { email: "admin@chillpb.example", password: "chillpb-demo-admin{}" } },
 ];
-
-/** Every function that reads a body, one value made hostile (`{}` marks where). */
-const PUBLIC_FUNCTIONS: Record<string, unknown> = {
-  "send-welcome-email": { email: "hostile{}@example.com" },
-  "send-partnership-inquiry": { name: "Ana{}", email: "ana@example.com", business: "", message: "Hello" },
-  "validate-discount-code": { code: "WELCOME10{}", email: "ana@example.com" },
-  "simple-checkout": {
-    items: [{ product: { id: "bar-chocolate-pb{}", price: 6 }, quantity: 4 }],
-    shipping: { firstName: "Ana", lastName: "Ruiz", email: "ana@example.com", address: "1 Main St", city: "Santa Monica", state: "CA", zipCode: "90401" },
-    email: "ana@example.com",
-    discountCode: "WELCOME{}",
-    discountAmount: 0,
-  },
-  "verify-payment": { sessionId: "cs_test_{}" },
-};
-
-const OWNER_FUNCTIONS: Record<string, unknown> = {
-  "get-orders": { q: "ana{}" },
-  "get-order": { orderId: `${randomUUID()}{}` },
-  "update-order-status": { orderId: randomUUID(), newStatus: "shipped{}" },
-  "update-product": { productId: "bar-chocolate-pb", description: "Creamy{}" },
-  "save-discount-code": { code: "HOSTILE", percentOff: 10, description: "Ten off{}", active: true, firstOrderOnly: false, usageLimit: null, expiresAt: null },
-  "refund-order": { orderId: randomUUID(), reason: "asked{}" },
-  "get-subscribers": { q: "ana{}" },
-  "get-inquiries": { q: "ana{}" },
-  "export-subscribers": { q: "ana{}" },
-  "export-inquiries": { q: "ana{}" },
-  "save-operator": { email: "new-operator@example.com", role: "staff", password: "a long passphrase{}" },
-  "remove-operator": { email: "x{}@example.com" },
-};
-
-/** Functions that take no body: only their address can carry text, and the edge reads it. */
-const BODILESS_FUNCTIONS = ["check-secrets", "get-products", "get-discount-codes", "get-dashboard", "get-operators"];
 
 const jsonWith = (value: unknown, hostile: Hostile) => JSON.stringify(value).replace("{}", hostile.json);
 const formWith = (fields: Record<string, string>, hostile: Hostile) =>
@@ -151,24 +119,11 @@ for (const hostile of HOSTILE) {
       await expectRefusedBody(response, "multipart");
     });
 
-    for (const [name, body] of Object.entries(PUBLIC_FUNCTIONS)) {
-      test(`in ${name}'s body`, async ({ request }) => {
-        const response = await request.post(`/functions/v1/${name}`, { headers: { "Content-Type": "application/json" }, data: jsonWith(body, hostile) });
-        await expectRefusedBody(response, name);
-      });
-    }
-
-    test("in every owner function's body, read once the owner is signed in", async ({ request }) => {
+    // Every function's body is tried in-process, each from its declaration (tests/integration/every-function.test.ts).
+    // The address is read by the edge before any route, so one function and one name the shop has not stand for them all.
+    test("in the query of a function, and of a name that is no function", async ({ request }) => {
       await signedInAsOwner(request);
-      for (const [name, body] of Object.entries(OWNER_FUNCTIONS)) {
-        const response = await request.post(`/functions/v1/${name}`, { headers: { "Content-Type": "application/json" }, data: jsonWith(body, hostile) });
-        await expectRefusedBody(response, name);
-      }
-    });
-
-    test("in the query of every function, the body-less ones included", async ({ request }) => {
-      await signedInAsOwner(request);
-      for (const name of [...Object.keys(PUBLIC_FUNCTIONS), ...Object.keys(OWNER_FUNCTIONS), ...BODILESS_FUNCTIONS]) {
+      for (const name of ["get-orders", "check-secrets", "no-such-function"]) {
         const response = await request.post(`/functions/v1/${name}?x=${hostile.url}`, { headers: { "Content-Type": "application/json" }, data: "{}" });
         expect(response.status(), name).toBe(400);
         expect(await response.json(), name).toEqual({ error: "This address holds characters we cannot read." });

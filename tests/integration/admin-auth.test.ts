@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { functionsFor } from "~/functions/registry.server";
 import { upsertAdmin } from "~/models/operators.server";
 import { verifyPassword } from "~/models/passwords.server";
 import { getAdmin, requireAdmin, SESSION_IDLE_MS, SESSION_MAX_MS, signIn } from "~/utils/auth.server";
@@ -85,7 +86,7 @@ describe("signing in", () => {
     expect(cookie).not.toBeNull();
     const who = await me(cookie ?? "");
     expect(who.status).toBe(200);
-    expect(await readJson<MeJson>(who)).toEqual({ email: admin.email, role: "owner" });
+    expect(await readJson<MeJson>(who)).toEqual({ email: admin.email, role: "owner", functions: functionsFor("owner") });
   });
 
   it("matches the email without regard to case or surrounding spaces", async () => {
@@ -491,7 +492,7 @@ describe("owner and staff roles", () => {
       const operator = await signedInAdmin(role, role);
       const response = await me(operator.cookie);
       expect(response.status).toBe(200);
-      expect(await readJson(response)).toEqual({ email: operator.email, role });
+      expect(await readJson(response)).toEqual({ email: operator.email, role, functions: functionsFor(role) });
     }
   });
 

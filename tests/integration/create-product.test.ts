@@ -2,8 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { UPLOAD_BODY_LIMITS } from "../../server/http-guards.mjs";
 import { catalogVersion, findProducts, listProducts } from "~/models/catalog.server";
-import { action as archiveProduct } from "~/routes/functions.v1.archive-product";
-import { action as createProduct, CREATE_PRODUCT_BODY_BYTES } from "~/routes/functions.v1.create-product";
+import { CREATE_PRODUCT_BODY_BYTES } from "~/functions/catalog.server";
 import { loader as productImage } from "~/routes/product-images.$file";
 import { loader as productPage } from "~/routes/shop_.$id/route";
 import { loader as sitemap } from "~/routes/sitemap[.]xml";
@@ -12,6 +11,7 @@ import {
   cartClient,
   callFunction,
   callRoute,
+  functionHandler,
   checkoutBody,
   jsonRequest,
   placeOrder,
@@ -77,10 +77,10 @@ function createRequest(values: Record<string, string | string[] | null>, upload:
 }
 
 async function create(values: Record<string, string | string[] | null>, upload: Upload | null, cookie?: string) {
-  return callRoute(createProduct, createRequest(values, upload, cookie));
+  return callRoute(functionHandler("create-product"), createRequest(values, upload, cookie));
 }
 
-const archive = (body: unknown, cookie?: string) => callRoute(archiveProduct, jsonRequest("/functions/v1/archive-product", body, { cookie }));
+const archive = (body: unknown, cookie?: string) => callRoute(functionHandler("archive-product"), jsonRequest("/functions/v1/archive-product", body, { cookie }));
 
 const png = async (width = 1200, height = 900) => ({ bytes: await picture(width, height), name: "mango.png", type: "image/png" });
 
@@ -179,12 +179,12 @@ describe("create-product", () => {
       headers: { "Content-Length": String(CREATE_PRODUCT_BODY_BYTES + 1) },
       body: "--x--",
     });
-    const response = await callRoute(createProduct, request);
+    const response = await callRoute(functionHandler("create-product"), request);
     expect(response.status).toBe(413);
     const json = await readJson<FormErrorJson>(response);
     expect(json.fieldErrors?.picture).toMatch(/at most 5 MB/);
     // A JSON body is not this function's.
-    const asJson = await callRoute(createProduct, jsonRequest("/functions/v1/create-product", { name: "Mango" }, { cookie }));
+    const asJson = await callRoute(functionHandler("create-product"), jsonRequest("/functions/v1/create-product", { name: "Mango" }, { cookie }));
     expect(asJson.status).toBe(415);
   });
 

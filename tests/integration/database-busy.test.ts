@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
-import { createRequestHandler, type SerializeFrom, type ServerBuild } from "@remix-run/node";
+import { createRequestHandler, type ActionFunctionArgs, type SerializeFrom, type ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createPrismaClient, db, isDatabaseBusy, isUniqueViolation } from "~/utils/db.server";
 import { browser, callRoute, shopRequest, cartClient, checkoutBody, jsonRequest, readJson, shipping, uniqueEmail, type CheckoutJson, type ErrorJson } from "../utils";
@@ -30,7 +30,8 @@ async function smallPoolInstance() {
   vi.resetModules();
   try {
     return await withSmallPool(async () => {
-      const simpleCheckout = await import("~/routes/functions.v1.simple-checkout");
+      const functionRoute = await import("~/routes/functions.v1.$name");
+      const simpleCheckout = { action: (args: ActionFunctionArgs) => functionRoute.action({ ...args, params: { name: "simple-checkout" } }) };
       const checkoutPage = await import("~/routes/checkout/route");
       const entry = await import("~/entry.server");
       const { db } = await import("~/utils/db.server");

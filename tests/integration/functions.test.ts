@@ -90,7 +90,7 @@ describe("validate-discount-code", () => {
     for (const body of [{ email: uniqueEmail() }, { code: "WELCOME10" }, {}]) {
       const response = await callFunction("validate-discount-code", body);
       expect(response.status).toBe(400);
-      expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.stringContaining("is required") });
+      expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.stringContaining("is required"), fieldErrors: expect.any(Object) });
     }
   });
 
@@ -622,7 +622,7 @@ describe("verify-payment", () => {
     for (const sessionId of ["not-a-session", "cs_../../v1/customers", "", 42]) {
       const response = await callFunction("verify-payment", { sessionId });
       expect(response.status).toBe(400);
-      expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.stringMatching(/sessionId/) });
+      expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.stringMatching(/sessionId/), fieldErrors: { sessionId: expect.any(String) } });
     }
     expect((await callFunction("verify-payment", {})).status).toBe(400);
     expect(stripeMock.requests).toEqual([]);

@@ -1,10 +1,11 @@
 import { Button } from "@mantine/core";
 import { useNotification } from "@refinedev/core";
 import { useState } from "react";
-import { downloadFunction } from "../api";
+import type { FunctionBody } from "~/functions/registry.server";
+import { downloadFunction, type FileFunctionName } from "../api";
 
 /** Saves what a list shows (its filters, every page) as a CSV file. */
-export function ExportButton({ name, body, label = "Export CSV" }: { name: string; body: Record<string, unknown>; label?: string }) {
+export function ExportButton<Name extends FileFunctionName>({ name, body, label = "Export CSV" }: { name: Name; body: FunctionBody<Name>; label?: string }) {
   const [busy, setBusy] = useState(false);
   const { open } = useNotification();
   return (

@@ -1,15 +1,14 @@
 import "@mantine/charts/styles.css";
 import { BarChart } from "@mantine/charts";
 import { Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { useCustom } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import type { DashboardStats } from "@shop/orders";
 import { Loading, QueryError } from "../components/loading";
+import { useFunction } from "../functions";
 
 /** Today's orders and revenue, open orders, and paid orders per day for the last 30 days. */
 export default function DashboardPage() {
   // No toast on failure: the page shows the error in place of the numbers.
-  const { result, query } = useCustom<DashboardStats>({ url: "get-dashboard", method: "post", errorNotification: false });
+  const { result, query } = useFunction("get-dashboard", { errorNotification: false });
   if (query.isLoading) return <Loading label="Loading the dashboard" />;
   if (query.isError || !result.data) {
     return <QueryError title="Failed to fetch the dashboard" message={query.error?.message} onRetry={() => void query.refetch()} />;

@@ -12,8 +12,6 @@ import {
 } from "@mantine/core";
 import {
   useCan,
-  useCustom,
-  useCustomMutation,
   type HttpError,
 } from "@refinedev/core";
 import type { SettingsJson, ZoneJson } from "@shop/owner-records";
@@ -22,6 +20,8 @@ import { fieldErrorsNote } from "../api";
 import { Loading, QueryError } from "../components/loading";
 import { OwnerOnly } from "../components/owner-only";
 import { answerToasts } from "../toasts";
+import { useFunction, useFunctionMutation } from "../functions";
+import type { FunctionBody } from "~/functions/registry.server";
 
 /** The most zones save-settings takes. */
 const MAX_ZONES = 8;
@@ -36,9 +36,7 @@ export default function SettingsPage() {
 }
 
 function Settings() {
-  const { result, query } = useCustom<SettingsJson>({
-    url: "get-settings",
-    method: "post",
+  const { result, query } = useFunction("get-settings", {
     errorNotification: false,
   });
   const { data: edit, isLoading: checking } = useCan({
@@ -125,9 +123,7 @@ function SettingsForm({
   const nextKey = () => ++keys.current;
   const [fields, setFields] = useState(() => fieldsOf(settings, nextKey));
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
-  const { mutate, mutation } = useCustomMutation<
-    SettingsJson & { message?: string }
-  >();
+  const { call, mutation } = useFunctionMutation("save-settings");
 
   const set =
     (name: Exclude<keyof Fields, "zones">) =>
@@ -197,11 +193,10 @@ function SettingsForm({
           } as unknown as ZoneJson)
       ),
     };
-    mutate(
+    // A number typed as text that is not one goes as typed, so the server names the field it is in.
+    call(
+      values as FunctionBody<"save-settings">,
       {
-        url: "save-settings",
-        method: "post",
-        values,
         ...answerToasts(
           "settings-save",
           { success: "Settings saved", error: "Could not save the settings" },

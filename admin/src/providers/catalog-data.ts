@@ -13,11 +13,9 @@ type Resource = "products" | "discount-codes";
 /** What update-product takes besides the product's id; `archived` alone goes to archive-product (decision 065). */
 type ProductChanges = Partial<Pick<ProductJson, "name" | "description" | "price" | "inStock">> & { archived?: boolean };
 
-type ProductAnswer = { message: string; product: ProductJson };
-
 async function list(resource: string): Promise<(ProductJson | DiscountCodeJson)[]> {
-  if (resource === "products") return (await callFunction<{ products: ProductJson[] }>("get-products")).products;
-  if (resource === "discount-codes") return (await callFunction<{ codes: DiscountCodeJson[] }>("get-discount-codes")).codes;
+  if (resource === "products") return (await callFunction("get-products")).products;
+  if (resource === "discount-codes") return (await callFunction("get-discount-codes")).codes;
   throw new Error(`Unknown resource ${resource}`);
 }
 
@@ -26,7 +24,7 @@ const idOf = (resource: Resource | string, record: ProductJson | DiscountCodeJso
 
 /** `create`: only make a new code; the server answers 409 on the code field for one that exists. */
 async function saveCode(terms: DiscountCodeTerms, { create = false } = {}) {
-  return callFunction<{ message: string; code: DiscountCodeJson }>("save-discount-code", { ...terms, ...(create && { create }) });
+  return callFunction("save-discount-code", { ...terms, ...(create && { create }) });
 }
 
 export const catalogDataProvider: DataProvider = {
@@ -48,8 +46,8 @@ export const catalogDataProvider: DataProvider = {
       const { archived, ...changes } = variables as ProductChanges;
       const { message, product } =
         archived === undefined
-          ? await callFunction<ProductAnswer>("update-product", { productId: String(id), ...changes })
-          : await callFunction<ProductAnswer>("archive-product", { productId: String(id), archived });
+          ? await callFunction("update-product", { productId: String(id), ...changes })
+          : await callFunction("archive-product", { productId: String(id), archived });
       return { data: { ...product, message } as unknown as TData };
     }
     const { message, code } = await saveCode({ ...(variables as DiscountCodeTerms), code: String(id) });
@@ -59,7 +57,7 @@ export const catalogDataProvider: DataProvider = {
   async create<TData extends BaseRecord>({ resource, variables }: Parameters<DataProvider["create"]>[0]) {
     if (resource === "products") {
       // The new product's fields and its picture, as the page's form holds them.
-      const { message, product } = await callFunctionWithFiles<ProductAnswer>("create-product", (variables as { form: FormData }).form);
+      const { message, product } = await callFunctionWithFiles("create-product", (variables as { form: FormData }).form);
       return { data: { ...product, message } as unknown as TData };
     }
     const { message, code } = await saveCode(variables as DiscountCodeTerms, { create: true });

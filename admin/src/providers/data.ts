@@ -1,5 +1,5 @@
 import type { BaseRecord, DataProvider } from "@refinedev/core";
-import { callFunction } from "../api";
+import { postToFunction } from "../api";
 import { inquiries, subscribers } from "./resources/lists";
 import { operators } from "./resources/operators";
 import { orders } from "./resources/orders";
@@ -8,9 +8,9 @@ import { emails } from "./resources/system";
 
 /**
  * Refine's data provider over the shop's functions (/functions/v1/*): each
- * resource's calls live in providers/resources/; get-dashboard and
- * refund-order (and get-system, resend-email) are custom calls (the function's name as the url, the body as
- * the payload).
+ * resource's calls live in providers/resources/; the rest are custom calls,
+ * made by useFunction and useFunctionMutation (functions.ts), which type
+ * them (the function's name as the url, the body as the payload).
  */
 const resources: Record<string, ResourceHandlers> = { orders, subscribers, inquiries, operators, emails };
 
@@ -44,7 +44,8 @@ export const dataProvider: DataProvider = {
   },
 
   async custom<TData extends BaseRecord>({ url, payload }: Parameters<NonNullable<DataProvider["custom"]>>[0]) {
-    return { data: await callFunction<TData>(url, payload ?? {}) };
+    // Typed by useFunction / useFunctionMutation, which alone make custom calls.
+    return { data: (await postToFunction(url, payload)) as TData };
   },
 
   async deleteOne<TData extends BaseRecord>(params: Parameters<DataProvider["deleteOne"]>[0]) {

@@ -17,7 +17,6 @@ import {
 import { useDebouncedValue } from "@mantine/hooks";
 import {
   useCreate,
-  useCustom,
   useList,
   useOne,
   useUpdate,
@@ -42,6 +41,7 @@ import { Loading, QueryError } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 import { answerToasts } from "../../toasts";
+import { useFunction } from "../../functions";
 
 /** Creates a code (/discount-codes/new) or edits one (/discount-codes/:code). */
 export default function DiscountCodeEditPage() {
@@ -199,7 +199,7 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
       usageLimit: numberOf(usageLimit) ?? null,
       expiresAt: instantOf(expiresAt),
     } as unknown as DiscountCodeTerms;
-    const onSuccess = () => navigate("/discount-codes");
+    const onSuccess = () => void navigate("/discount-codes");
     if (existing) update({ values: terms }, { onSuccess });
     else create({ values: terms }, { onSuccess });
   }
@@ -399,16 +399,6 @@ type PreviewTerms = {
   appliesTo: DiscountScope;
 };
 
-/** What preview-discount-code answers: the pricing engine's figures, in dollars. */
-type PreviewAnswer = {
-  subtotal: number;
-  discount: number;
-  shipping: number;
-  shippingWaived: boolean;
-  total: number;
-  problem: string | null;
-};
-
 /** The server's dollars as the shop writes money. */
 const money = (dollars: number) => formatCents(dollarsToCents(dollars));
 
@@ -472,10 +462,8 @@ function CodePreview({ terms }: { terms: PreviewTerms }) {
     body ? JSON.stringify(body) : null,
     300
   );
-  const { result, query } = useCustom<PreviewAnswer>({
-    url: "preview-discount-code",
-    method: "post",
-    config: { payload: debounced ? (JSON.parse(debounced) as object) : {} },
+  const { result, query } = useFunction("preview-discount-code", {
+    body: debounced ? (JSON.parse(debounced) as NonNullable<typeof body>) : undefined,
     errorNotification: false,
     queryOptions: {
       enabled: debounced !== null,

@@ -1,12 +1,12 @@
 import { Badge, Card, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable } from "@refinedev/core";
-import { OWNER_LIST_PAGE_SIZE, type SubscriberRow } from "@shop/owner-lists";
+import { OWNER_LIST_PAGE_SIZE, SUBSCRIBER_STATUSES, type SubscriberRow } from "@shop/owner-lists";
 import { ExportButton } from "../../components/export-button";
 import { Pager } from "../../components/pager";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
-import { filterValue } from "../../providers/resources/shared";
+import { filterChoice, filterValue } from "../../providers/resources/shared";
 import { orderDate } from "../../components/status";
 
 const statusOptions = [
@@ -23,7 +23,7 @@ function SubscriberList() {
     errorNotification: false,
   });
   const q = filterValue(filters, "q") ?? "";
-  const status = filterValue(filters, "status") ?? "all";
+  const status = filterChoice(filters, "status", SUBSCRIBER_STATUSES) ?? "all";
   const setFilter = (field: string, value: string) =>
     setFilters([{ field, operator: field === "q" ? "contains" : "eq", value: value || undefined }], "merge");
   const search = useDebouncedCallback((value: string) => setFilter("q", value.trim()), 300);

@@ -1,7 +1,8 @@
 import { Alert, Button, Paper, Text } from "@mantine/core";
-import { CanAccess, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { CanAccess, useInvalidate } from "@refinedev/core";
 import type { CustomerDetails } from "@shop/orders";
 import { useState } from "react";
+import { useFunctionMutation } from "../../functions";
 
 /**
  * The owner's "Show customer details" (hidden for staff by Refine's access
@@ -13,12 +14,13 @@ export function CustomerDetailsButton({ orderId }: { orderId: string }) {
   const [details, setDetails] = useState<CustomerDetails | null>(null);
   const [error, setError] = useState<string | null>(null);
   const invalidate = useInvalidate();
-  const { mutate, mutation } = useCustomMutation<CustomerDetails>();
+  const { call, mutation } = useFunctionMutation("get-customer-details");
 
   const show = () => {
     setError(null);
-    mutate(
-      { url: "get-customer-details", method: "post", values: { orderId }, errorNotification: false, successNotification: false },
+    call(
+      { orderId },
+      { errorNotification: false, successNotification: false },
       {
         onSuccess: (response) => {
           setDetails(response.data);

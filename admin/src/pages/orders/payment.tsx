@@ -1,8 +1,9 @@
 import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, Textarea } from "@mantine/core";
-import { CanAccess, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { CanAccess, useInvalidate } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { PAYMENT_STATUS_LABELS, REFUND_PENDING_LABEL, shortOrderId, type MaskedOrder, type PaymentStatus } from "@shop/orders";
 import { useState, type FormEvent, type ReactNode } from "react";
+import { useFunctionMutation } from "../../functions";
 
 /** The same bound as the server's (refund-order): a reason the owner will recognise later, not an essay. */
 const REASON_MIN = 3;
@@ -123,7 +124,7 @@ function ReasonDialogAction({
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
   const invalidate = useInvalidate();
-  const { mutate, mutation } = useCustomMutation<ReasonAnswer>();
+  const { call, mutation } = useFunctionMutation(url);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -133,14 +134,12 @@ function ReasonDialogAction({
       return;
     }
     setError(null);
-    mutate(
+    call(
+      { orderId, reason: trimmed },
       {
-        url,
-        method: "post",
-        values: { orderId, reason: trimmed },
         // The dialog shows a failure itself, next to the button to try again.
         errorNotification: false,
-        successNotification: (response?: { data?: ReasonAnswer }) => ({
+        successNotification: (response) => ({
           key: `${url}-${orderId}`,
           type: "success" as const,
           description: successTitle(response?.data),

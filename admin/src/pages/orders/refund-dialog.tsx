@@ -1,10 +1,11 @@
 import { Alert, Button, Checkbox, Group, Modal, NumberInput, SegmentedControl, Stack, Table, Text, Textarea } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
-import { CanAccess, useCustom, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { CanAccess, useInvalidate } from "@refinedev/core";
 import { dollarsToCents, formatCents } from "@shop/money";
 import { REFUND_PENDING_LABEL, shortOrderId, type MaskedOrderWithHistory } from "@shop/orders";
 import { keepPreviousData } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { useFunction, useFunctionMutation } from "../../functions";
 
 /** The same bounds as the server's (refund-order). */
 const REASON_MIN = 3;
@@ -12,10 +13,8 @@ const REASON_MAX = 500;
 
 type Mode = "rest" | "amount" | "lines";
 
-/** What refund-order answers: 200 when Stripe refunded (or had), 202 with `pending` when Stripe's answer did not come. */
-type RefundAnswer = { message: string; alreadyRefunded: boolean; pending?: boolean };
-/** refund-order with `preview: true`: what the refund would give back, in dollars, decided by the server. */
-type PreviewAnswer = { amount: number; refunded: number; total: number; left: number };
+/** What to refund besides the order's rest: an amount, or lines (and whether their stock goes back). */
+type Ask = { restock?: boolean; amount?: number; lines?: { itemId: number; quantity: number }[] };
 
 type RefundableOrder = Pick<
   MaskedOrderWithHistory,
@@ -58,14 +57,15 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
   const invalidate = useInvalidate();
-  const { mutate, mutation } = useCustomMutation<RefundAnswer>();
+  // 200 when Stripe refunded (or had), 202 with `pending` when Stripe's answer did not come.
+  const { call, mutation } = useFunctionMutation("refund-order");
 
   const lines = Object.entries(quantities)
     .filter(([, quantity]) => quantity > 0)
     .map(([itemId, quantity]) => ({ itemId: Number(itemId), quantity }));
   const dollars = typedDollars(amount);
   // What the server is asked to refund: null while the choice is not complete.
-  const ask =
+  const ask: Ask | null =
     mode === "rest"
       ? { restock }
       : mode === "amount"
@@ -77,15 +77,14 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
           : { lines, restock };
 
   const [debounced] = useDebouncedValue(ask ? JSON.stringify(ask) : null, 250);
-  const { result, query } = useCustom<PreviewAnswer>({
-    url: "refund-order",
-    method: "post",
-    config: { payload: { orderId: order.id, preview: true, ...(debounced ? (JSON.parse(debounced) as object) : {}) } },
+  // With `preview: true`: what the refund would give back, in dollars, decided by the server.
+  const { result, query } = useFunction("refund-order", {
+    body: { orderId: order.id, preview: true, ...(debounced ? (JSON.parse(debounced) as Ask) : {}) },
     errorNotification: false,
     queryOptions: { enabled: debounced !== null && mode !== "rest", placeholderData: keepPreviousData, retry: false },
   });
   const current = ask !== null && debounced === JSON.stringify(ask);
-  const previewCents = mode === "rest" ? order.refund_left_cents : current && !query.isError && result.data ? dollarsToCents(result.data.amount) : null;
+  const previewCents = mode === "rest" ? order.refund_left_cents : current && !query.isError && result.data && "amount" in result.data && result.data.amount !== undefined ? dollarsToCents(result.data.amount) : null;
   const previewProblem = mode !== "rest" && current && query.isError ? query.error?.message : null;
 
   const submit = (event: FormEvent) => {
@@ -100,17 +99,15 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
       return;
     }
     setError(null);
-    mutate(
+    call(
+      { orderId: order.id, reason: trimmed, ...ask },
       {
-        url: "refund-order",
-        method: "post",
-        values: { orderId: order.id, reason: trimmed, ...ask },
         // The dialog shows a failure itself, next to the button to try again.
         errorNotification: false,
-        successNotification: (response?: { data?: RefundAnswer }) => ({
+        successNotification: (response) => ({
           key: `refund-order-${order.id}`,
           type: "success" as const,
-          description: response?.data?.pending ? REFUND_PENDING_LABEL : "Refunded",
+          description: response?.data && "pending" in response.data && response.data.pending ? REFUND_PENDING_LABEL : "Refunded",
           message: response?.data?.message ?? "",
         }),
       },

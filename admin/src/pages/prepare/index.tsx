@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Card, Checkbox, Group, Modal, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { useCustom, useInvalidate, useNotification } from "@refinedev/core";
+import { useInvalidate, useNotification } from "@refinedev/core";
 import { ORDER_STATUS_LABELS, type Preparation, type PreparationOrder } from "@shop/orders";
 import { checkTracking } from "@shop/tracking";
 import { useMemo, useState, type FormEvent } from "react";
@@ -10,6 +10,8 @@ import { StatusBadge } from "../../components/status";
 import { useWide } from "../../components/wide";
 import { CarrierSelect, ShipActions } from "../orders/status-select";
 import { itemsText, zoneTitle } from "./shared";
+import { useFunction } from "../../functions";
+import type { FunctionBody } from "~/functions/registry.server";
 
 /**
  * Today's work (issue 23, item 2): the paid orders not yet shipped, zone by
@@ -18,7 +20,7 @@ import { itemsText, zoneTitle } from "./shared";
  * together (preparing; shipped, with each one's tracking).
  */
 export default function PreparePage() {
-  const { result, query } = useCustom<Preparation>({ url: "get-preparation", method: "post", config: { payload: {} }, errorNotification: false });
+  const { result, query } = useFunction("get-preparation", { body: {}, errorNotification: false });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [shipping, setShipping] = useState(false);
   const [working, setWorking] = useState<string | null>(null);
@@ -38,7 +40,7 @@ export default function PreparePage() {
     });
 
   /** One update-order-status per order (each audited, each customer emailed once), then the page again. */
-  const move = async (label: string, targets: PreparationOrder[], body: (order: PreparationOrder) => Record<string, unknown>) => {
+  const move = async (label: string, targets: PreparationOrder[], body: (order: PreparationOrder) => Omit<FunctionBody<"update-order-status">, "orderId">) => {
     setWorking(label);
     const failed: string[] = [];
     for (const order of targets) {

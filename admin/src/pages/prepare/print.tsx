@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, Text } from "@mantine/core";
-import { useCan, useCustom } from "@refinedev/core";
+import { useCan } from "@refinedev/core";
 import { brand } from "@shop/brand";
 import type { Preparation, PreparationOrder } from "@shop/orders";
 import { Link, useSearchParams } from "react-router";
@@ -7,6 +7,7 @@ import { Loading, QueryError } from "../../components/loading";
 import { orderDate } from "../../components/status";
 import { itemsText, zoneTitle } from "./shared";
 import "./print.css";
+import { useFunction } from "../../functions";
 
 /**
  * The packing slips (one order a page) and the day sheet (what to make, then
@@ -21,10 +22,8 @@ export default function PreparePrintPage() {
   const only = params.get("orders")?.split(",").filter(Boolean) ?? [];
   const access = useCan({ resource: "orders", action: "customer-details" });
   const details = access.data?.can === true;
-  const { result, query } = useCustom<Preparation>({
-    url: "get-preparation",
-    method: "post",
-    config: { payload: { customerDetails: details, ...(only.length ? { orderIds: only } : {}) } },
+  const { result, query } = useFunction("get-preparation", {
+    body: { customerDetails: details, ...(only.length ? { orderIds: only } : {}) },
     queryOptions: { enabled: !access.isLoading && !access.error },
     errorNotification: false,
   });

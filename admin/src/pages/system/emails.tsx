@@ -10,7 +10,7 @@ import {
   Title,
   VisuallyHidden,
 } from "@mantine/core";
-import { useCustomMutation, useTable, type HttpError } from "@refinedev/core";
+import { useTable, type HttpError } from "@refinedev/core";
 import {
   EMAILS_PAGE_SIZE,
   type EmailListStatus,
@@ -24,6 +24,7 @@ import { useWide } from "../../components/wide";
 import { filterValue } from "../../providers/resources/shared";
 import { answerToasts } from "../../toasts";
 import { ERROR_RED, unsqueezed } from "./shared";
+import { useFunctionMutation } from "../../functions";
 
 const statusOptions = [
   { value: "all", label: "All" },
@@ -119,10 +120,7 @@ function ResendAction({
   email: EmailRow;
   onResent: () => void;
 }) {
-  const { mutate, mutation } = useCustomMutation<{
-    message: string;
-    id: string;
-  }>();
+  const { call, mutation } = useFunctionMutation("resend-email");
   if (email.resentAs) {
     return (
       <Text size="sm" className="nowrap" title={`Resent as ${email.resentAs}`}>
@@ -142,11 +140,9 @@ function ResendAction({
       aria-label={`Resend ${which(email)}`}
       loading={mutation.isPending}
       onClick={() =>
-        mutate(
+        call(
+          { id: email.id },
           {
-            url: "resend-email",
-            method: "post",
-            values: { id: email.id },
             ...answerToasts(`email-${email.id}`, {
               success: "Email queued again",
               error: "Email not resent",

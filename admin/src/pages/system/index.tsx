@@ -11,7 +11,6 @@ import {
   Text,
   Title,
 } from "@mantine/core";
-import { useCustom } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { shortOrderId } from "@shop/orders";
 import type { SystemJson } from "@shop/system";
@@ -22,6 +21,7 @@ import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { EmailList } from "./emails";
 import { ERROR_RED, unsqueezed, When } from "./shared";
+import { useFunction } from "../../functions";
 
 /**
  * The owner's System page (decision 054): which release runs, the database,
@@ -31,9 +31,7 @@ import { ERROR_RED, unsqueezed, When } from "./shared";
  */
 function SystemView() {
   // No toast on failure: the page shows the error in place of the cards.
-  const { result, query } = useCustom<SystemJson>({
-    url: "get-system",
-    method: "post",
+  const { result, query } = useFunction("get-system", {
     errorNotification: false,
   });
 

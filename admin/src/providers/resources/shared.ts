@@ -20,3 +20,9 @@ export function filterValue(filters: CrudFilter[] | undefined, field: string) {
   const value = found && "value" in found ? found.value : undefined;
   return typeof value === "string" && value !== "" ? value : undefined;
 }
+
+/** A filter's value when it is one of `choices` (a status, a sort), as the function's schema takes it; undefined for anything else. */
+export function filterChoice<Choice extends string>(filters: CrudFilter[] | undefined, field: string, choices: readonly Choice[]): Choice | undefined {
+  const value = filterValue(filters, field);
+  return choices.find((choice) => choice === value);
+}

@@ -1,0 +1,66 @@
+import type { FunctionName } from "~/functions/registry.server";
+
+/**
+ * The dashboard's resources (Refine's `resources`: the header's nav, its
+ * links, labels and order) and the function each action calls. Access
+ * control reads the functions (providers/access-control.ts): an operator
+ * sees an action when the shop says their role may call its function
+ * (/auth/me), so a button the admin shows is a call the server accepts. An
+ * action without a function of its own is the resource's `list`.
+ */
+type Actions = { list: FunctionName } & Partial<Record<"show" | "edit" | "create" | "refund" | "customer-details", FunctionName>>;
+
+type Resource = {
+  name: string;
+  list: string;
+  show?: string;
+  create?: string;
+  edit?: string;
+  meta: { label: string; dataProviderName?: "catalog"; functions: Actions };
+};
+
+export const RESOURCES = [
+  {
+    name: "orders",
+    list: "/",
+    show: "/orders/:id",
+    meta: {
+      label: "Orders",
+      functions: { list: "get-orders", show: "get-order", edit: "update-order-status", refund: "refund-order", "customer-details": "get-customer-details" },
+    },
+  },
+  // The day's work: every operator's, masked; its printed pages carry names and addresses for the owner only (orders' customer-details).
+  { name: "prepare", list: "/prepare", meta: { label: "Prepare", functions: { list: "get-preparation" } } },
+  { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard", functions: { list: "get-dashboard" } } },
+  {
+    name: "products",
+    list: "/products",
+    create: "/products/new",
+    edit: "/products/:id",
+    meta: { label: "Products", dataProviderName: "catalog", functions: { list: "get-products", edit: "update-product", create: "create-product" } },
+  },
+  {
+    name: "discount-codes",
+    list: "/discount-codes",
+    create: "/discount-codes/new",
+    edit: "/discount-codes/:id",
+    meta: { label: "Discount codes", dataProviderName: "catalog", functions: { list: "get-discount-codes", edit: "save-discount-code", create: "save-discount-code" } },
+  },
+  { name: "subscribers", list: "/subscribers", meta: { label: "Subscribers", functions: { list: "get-subscribers" } } },
+  { name: "inquiries", list: "/inquiries", meta: { label: "Inquiries", functions: { list: "get-inquiries" } } },
+  { name: "customers", list: "/customers", meta: { label: "Customer data", functions: { list: "export-customer" } } },
+  { name: "operators", list: "/operators", meta: { label: "Operators", functions: { list: "get-operators" } } },
+  // Staff read the shop's terms; only the owner changes them.
+  { name: "settings", list: "/settings", meta: { label: "Settings", functions: { list: "get-settings", edit: "save-settings" } } },
+  { name: "system", list: "/system", meta: { label: "System", functions: { list: "get-system" } } },
+] as const satisfies readonly Resource[];
+
+export type ResourceName = (typeof RESOURCES)[number]["name"];
+export type ResourceAction = keyof Actions;
+
+/** The function an action of a resource calls, or undefined for a resource the dashboard does not have. */
+export function functionOf(resource: string | undefined, action: string): FunctionName | undefined {
+  const functions: Actions | undefined = RESOURCES.find((candidate) => candidate.name === resource)?.meta.functions;
+  if (!functions) return undefined;
+  return (action in functions ? functions[action as ResourceAction] : undefined) ?? functions.list;
+}
