@@ -16,5 +16,19 @@ export type DiscountKind = (typeof DISCOUNT_KINDS)[number];
 export const DISCOUNT_SCOPES = ["all", "bars", "bites"] as const;
 export type DiscountScope = (typeof DISCOUNT_SCOPES)[number];
 
-export const parseDiscountKind = (value: string): DiscountKind => (DISCOUNT_KINDS as readonly string[]).includes(value) ? (value as DiscountKind) : "percent";
-export const parseDiscountScope = (value: string): DiscountScope => (DISCOUNT_SCOPES as readonly string[]).includes(value) ? (value as DiscountScope) : "all";
+/**
+ * A stored code's kind and scope as this version knows them, or null for one
+ * it does not (a newer instance's, in a rolling restart): never a default,
+ * which would price a new kind as 0% off.
+ */
+export const discountKindOf = (value: string): DiscountKind | null => DISCOUNT_KINDS.find((kind) => kind === value) ?? null;
+export const discountScopeOf = (value: string): DiscountScope | null => DISCOUNT_SCOPES.find((scope) => scope === value) ?? null;
+
+/** What a customer is told about a code whose terms this version cannot work out. */
+export const codeNotUnderstood = (code: string) => `"${code}" cannot be used just now. Please try again in a few minutes.`;
+
+/** The error (for the person on call, no customer data in it) about such a code. */
+export function unknownTermsError(code: string, kind: string, appliesTo: string) {
+  const what = discountKindOf(kind) === null ? `kind "${kind}"` : `scope "${appliesTo}"`;
+  return new Error(`Discount code ${code} is stored with ${what}, which this version of the shop does not know`);
+}

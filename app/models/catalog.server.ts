@@ -2,7 +2,8 @@ import type { PrismaClient } from "~/generated/prisma/client";
 import { db, query } from "~/utils/db.server";
 import { fingerprintedUrl } from "~/utils/fingerprint.server";
 import { env } from "~/utils/env.server";
-import { DEFAULT_SETTINGS, type ShopSettings, type ZoneTerms } from "~/lib/shop-settings";
+import { DEFAULT_SETTINGS, storedZonesSchema, type ShopSettings } from "~/lib/shop-settings";
+import { parseStored } from "~/utils/stored.server";
 import type { ProductFacts } from "~/lib/product-facts";
 import { allergyLabelOf, productFactsOf } from "~/models/product-facts.server";
 
@@ -80,8 +81,7 @@ export async function readSettings(client: Pick<PrismaClient, "shopSettings"> = 
     freeShippingThresholdCents: row.freeShippingThresholdCents,
     minimumOrderCents: row.minimumOrderCents,
     kitchen: { lat: row.kitchenLat, lon: row.kitchenLon },
-    // Written only by saveSettings, which validated them.
-    zones: row.zones as ZoneTerms[],
+    zones: parseStored("ShopSettings.zones", storedZonesSchema, row.zones),
   };
 }
 

@@ -2,7 +2,7 @@ import { db, isUniqueViolation, inTransaction } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
 import type { DiscountCodeJson, DiscountCodeTerms as DiscountCodeTermsJson } from "~/lib/owner-records";
 import { TAKEN_PAYMENT_STATUSES, type PaymentStatus } from "~/lib/orders";
-import { parseDiscountKind, parseDiscountScope } from "~/lib/discount-code";
+import { discountKindOf, discountScopeOf, unknownTermsError } from "~/lib/discount-code";
 import { centsToDollars } from "~/lib/money";
 
 /**
@@ -32,13 +32,16 @@ type StoredCode = NonNullable<Awaited<ReturnType<typeof db.discountCode.findUniq
 
 /** The stored row in the operator's words, as the audit and the API show it. */
 function termsOf(code: StoredCode) {
+  const kind = discountKindOf(code.kind);
+  const appliesTo = discountScopeOf(code.appliesTo);
+  if (kind === null || appliesTo === null) throw unknownTermsError(code.code, code.kind, code.appliesTo);
   return {
     code: code.code,
-    kind: parseDiscountKind(code.kind),
+    kind,
     percentOff: code.basisPoints / 100,
     amountOff: code.amountOffCents === null ? null : centsToDollars(code.amountOffCents),
     minimumSubtotal: code.minimumSubtotalCents === null ? null : centsToDollars(code.minimumSubtotalCents),
-    appliesTo: parseDiscountScope(code.appliesTo),
+    appliesTo,
     startsAt: code.startsAt?.toISOString() ?? null,
     description: code.description,
     active: code.active,

@@ -1,7 +1,8 @@
 import { db } from "~/utils/db.server";
 import { productsAndSettings, type Product } from "~/models/catalog.server";
+import { reportError } from "~/services/error-reports.server";
 import { MAX_LINE_QUANTITY, type CartItem } from "~/lib/cart";
-import { parseDiscountKind, parseDiscountScope, type DiscountKind, type DiscountScope } from "~/lib/discount-code";
+import { codeNotUnderstood, discountKindOf, discountScopeOf, unknownTermsError, type DiscountKind, type DiscountScope } from "~/lib/discount-code";
 import { formatCents } from "~/lib/money";
 import { zoneNamed, type ShopSettings, type ZoneTerms } from "~/lib/shop-settings";
 import { TAKEN_PAYMENT_STATUSES } from "~/lib/orders";
@@ -70,13 +71,22 @@ export async function checkDiscountCode(
     if (!mailbox) return refuse(`Enter your email first: "${code}" is for first-time customers.`);
     if (await hasPaidOrder(mailbox)) return refuse(`"${code}" is for first-time customers only.`);
   }
+  const kind = discountKindOf(discount.kind);
+  const appliesTo = discountScopeOf(discount.appliesTo);
+  if (kind === null || appliesTo === null) {
+    // Written by a newer version (a rolling restart): refused until this instance is replaced, and said where it shows.
+    const error = unknownTermsError(code, discount.kind, discount.appliesTo);
+    console.error(error.message);
+    reportError(error, { source: "payment" });
+    return refuse(codeNotUnderstood(code));
+  }
   const applied: AppliedDiscount = {
     code,
-    kind: parseDiscountKind(discount.kind),
+    kind,
     basisPoints: discount.basisPoints,
     amountOffCents: discount.amountOffCents,
     minimumSubtotalCents: discount.minimumSubtotalCents,
-    appliesTo: parseDiscountScope(discount.appliesTo),
+    appliesTo,
     description: discount.description,
     firstOrderOnly: discount.firstOrderOnly,
   };

@@ -1,4 +1,6 @@
+import { z } from "zod";
 import { Prisma } from "~/generated/prisma/client";
+import { parseStored } from "~/utils/stored.server";
 import { db, inTransaction } from "~/utils/db.server";
 import { recordRefundInSales } from "~/models/daily-sales.server";
 import { recordAudit } from "~/models/audit.server";
@@ -81,13 +83,12 @@ type RefundableOrder = Prisma.OrderGetPayload<{ select: typeof refundSelect }>;
 
 /** The lines a Refund row was for, as stored (JSON); anything else reads as none. */
 export function storedLines(value: Prisma.JsonValue | null | undefined): RefundLine[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((line) =>
-    line && typeof line === "object" && !Array.isArray(line) && typeof line.itemId === "number" && typeof line.quantity === "number"
-      ? [{ itemId: line.itemId, quantity: line.quantity }]
-      : [],
-  );
+  if (value === null || value === undefined) return [];
+  return parseStored("refund lines", storedLinesSchema, value);
 }
+
+/** [{ itemId, quantity }]: a refund's (or a pending refund request's) chosen lines, as stored. */
+const storedLinesSchema = z.array(z.object({ itemId: z.number().int().positive(), quantity: z.number().int().positive() }).strict());
 
 /** How many of each line earlier refunds of chosen lines gave back. */
 function refundedQuantities(order: Pick<RefundableOrder, "refunds">) {
