@@ -29,6 +29,30 @@ export default tseslint.config(
     },
   },
   {
+    // Promises are awaited, returned or marked `void` on purpose, and never passed where a callback's result is ignored (decision 082).
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
+    // The admin calls the shop's functions through its typed client (admin/src/api.ts, admin/src/functions.ts), never by a bare URL,
+    // and takes only types from the server's code, so none of it reaches the browser's bundle.
+    files: ["admin/src/**/*.{ts,tsx}"],
+    ignores: ["admin/src/functions.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "@refinedev/core", importNames: ["useCustom", "useCustomMutation"], message: "Use useFunction / useFunctionMutation (admin/src/functions.ts): they type the name, the body and the answer." }],
+          patterns: [{ group: ["~/*"], allowTypeImports: true, message: "The admin takes only types from the server's code." }],
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.tsx"],
     plugins: { react, "react-hooks": reactHooks, "jsx-a11y": jsxA11y },
     settings: { react: { version: "detect" } },

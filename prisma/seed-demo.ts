@@ -152,11 +152,15 @@ async function demoPayment(db: ReturnType<typeof createPrismaClient>, order: Dem
 if (import.meta.url === `file://${process.argv[1]}`) {
   // The models' own client (upsertAdmin writes through it): a second one would keep its idle connections, and this process, alive for ten seconds.
   const db = shopDb;
-  seedDemo(db)
+  void seedDemo(db)
     .then(() => {
       const [owner, staff] = DEMO_OPERATORS;
       console.log(`Demo owner: ${owner.email} / ${owner.password} (sign in at /admin)`);
       console.log(`Demo staff: ${staff.email} / ${staff.password}`);
+    })
+    .catch((error: unknown) => {
+      console.error("The demo could not be seeded:", error);
+      process.exitCode = 1;
     })
     .finally(() => db.$disconnect());
 }

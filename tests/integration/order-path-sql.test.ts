@@ -38,6 +38,7 @@ type Statement = { text: string; prisma: boolean };
 async function statementsOf<T>(run: () => Promise<T>): Promise<{ result: T; statements: Statement[] }> {
   const statements: Statement[] = [];
   const original = pg.Client.prototype.query;
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg's query answers a promise; the spy stands in for it
   const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
     const [config] = args;
     const text = typeof config === "string" ? config : ((config as { text?: string } | undefined)?.text ?? "");

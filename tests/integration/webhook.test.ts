@@ -340,6 +340,7 @@ describe("a signed event of an unexpected shape", () => {
       detail: `Key (email)=(${email})`,
     });
     const query = pg.Client.prototype.query;
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg's query answers a promise; the spy stands in for it
     vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
       const [config] = args;
       const text = typeof config === "string" ? config : ((config as { text?: string }).text ?? "");

@@ -26,7 +26,7 @@ export function LoginPage() {
   useEffect(() => {
     let current = true;
     void authProvider.check().then((result) => {
-      if (current && result.authenticated) navigate(to, { replace: true });
+      if (current && result.authenticated) void navigate(to, { replace: true });
     });
     return () => {
       current = false;
@@ -41,7 +41,7 @@ export function LoginPage() {
     const result = await authProvider.login({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
     setPending(false);
     if (!result.success) return setError(result.error?.message ?? "Sign-in failed.");
-    navigate(to, { replace: true });
+    void navigate(to, { replace: true });
   }
 
   return (
