@@ -47,15 +47,6 @@ async function addToDay(tx: Prisma.TransactionClient, createdAt: Date, orders: n
     ${Prisma.raw(ADD_TO_THE_DAY)}`;
 }
 
-/**
- * `addToDay` for an order becoming paid, as a part of the order path's
- * statement (decision 068) that pays it: a CTE reading the `paid` CTE's
- * "createdAt" and "totalCents".
- */
-export const ADD_PAID_TO_DAY = `
-  INSERT INTO "DailySales" ("day", "orders", "revenueCents")
-  SELECT shop_day(paid."createdAt"), 1, paid."totalCents" FROM paid
-  ${ADD_TO_THE_DAY}`;
 
 /**
  * Paid orders and revenue of each of the `count` Los Angeles calendar days

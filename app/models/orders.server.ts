@@ -1,6 +1,8 @@
-import { phoneKey } from "~/lib/phone";
 import { randomUUID } from "node:crypto";
-import { at, db, isSqlUniqueViolation, query, transaction, withTryLock, inTransaction } from "~/utils/db.server";
+import { sql } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
+import { phoneKey } from "~/lib/phone";
+import { at, db, isSqlUniqueViolation, query, sqlDb, transaction, withTryLock, inTransaction } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { checkDelivery, type DeliveryCheck, type DeliveryInRange } from "~/models/delivery.server";
 import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.server";
@@ -12,7 +14,7 @@ import { applyEarlyRefund, lockPaymentIntent } from "~/models/refunds.server";
 import { messages, minimumOrderMessage, outsideAreaMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
 import { enqueueEmails, enqueueEmailsSql } from "~/services/outbox.server";
 import { OutOfStock, holdStock, releaseStock, retakeStock } from "~/models/stock.server";
-import { ADD_PAID_TO_DAY, recordPaymentChange } from "~/models/daily-sales.server";
+import { recordPaymentChange } from "~/models/daily-sales.server";
 import { describeError } from "~/utils/errors.server";
 import { recordAudit } from "~/models/audit.server";
 import { reportError } from "~/services/error-reports.server";
@@ -511,8 +513,7 @@ export async function markOrderPaid(orderId: string, sessionId: string, paymentI
  * logged and reported. An unknown order is left to the paths that handle one.
  */
 async function paidAmountDiffers(orderId: string, sessionId: string, paidCents: number): Promise<boolean> {
-  const { rows } = await query<{ totalCents: number }>(`SELECT "totalCents" FROM "Order" WHERE "id" = $1`, [orderId]);
-  const order = rows[0];
+  const order = await sqlDb().selectFrom("Order").select("totalCents").where("id", "=", orderId).executeTakeFirst();
   if (!order || order.totalCents === paidCents) return false;
   const recorded = await inTransaction(async (tx) => {
     // One record per session however often Stripe tells it, under a lock on the order's row.
@@ -552,40 +553,81 @@ export function paymentMismatchOf(entry: { before: unknown; after: unknown }): P
   return typeof totalCents === "number" && typeof paidCents === "number" && typeof sessionId === "string" ? { totalCents, paidCents, sessionId } : null;
 }
 
-type PaidRow = Omit<Parameters<typeof orderConfirmationEmail>[0], "items">;
+/** What the emails of a paid order read from it: RETURNING lists them, and its row type is checked against the emails' input. */
+const PAID_ORDER_COLUMNS = [
+  "id",
+  "email",
+  "firstName",
+  "lastName",
+  "phone",
+  "address",
+  "city",
+  "state",
+  "zipCode",
+  "subtotalCents",
+  "discountCents",
+  "discountCode",
+  "shippingCents",
+  "totalCents",
+  "deliveryZone",
+  "distanceTenths",
+  "createdAt",
+] as const;
 
 /**
- * The common payment in SQL through node-pg (decision 068): an unpaid order
- * whose PaymentIntent has no refund waiting becomes paid, joins its day's
- * sales and queues its two emails, in one transaction of five statements;
- * only when Stripe took its total (`paidCents`, when known).
+ * The common payment in one transaction of three statements, written with
+ * Kysely (decisions 068, 083): an unpaid order whose PaymentIntent has no
+ * refund waiting becomes paid, joins its day's sales and queues its two
+ * emails; only when Stripe took its total (`paidCents`, when known). The row
+ * the emails are written from is typed by the schema: a column an email reads
+ * and the statement does not return fails the typecheck.
  * Anything else (paid already, given up before the payment came, a refund
  * that came first) changes nothing here and answers false: markOrderPaid's
  * general path decides it.
  */
 async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentId: string | null, paidCents: number | null) {
-  return transaction(async (sql) => {
+  return transaction(async (tx) => {
     // With its PaymentIntent's refund event, one at a time (lockPaymentIntent's key).
-    if (paymentIntentId) await sql.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`payment-intent:${paymentIntentId}`]);
+    if (paymentIntentId) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`payment-intent:${paymentIntentId}`}, 0))`.execute(tx.db);
+    // As an ISO string: node-pg would write a Date in the process's time zone, which a `timestamp(3)` column drops (sql.server.ts).
     const now = at(new Date());
     // One statement: the order paid, its day's sales, and its lines for the emails.
-    const { rows } = await sql.query<PaidRow & { items: { name: string; unitPriceCents: number; quantity: number }[] }>(
-      `WITH paid AS (
-         UPDATE "Order" SET "paymentStatus" = 'paid', "paidAt" = $3, "paymentIntentId" = $4, "updatedAt" = $3
-          WHERE "id" = $1 AND "stripeSessionId" = $2 AND "paymentStatus" = 'unpaid'
-            AND ($5::int IS NULL OR "totalCents" = $5::int)
-            AND NOT EXISTS (SELECT 1 FROM "EarlyRefund" WHERE "paymentIntentId" = $4)
-          RETURNING "id", "email", "firstName", "lastName", "phone", "address", "city", "state", "zipCode", "subtotalCents", "discountCents",
-                    "discountCode", "shippingCents", "totalCents", "deliveryZone", "distanceTenths", "createdAt"
-       ), day AS (${ADD_PAID_TO_DAY})
-       SELECT paid.*, (SELECT json_agg(json_build_object('name', i."name", 'unitPriceCents', i."unitPriceCents", 'quantity', i."quantity") ORDER BY i."id")
-                         FROM "OrderItem" i WHERE i."orderId" = paid."id") AS "items"
-         FROM paid`,
-      [orderId, sessionId, now, paymentIntentId, paidCents],
-    );
-    const paid = rows[0];
+    const paid = await tx.db
+      .with("paid", (db) =>
+        db
+          .updateTable("Order")
+          .set({ paymentStatus: "paid", paidAt: now, paymentIntentId, updatedAt: now })
+          .where("id", "=", orderId)
+          .where("stripeSessionId", "=", sessionId)
+          .where("paymentStatus", "=", "unpaid")
+          .$if(paidCents !== null, (update) => update.where("totalCents", "=", paidCents ?? 0))
+          .$if(paymentIntentId !== null, (update) =>
+            update.where(({ not, exists, selectFrom }) => not(exists(selectFrom("EarlyRefund").select("paymentIntentId").where("paymentIntentId", "=", paymentIntentId ?? "")))),
+          )
+          .returning(PAID_ORDER_COLUMNS),
+      )
+      .with("day", (db) =>
+        db
+          .insertInto("DailySales")
+          .columns(["day", "orders", "revenueCents"])
+          .expression((eb) => eb.selectFrom("paid").select([sql<string>`shop_day(paid."createdAt")`.as("day"), sql<number>`1`.as("orders"), "paid.totalCents"]))
+          .onConflict((conflict) =>
+            conflict.column("day").doUpdateSet((eb) => ({
+              orders: eb("DailySales.orders", "+", eb.ref("excluded.orders")),
+              revenueCents: eb("DailySales.revenueCents", "+", eb.ref("excluded.revenueCents")),
+            })),
+          ),
+      )
+      .selectFrom("paid")
+      .selectAll("paid")
+      .select((eb) =>
+        jsonArrayFrom(eb.selectFrom("OrderItem").select(["name", "unitPriceCents", "quantity"]).whereRef("OrderItem.orderId", "=", "paid.id").orderBy("OrderItem.id")).as(
+          "items",
+        ),
+      )
+      .executeTakeFirst();
     if (!paid) return false;
-    await enqueueEmailsSql(sql, [orderConfirmationEmail(paid), fulfilmentEmail(paid)]);
+    await enqueueEmailsSql(tx, [orderConfirmationEmail(paid), fulfilmentEmail(paid)]);
     return true;
   });
 }
@@ -620,23 +662,23 @@ export async function confirmedOrder(sessionId: string) {
   return (await settleCheckoutSession(sessionId, findPaidOrder)).paid;
 }
 
-/** An order's payment status, or null when there is no such order (node-pg: the confirmation page asks it each time, decision 068). */
+/** An order's payment status, or null when there is no such order (one statement: the confirmation page asks it each time, decision 068). */
 async function paymentStatusOf(orderId: string) {
-  const { rows } = await query<{ paymentStatus: string }>(`SELECT "paymentStatus" FROM "Order" WHERE "id" = $1`, [orderId]);
-  return rows[0]?.paymentStatus ?? null;
+  const order = await sqlDb().selectFrom("Order").select("paymentStatus").where("id", "=", orderId).executeTakeFirst();
+  return order?.paymentStatus ?? null;
 }
 
-/** A paid order as its confirmation page shows it, each line with its total (node-pg, one statement: each visit reads it, decision 068). */
+/** A paid order as its confirmation page shows it, each line with its total (one statement: each visit reads it, decision 068). */
 export async function findPaidOrder(orderId: string) {
-  const { rows } = await query<{ id: string; email: string; totalCents: number; createdAt: Date; items: { name: string; quantity: number; unitPriceCents: number }[] }>(
-    `SELECT o."id", o."email", o."totalCents", o."createdAt",
-            COALESCE((SELECT json_agg(json_build_object('name', i."name", 'quantity', i."quantity", 'unitPriceCents', i."unitPriceCents") ORDER BY i."id")
-                      FROM "OrderItem" i WHERE i."orderId" = o."id"), '[]') AS "items"
-       FROM "Order" o
-      WHERE o."id" = $1 AND o."paymentStatus" = 'paid'`,
-    [orderId],
-  );
-  const order = rows[0];
+  const order = await sqlDb()
+    .selectFrom("Order")
+    .select(["id", "email", "totalCents", "createdAt"])
+    .select((eb) =>
+      jsonArrayFrom(eb.selectFrom("OrderItem").select(["name", "quantity", "unitPriceCents"]).whereRef("OrderItem.orderId", "=", "Order.id").orderBy("OrderItem.id")).as("items"),
+    )
+    .where("id", "=", orderId)
+    .where("paymentStatus", "=", "paid")
+    .executeTakeFirst();
   if (!order) return null;
   const items = order.items.map(({ name, quantity, unitPriceCents }) => ({ name, quantity, lineCents: lineTotalCents(unitPriceCents, quantity) }));
   return { ...order, items };

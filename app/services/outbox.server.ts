@@ -74,24 +74,25 @@ export async function enqueueEmails(tx: Prisma.TransactionClient, emails: EmailC
 export async function enqueueEmailsSql(sql: Sql, emails: EmailContent[]) {
   refuseHeaderBreaks(emails);
   if (emails.length === 0) return;
+  // As an ISO string: node-pg would write a Date in the process's time zone, which a `timestamp(3)` column drops (sql.server.ts).
   const now = at(new Date());
-  await sql.query(
-    `INSERT INTO "OutboxMessage" ("id", "kind", "to", "subject", "text", "html", "orderId", "unsubscribeUrl", "nextAttemptAt", "createdAt")
-     SELECT e."id", e."kind", e."to", e."subject", e."text", e."html", e."orderId", e."unsubscribeUrl", $9::timestamp(3), $9::timestamp(3)
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-         AS e("id", "kind", "to", "subject", "text", "html", "orderId", "unsubscribeUrl")`,
-    [
-      emails.map(() => randomUUID()),
-      emails.map((email) => email.kind),
-      emails.map((email) => email.to),
-      emails.map((email) => email.subject),
-      emails.map((email) => email.text),
-      emails.map((email) => email.html),
-      emails.map((email) => email.orderId ?? null),
-      emails.map((email) => email.unsubscribeUrl ?? null),
-      now,
-    ],
-  );
+  await sql.db
+    .insertInto("OutboxMessage")
+    .values(
+      emails.map((email) => ({
+        id: randomUUID(),
+        kind: email.kind,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        orderId: email.orderId ?? null,
+        unsubscribeUrl: email.unsubscribeUrl ?? null,
+        nextAttemptAt: now,
+        createdAt: now,
+      })),
+    )
+    .execute();
 }
 
 export function backoffMs(attempts: number) {

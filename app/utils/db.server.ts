@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, type Prisma } from "~/generated/prisma/client";
-import { registerPool } from "~/utils/sql.server";
+import { registerPool, typeParsers } from "~/utils/sql.server";
 import { retryConflicts } from "~/utils/database-errors.server";
 
 /**
@@ -46,7 +46,8 @@ export function createPrismaClient(url = process.env.DATABASE_URL): PrismaClient
  * models needs no database; an idle pool does not keep the process alive.
  */
 function createDatabase(url = process.env.DATABASE_URL) {
-  const pool = new pg.Pool({ connectionString: url, ...poolSettings(), allowExitOnIdle: true });
+  // Timestamps read back as UTC and counts as numbers for the shop's own SQL (sql.server.ts); Prisma's adapter sets its own per query.
+  const pool = new pg.Pool({ connectionString: url, ...poolSettings(), allowExitOnIdle: true, types: typeParsers });
   const health = { connectionErrors: 0 };
   const noteConnectionError = () => {
     health.connectionErrors++;
@@ -78,7 +79,7 @@ export function poolState(): PoolState {
 }
 
 /** The order path's SQL on the same pool: imported from here, so the pool is made before any query runs. */
-export { at, isSqlUniqueViolation, query, transaction, withTryLock, type Sql } from "~/utils/sql.server";
+export { at, isSqlUniqueViolation, query, sqlDb, transaction, withTryLock, type Sql } from "~/utils/sql.server";
 export {
   BUSY_HEADERS,
   BUSY_RETRY_AFTER_SECONDS,

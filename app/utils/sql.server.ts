@@ -1,9 +1,16 @@
+import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
+import type { DB } from "~/generated/kysely/database";
 import { retryConflicts } from "~/utils/database-errors.server";
 
 /**
- * SQL through node-pg, on the same pool as Prisma (decision 068), for the
- * order path: placing an order, Stripe's payment notice and the rate limit.
+ * SQL through Kysely over node-pg, on the same pool as Prisma (decisions 068,
+ * 083), for the order path: placing an order, Stripe's payment notice and the
+ * rate limit. Kysely's row types are generated from prisma/schema.prisma
+ * (prisma-kysely, app/generated/kysely/database.ts), so a statement that does
+ * not return a column its caller reads fails the typecheck; `sql.query(text)`
+ * is the older way of the statements not yet written with Kysely's builder,
+ * run by the same client.
  * There a Prisma model query costs about 1.2 ms of CPU and a node-pg query
  * 0.12 ms (measured on this machine: scripts/bench/orders.mjs), and an order
  * makes some thirty of them; everywhere else Prisma stays.
@@ -17,7 +24,8 @@ import { retryConflicts } from "~/utils/database-errors.server";
 const UTC_TIMESTAMP = 1114;
 const INT8 = 20;
 
-const typeParsers: pg.CustomTypesConfig = {
+/** The pool's default type parsers (db.server.ts): Prisma's adapter passes its own with each of its queries. */
+export const typeParsers: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: string) => {
     if (oid === UTC_TIMESTAMP) return (text: string) => new Date(`${text.replace(" ", "T")}Z`);
     // Counts and sums come back as bigint; they fit a number here.
@@ -32,25 +40,38 @@ export const at = (date: Date) => date.toISOString();
 /** A `timestamp(3)` column as JSON writes it ("2026-11-26T16:15:00.123", json_build_object): the UTC instant it holds. */
 export const utcFromJson = (text: string) => new Date(`${text}Z`);
 
-/** Something that runs a query: the pool, or a client inside a transaction. */
+/** Kysely on the pool, or inside a transaction: its statements are typed by the schema. */
+export type SqlDatabase = Kysely<DB> | Transaction<DB>;
+
+/** Something that runs statements: the pool, or one transaction's connection. */
 export type Sql = {
+  /** Kysely's builder, typed by the schema: what new statements are written with. */
+  db: SqlDatabase;
+  /** A statement written as text, its rows as the caller says (the statements not yet moved to `db`). */
   query<Row>(text: string, values?: readonly unknown[]): Promise<{ rows: Row[]; rowCount: number }>;
 };
 
-function sqlOf(client: pg.Pool | pg.PoolClient): Sql {
+function sqlOf(database: SqlDatabase): Sql {
   return {
+    db: database,
     async query<Row>(text: string, values: readonly unknown[] = []) {
-      const result = await client.query({ text, values: values as unknown[], types: typeParsers });
-      return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+      const result = await database.executeQuery<Row>(CompiledQuery.raw(text, [...values]));
+      return { rows: result.rows, rowCount: result.numAffectedRows === undefined ? result.rows.length : Number(result.numAffectedRows) };
     },
   };
 }
 
-let shared: { pool: pg.Pool; sql: Sql } | null = null;
+let shared: { pool: pg.Pool; kysely: Kysely<DB>; sql: Sql } | null = null;
 
 /** The process's pool (made once, with Prisma's client: app/utils/db.server.ts). */
 export function registerPool(pool: pg.Pool) {
-  shared = { pool, sql: sqlOf(pool) };
+  const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  shared = { pool, kysely, sql: sqlOf(kysely) };
+}
+
+/** Kysely on the pool: one statement, typed by the schema. */
+export function sqlDb() {
+  return current().kysely;
 }
 
 function current() {
@@ -70,26 +91,11 @@ export function query<Row>(text: string, values?: readonly unknown[]) {
  * (retryConflicts): `work` must do nothing outside the database.
  */
 export function transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-  return retryConflicts(() => transactionOnce(work));
-}
-
-async function transactionOnce<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-  const client = await current().pool.connect();
-  // A connection whose ROLLBACK failed is broken: the pool closes it instead of lending it again.
-  let broken: Error | undefined;
-  try {
-    await client.query("BEGIN");
-    const result = await work(sqlOf(client));
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch((rollback: Error) => {
-      broken = rollback;
-    });
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+  return retryConflicts(() =>
+    current()
+      .kysely.transaction()
+      .execute((trx) => work(sqlOf(trx))),
+  );
 }
 
 /**
