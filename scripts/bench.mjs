@@ -52,7 +52,9 @@ const ONLY = new Set((options.only ?? "pages,orders,operator,soak").split(","));
 const startedAt = new Date();
 const date = startedAt.toISOString();
 const info = machine();
+/** @type {import("./bench/report.mjs").Figure[]} */
 const figures = [];
+/** @type {import("./bench/report.mjs").Step} */
 const step = (text) => {
   const elapsed = Math.round((Date.now() - startedAt.getTime()) / 1000);
   console.log(`${`${Math.floor(elapsed / 60)}:${String(elapsed % 60).padStart(2, "0")}`.padStart(5)}  ${text}`);
@@ -61,7 +63,7 @@ const step = (text) => {
 // Interrupted: exit handlers stop the servers and remove the static copy.
 for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => process.exit(130));
 
-/** Records a figure: what the table shows, the budget, whether it is met; `data` goes to the JSON. */
+/** Records a figure: what the table shows, the budget, whether it is met; `data` goes to the JSON. @type {import("./bench/report.mjs").RecordFigure} */
 function figure(key, label, value, budget, met, data) {
   figures.push({ key, label, value, budget, met, data });
 }
@@ -88,7 +90,7 @@ if (ONLY.has("soak") && SOAK_MINUTES > 0) await benchSoak({ figure, step, port: 
 
 // --- The report -----------------------------------------------------------------------
 const minutes = (Date.now() - startedAt.getTime()) / 60_000;
-const loadAtEnd = os.loadavg()[0].toFixed(1);
+const loadAtEnd = (os.loadavg()[0] ?? NaN).toFixed(1);
 const settings = `${ROUNDS} round(s) of ${SECONDS} s per throughput figure, medians; Lighthouse ${options["no-lighthouse"] ? "skipped" : `median of ${LIGHTHOUSE_RUNS} run(s)`}; whole run ${minutes.toFixed(1)} min, load average ${loadAtEnd} at the end`;
 const markdown = markdownTable(figures, info, date, settings);
 const budgets = figures.filter((f) => f.met !== null);

@@ -13,7 +13,15 @@
 // Run after regenerating the lock: `npm install && npm run lock:complete`.
 import { readFileSync, writeFileSync } from "node:fs";
 
+/**
+ * @typedef {{ cpu: string[], os: string[], libc?: string[] }} Platform
+ * @typedef {Partial<Platform> & { version?: string, license?: string, dev?: boolean, optional?: boolean, optionalDependencies?: Record<string, string> }} LockEntry
+ *   the fields of a package's entry this script reads or writes
+ * @typedef {{ packages: Record<string, LockEntry> }} LockFile
+ */
+
 const LOCK = "package-lock.json";
+/** @type {LockFile} */
 const lock = JSON.parse(readFileSync(LOCK, "utf8"));
 const packages = lock.packages;
 
@@ -21,19 +29,24 @@ const packages = lock.packages;
  * os, cpu and libc from a name such as rollup-linux-arm-musleabihf or
  * rollup-win32-x64-msvc, or squawk-cli's @squawk-cli/darwin-arm64 (its linux
  * builds are static, so they take any libc).
+ *
+ * @param {string} name
+ * @returns {Platform | null}
  */
 function platformOf(name) {
-  const squawk = /^@squawk-cli\/([a-z0-9]+)-([a-z0-9]+)$/.exec(name);
-  if (squawk) return { cpu: [squawk[2]], os: [squawk[1]] };
-  const match = /^@rollup\/rollup-([a-z0-9]+)-([a-z0-9]+)(?:-([a-z0-9]+))?$/.exec(name);
-  if (!match) return null;
-  const [, os, cpu, abi = ""] = match;
+  const [, squawkOs, squawkCpu] = /^@squawk-cli\/([a-z0-9]+)-([a-z0-9]+)$/.exec(name) ?? [];
+  if (squawkOs && squawkCpu) return { cpu: [squawkCpu], os: [squawkOs] };
+  const [, os, cpu, abi = ""] = /^@rollup\/rollup-([a-z0-9]+)-([a-z0-9]+)(?:-([a-z0-9]+))?$/.exec(name) ?? [];
+  if (!os || !cpu) return null;
+  /** @type {Platform} */
   const platform = { cpu: [cpu], os: [os] };
   if (os === "linux") platform.libc = [abi.startsWith("musl") ? "musl" : "glibc"];
   return platform;
 }
 
+/** @type {string[]} */
 const added = [];
+/** @type {string[]} */
 const unknown = [];
 for (const [location, entry] of Object.entries(packages)) {
   for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {

@@ -23,6 +23,7 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   process.exit(1);
 }
 
+/** @param {string[]} args */
 const git = (...args) => execFileSync("git", args, { encoding: "utf8" }).trim();
 const lastMigrationCommit = git("log", "-1", "--format=%H", "--", MIGRATIONS);
 const scratch = mkdtempSync(path.join(os.tmpdir(), "chillpb-migration-"));

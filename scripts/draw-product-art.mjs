@@ -12,6 +12,13 @@ const outDir = path.resolve("public/images/products");
 const chocolate = { dark: "#3f2417", mid: "#5b3421", light: "#7a4a2f" };
 const yogurt = { base: "#f8ecd9", swirl: "#dba566", shade: "#ecd3ae" };
 
+/**
+ * @typedef {{ bg: string, blob: string, drizzle: string, fruit: (x: number, y: number, s: number) => string }} Flavor
+ *   a flavour's palette and the fruit drawn on it (at x, y, scaled by s)
+ * @typedef {"chocolate" | "strawberry" | "banana"} FlavorName
+ */
+
+/** @type {Record<FlavorName, Flavor>} */
 const flavors = {
   chocolate: {
     bg: "#f6e3cf",
@@ -33,6 +40,7 @@ const flavors = {
   },
 };
 
+/** @param {Flavor} flavor @param {string} body @param {string} title */
 function frame(flavor, body, title) {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img">
 <title>${title}</title>
@@ -51,6 +59,7 @@ ${body}
 }
 
 function sparkles() {
+  /** @type {[number, number, number][]} x, y, radius */
   const points = [
     [110, 110, 16],
     [690, 470, 14],
@@ -66,10 +75,12 @@ function sparkles() {
     .join("\n");
 }
 
+/** @param {number} x @param {number} y @param {number} s */
 function peanut(x, y, s) {
   return `<g transform="translate(${x} ${y}) scale(${s})"><path d="M-14 -8c0-10 12-14 18-6 6-6 20-2 18 8 6 8-2 20-12 16-6 8-22 4-20-6-10-2-10-12-4-12z" fill="#c98c4e"/><path d="M-6 -4c4 2 10 2 14 0M-4 6c4 2 10 2 14 0" stroke="#a86c33" stroke-width="2" fill="none" stroke-linecap="round"/></g>`;
 }
 
+/** @param {number} x @param {number} y @param {number} s */
 function strawberry(x, y, s) {
   const seeds = [
     [-6, -2],
@@ -84,10 +95,12 @@ function strawberry(x, y, s) {
   return `<g transform="translate(${x} ${y}) scale(${s})"><path d="M0 26C-16 16-24 0-18-12c5-9 14-10 18-6 4-4 13-3 18 6 6 12-2 28-18 38z" fill="#e8374f"/><path d="M-12 -14c4-6 8-8 12-4 4-4 8-2 12 4-6 0-8-2-12 2-4-4-6-2-12-2z" fill="#3f9b4a"/>${seeds}</g>`;
 }
 
+/** @param {number} x @param {number} y @param {number} s */
 function bananaSlice(x, y, s) {
   return `<g transform="translate(${x} ${y}) scale(${s})"><circle r="20" fill="#f2d27a"/><circle r="16" fill="#fdf0c0"/><g fill="#b8893a"><circle cx="0" cy="-6" r="1.8"/><circle cx="5" cy="3" r="1.8"/><circle cx="-5" cy="3" r="1.8"/></g></g>`;
 }
 
+/** @param {number} x1 @param {number} x2 @param {number} y @param {number} amplitude @param {string} color @param {number} [width] */
 function drizzle(x1, x2, y, amplitude, color, width = 7) {
   let d = `M${x1} ${y}`;
   const step = 38;
@@ -99,21 +112,22 @@ function drizzle(x1, x2, y, amplitude, color, width = 7) {
   return `<path d="${d}" fill="none" stroke="${color}" stroke-width="${width}" stroke-linecap="round"/>`;
 }
 
+/** @param {FlavorName} flavorName */
 function bar(flavorName) {
   const flavor = flavors[flavorName];
   const fullyDipped = flavorName === "chocolate";
   const dipEdge = fullyDipped
     ? "M150 180h500v260H150z"
     : "M150 180h500v120c-40 18-70-10-110 6s-70 22-110 4-70-16-110 0-60 10-70 2z";
-  const toppings = [
+  /** @type {[number, number, number][]} x, y, scale */
+  const fruits = [
     [250, 230, 1.1],
     [330, 214, 0.9],
     [430, 232, 1.2],
     [520, 212, 0.95],
     [590, 240, 0.85],
-  ]
-    .map(([x, y, s]) => flavor.fruit(x, y, s))
-    .join("");
+  ];
+  const toppings = fruits.map(([x, y, s]) => flavor.fruit(x, y, s)).join("");
   const nibs = [
     [290, 250],
     [380, 240],
@@ -141,6 +155,7 @@ ${toppings}
 </g>`;
 }
 
+/** @param {number} x @param {number} y @param {number} r @param {Flavor} flavor @param {boolean} fullyDipped */
 function bite(x, y, r, flavor, fullyDipped) {
   const id = `b${x}${y}`;
   const dip = fullyDipped
@@ -158,9 +173,11 @@ ${drizzle(x - r, x + r, y - r * 0.05 + (fullyDipped ? -r * 0.3 : r * 0.35), r * 
 </g>`;
 }
 
+/** @param {FlavorName} flavorName */
 function bites(flavorName) {
   const flavor = flavors[flavorName];
   const fullyDipped = flavorName === "chocolate";
+  /** @type {[number, number, number][]} x, y, radius */
   const positions = [
     [300, 250, 70],
     [470, 240, 74],
@@ -169,19 +186,20 @@ function bites(flavorName) {
     [550, 370, 68],
   ];
   const pile = positions.map(([x, y, r]) => bite(x, y, r, flavor, fullyDipped)).join("\n");
-  const garnish = [
+  /** @type {[number, number, number][]} x, y, scale */
+  const fruits = [
     [180, 260, 1.3],
     [640, 270, 1.2],
     [620, 450, 1.1],
     [180, 460, 1.15],
-  ]
-    .map(([x, y, s]) => flavor.fruit(x, y, s))
-    .join("");
+  ];
+  const garnish = fruits.map(([x, y, s]) => flavor.fruit(x, y, s)).join("");
   return `<ellipse cx="400" cy="470" rx="260" ry="30" fill="#000" opacity=".14" filter="url(#soft)"/>
 ${pile}
 ${garnish}`;
 }
 
+/** @type {[id: string, flavor: FlavorName, draw: (flavorName: FlavorName) => string, title: string][]} */
 const products = [
   ["bar-chocolate-pb", "chocolate", bar, "Chocolate Crunch bar"],
   ["bar-strawberry-pb", "strawberry", bar, "Strawberry Bliss bar"],

@@ -35,10 +35,14 @@ const { values } = parseArgs({
 const ORDERS = Number(values.orders);
 const CLIENTS = Number(values.clients);
 const PORTS = Array.from({ length: Number(values.instances) }, (_, index) => 3601 + index);
+const [FIRST_PORT] = PORTS;
+if (FIRST_PORT === undefined) throw new Error("--instances must be 1 or more");
 const FULFILMENT = "kitchen@load.test";
 
 // --- The database ------------------------------------------------------------
+/** @type {string} */
 let databaseUrl;
+/** @type {() => Promise<unknown>} */
 let dropDatabase;
 if (values.database === "server") {
   const adminUrl = process.env.TEST_POSTGRES_URL;
@@ -53,6 +57,11 @@ if (values.database === "server") {
   dropDatabase = database.release;
 }
 
+/**
+ * The rows `sql` answers, on a connection of its own.
+ * @param {string} sql @param {unknown[]} [params]
+ * @returns {Promise<Record<string, unknown>[]>}
+ */
 async function query(sql, params = []) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -64,6 +73,7 @@ async function query(sql, params = []) {
 }
 
 // --- A mail server that only counts ------------------------------------------
+/** Every email the mail server took: its recipients and subject. @type {{ to: string[], subject: string }[]} */
 const received = [];
 const smtp = new SMTPServer({
   authOptional: true,
@@ -80,13 +90,17 @@ const smtp = new SMTPServer({
     });
   },
 });
-await new Promise((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-const smtpPort = smtp.server.address().port;
+await new Promise((resolve) => smtp.listen(0, "127.0.0.1", () => resolve(undefined)));
+const smtpAddress = smtp.server.address();
+if (smtpAddress === null || typeof smtpAddress === "string") throw new Error("the mail server does not listen on a TCP port");
+const smtpPort = smtpAddress.port;
 
 // --- The shop ----------------------------------------------------------------
+/** @param {number} port */
 const origin = (port) => `http://127.0.0.1:${port}`;
 // The demo (NODE_ENV unset): the stand-ins take the payments; the same production build runs.
 const { NODE_ENV: _nodeEnv, ...inherited } = process.env;
+/** @param {number} port */
 const environment = (port) => ({
   ...inherited,
   PORT: String(port),
@@ -99,7 +113,7 @@ const environment = (port) => ({
   SKIP_BUILD: "true",
 });
 
-const prepared = spawnSync(process.execPath, ["scripts/prepare.mjs"], { env: environment(PORTS[0]), encoding: "utf8" });
+const prepared = spawnSync(process.execPath, ["scripts/prepare.mjs"], { env: environment(FIRST_PORT), encoding: "utf8" });
 if (prepared.status !== 0) throw new Error(`prepare failed:\n${prepared.stderr}`);
 for (const port of PORTS) {
   // Another shop still answering there would take this run's orders into its own database.
@@ -120,15 +134,21 @@ for (const port of PORTS) {
 
 // --- The run -----------------------------------------------------------------
 let next = 0;
+/** @type {number[]} */
 const placeMs = [];
+/** @type {number[]} */
 const payMs = [];
+/** The orders simple-checkout placed: their ids. @type {string[]} */
 const acknowledged = [];
 let failures = 0;
 
+/** @param {number} clientIndex */
 async function client(clientIndex) {
   while (next < ORDERS) {
     const index = next++;
-    const base = origin(PORTS[index % PORTS.length]);
+    const port = PORTS[index % PORTS.length];
+    if (port === undefined) throw new Error("no instance to send the order to");
+    const base = origin(port);
     const address = `10.9.${Math.floor(index / 250)}.${index % 250}`;
     const email = `load-${index}-${randomUUID().slice(0, 6)}@example.com`;
     const body = {
@@ -148,6 +168,7 @@ async function client(clientIndex) {
       failures++;
       continue;
     }
+    /** @type {{ orderId: string, url: string }} simple-checkout's answer to an order it placed */
     const { orderId, url } = await placed.json();
     acknowledged.push(orderId);
     started = performance.now();
@@ -164,7 +185,12 @@ async function client(clientIndex) {
 
 // The profiles' first milliseconds are the servers' start-up, not the order path.
 const startUpMs = performance.now() - spawnedAt;
-const serversCpu = () => servers.reduce((total, server) => total + cpuMs(server.pid), 0);
+/** @param {import("node:child_process").ChildProcess} server */
+const pidOf = (server) => {
+  if (server.pid === undefined) throw new Error("an instance has no pid: it was not spawned");
+  return server.pid;
+};
+const serversCpu = () => servers.reduce((total, server) => total + cpuMs(pidOf(server)), 0);
 const cpuBefore = serversCpu();
 const runStarted = performance.now();
 await Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index)));
@@ -199,10 +225,12 @@ const exactlyOnce = paidRows.filter(({ id }) => {
   return counts?.confirmation === 1 && counts?.kitchen === 1;
 }).length;
 
+/** @param {number[]} samples @param {number} p */
 const percentile = (samples, p) => {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
+/** @param {number} value */
 const ms = (value) => `${value.toFixed(0)} ms`;
 
 console.log(`${values.database}, ${PORTS.length} instance(s), ${ORDERS} orders from ${CLIENTS} clients in ${seconds.toFixed(1)} s`);
@@ -211,19 +239,20 @@ console.log(`  pay:         p50 ${ms(percentile(payMs, 50))}, p99 ${ms(percentil
 console.log(
   `  server CPU per order: ${(cpuPlacing / acknowledged.length).toFixed(1)} ms placing and paying it (budget 10 ms), ${(cpuWithEmails / acknowledged.length).toFixed(1)} ms with its two emails sent`,
 );
-console.log(`  acknowledged ${acknowledged.length}, stored ${Number(stored[0].count)}, failed requests ${failures}`);
+console.log(`  acknowledged ${acknowledged.length}, stored ${Number(stored[0]?.count)}, failed requests ${failures}`);
 console.log(`  paid ${paidRows.length}; with exactly one confirmation and one kitchen email: ${exactlyOnce}; emails received ${received.length}`);
 console.log(`  the outbox caught up ${mailSeconds.toFixed(1)} s after the last order: ${outbox.map((row) => `${row.status} ${row.count}`).join(", ")}`);
 
 // What each instance's /metrics says (decision 049), summed: it must match the database.
 const scraped = await Promise.all(PORTS.map((port) => fetch(`${origin(port)}/metrics`).then((response) => response.text())));
+/** A counter's value summed over its series and the instances. @param {string} name */
 const counter = (name) =>
   scraped.reduce((sum, text) => sum + text.split("\n").filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`)).reduce((total, line) => total + Number(line.split(" ").pop()), 0), 0);
 const metrics = { placed: counter("shop_orders_placed_total"), paid: counter("shop_orders_paid_total"), emailsSent: counter("shop_emails_sent_total") };
 console.log(`  /metrics summed over the instances: orders placed ${metrics.placed}, paid ${metrics.paid}, emails sent ${metrics.emailsSent}`);
 const emailsSentRows = await query(`SELECT count(*) AS count FROM "OutboxMessage" WHERE status = 'sent'`);
-const metricsMatch = metrics.placed === Number(stored[0].count) && metrics.paid === paidRows.length && metrics.emailsSent === Number(emailsSentRows[0].count);
-console.log(`  the counters ${metricsMatch ? "match" : "do NOT match"} the database (orders ${Number(stored[0].count)}, paid ${paidRows.length}, emails sent ${Number(emailsSentRows[0].count)})`);
+const metricsMatch = metrics.placed === Number(stored[0]?.count) && metrics.paid === paidRows.length && metrics.emailsSent === Number(emailsSentRows[0]?.count);
+console.log(`  the counters ${metricsMatch ? "match" : "do NOT match"} the database (orders ${Number(stored[0]?.count)}, paid ${paidRows.length}, emails sent ${Number(emailsSentRows[0]?.count)})`);
 
 // SIGTERM: each instance shuts down cleanly, and with --profile writes its profile as it exits.
 await Promise.all(servers.map((server) => new Promise((resolve) => (server.once("exit", resolve), server.kill("SIGTERM")))));
@@ -233,9 +262,9 @@ if (values.profile) {
     console.log(summariseProfile(`${PROFILE_DIR}/${file}`, { skipMs: startUpMs }));
   }
 }
-await new Promise((resolve) => smtp.close(resolve));
+await new Promise((resolve) => smtp.close(() => resolve(undefined)));
 await dropDatabase();
 
-const ok = Number(stored[0].count) === acknowledged.length && exactlyOnce === paidRows.length && paidRows.length === acknowledged.length && failures === 0 && metricsMatch;
+const ok = Number(stored[0]?.count) === acknowledged.length && exactlyOnce === paidRows.length && paidRows.length === acknowledged.length && failures === 0 && metricsMatch;
 console.log(ok ? "OK" : "MISMATCH");
 process.exit(ok ? 0 : 1);

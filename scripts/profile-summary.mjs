@@ -7,7 +7,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
-/** Where a function's code lives: "shop" (the app's build and server/), an npm package, Node's internals, or V8's own work. */
+/**
+ * Where a function's code lives: "shop" (the app's build and server/), an npm package, Node's internals, or V8's own work.
+ * @param {string} url @param {string} functionName
+ */
 function owner(url, functionName) {
   if (!url) return functionName.startsWith("(") ? functionName : "(native)";
   if (url.startsWith("node:")) return "node internals";
@@ -27,20 +30,28 @@ function owner(url, functionName) {
  *   profile (a server's start-up, before the load it was profiled for)
  */
 export function summariseProfile(file, { top = 20, skipMs = 0 } = {}) {
+  /** @type {import("node:inspector").Profiler.Profile} */
   const profile = JSON.parse(readFileSync(file, "utf8"));
+  const { samples, timeDeltas } = profile;
+  if (!samples || !timeDeltas) throw new Error(`${file} has no samples`);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  /** @type {Map<number, number>} */
   const selfUs = new Map();
   let atUs = 0;
-  profile.samples.forEach((id, index) => {
-    const delta = profile.timeDeltas[index] ?? 0;
+  samples.forEach((id, index) => {
+    const delta = timeDeltas[index] ?? 0;
     atUs += delta;
     if (atUs > skipMs * 1000) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
   });
+  /** @type {Map<string, number>} */
   const functions = new Map();
+  /** @type {Map<string, number>} */
   const owners = new Map();
   let total = 0;
   for (const [id, us] of selfUs) {
-    const { callFrame } = byId.get(id);
+    const node = byId.get(id);
+    if (!node) throw new Error(`${file} has a sample of node ${id}, which it does not list`);
+    const { callFrame } = node;
     if (callFrame.functionName === "(idle)") continue;
     total += us;
     const where = owner(callFrame.url, callFrame.functionName);
@@ -48,6 +59,7 @@ export function summariseProfile(file, { top = 20, skipMs = 0 } = {}) {
     const key = `${callFrame.functionName || "(anonymous)"}  ${callFrame.url ? `${path.basename(callFrame.url)}:${callFrame.lineNumber + 1}` : ""}  [${where}]`;
     functions.set(key, (functions.get(key) ?? 0) + us);
   }
+  /** @param {number} us */
   const share = (us) => `${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms`;
   const lines = [`busy ${(total / 1000).toFixed(0)} ms (idle left out${skipMs ? `; the first ${(skipMs / 1000).toFixed(1)} s too` : ""})`, "by where the code lives:"];
   for (const [where, us] of [...owners].sort((a, b) => b[1] - a[1]).slice(0, 12)) lines.push(`  ${share(us)}  ${where}`);

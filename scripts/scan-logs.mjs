@@ -14,15 +14,19 @@ const SHOP_DOMAINS = /@(?:chillpb\.example|chillpb\.test|cluster\.test|demo\.chi
 
 /** The test customers' names: every firstName/lastName literal in the test helpers. */
 function testCustomerNames() {
+  /** @type {Set<string>} */
   const names = new Set();
   for (const file of ["tests/utils.ts", "tests/e2e/checkout-helpers.ts", "tests/integration/order-page.test.ts"]) {
     if (!existsSync(file)) continue;
-    for (const match of readFileSync(file, "utf8").matchAll(/(?:firstName|lastName):\s*"([A-Z][A-Za-z'-]{2,})"/g)) names.add(match[1]);
+    for (const match of readFileSync(file, "utf8").matchAll(/(?:firstName|lastName):\s*"([A-Z][A-Za-z'-]{2,})"/g)) if (match[1]) names.add(match[1]);
   }
   return [...names];
 }
 
-/** @returns {{ kind: string, test: (line: string) => boolean }[]} */
+/**
+ * @param {string[]} [names] the test customers' names
+ * @returns {{ kind: string, test: (line: string) => boolean }[]}
+ */
 export function detectors(names = testCustomerNames()) {
   const nameWords = names.length > 0 ? new RegExp(`\\b(?:${names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`) : null;
   return [
@@ -56,6 +60,7 @@ function logFiles(target) {
  */
 export function scanLogs(targets) {
   const checks = detectors();
+  /** @type {{ file: string, line: number, kind: string }[]} */
   const findings = [];
   let files = 0;
   let lines = 0;

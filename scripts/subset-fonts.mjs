@@ -36,8 +36,16 @@ const families = [
 
 const storefrontSources = ["app/components", "app/routes", "app/lib", "prisma/catalogue.ts"];
 
+/**
+ * `file`, or every file under the folder `file` but tests.
+ * @param {string} file
+ * @returns {Generator<string, void>}
+ */
 function* sourceFiles(file) {
-  if (!statSync(file).isDirectory()) return yield file;
+  if (!statSync(file).isDirectory()) {
+    yield file;
+    return;
+  }
   for (const entry of readdirSync(file)) if (!/\.test\.tsx?$/.test(entry)) yield* sourceFiles(path.join(file, entry));
 }
 
@@ -45,8 +53,11 @@ const bodyCharacters = new Set(body);
 for (const source of storefrontSources) {
   for (const file of sourceFiles(source)) for (const character of readFileSync(file, "utf8")) if (character > "\u007e") bodyCharacters.add(character);
 }
-families[1].text = [...bodyCharacters].sort().join("");
+const nunito = families[1];
+if (!nunito) throw new Error("no second family (the body font)");
+nunito.text = [...bodyCharacters].sort().join("");
 
+/** Each family's file name (`fredoka`) to its URL. @type {Record<string, string>} */
 const urls = {};
 for (const { file } of families) {
   for (const old of readdirSync("public/fonts")) if (old.startsWith(`${file}-`) && old.endsWith(".woff2")) rmSync(path.join("public/fonts", old));

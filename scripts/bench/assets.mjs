@@ -5,13 +5,22 @@ import http from "node:http";
 import zlib, { gunzipSync, gzipSync } from "node:zlib";
 
 /**
+ * @typedef {{ status: number | undefined, headers: import("node:http").IncomingHttpHeaders, wireBytes: number, body: Buffer }} RawResponse
+ * @typedef {{ path: string, bytes: number }} SizedFile a file and its bytes on the wire
+ */
+
+/**
  * GET `path` without decoding the body. Returns the status, headers, the
  * body's bytes as sent (compressed when the server compressed it) and the
  * body decoded.
+ *
+ * @param {string} origin @param {string} path @param {Record<string, string>} [headers]
+ * @returns {Promise<RawResponse>}
  */
 export function getRaw(origin, path, headers = {}) {
   return new Promise((resolve, reject) => {
     const request = http.get(new URL(path, origin), { headers }, (response) => {
+      /** @type {Buffer[]} */
       const chunks = [];
       response.on("data", (chunk) => chunks.push(chunk));
       response.on("end", () => {
@@ -27,40 +36,49 @@ export function getRaw(origin, path, headers = {}) {
   });
 }
 
-/** The size of `path` as a browser that accepts gzip receives it. */
+/** The size of `path` as a browser that accepts gzip receives it. @param {string} origin @param {string} path */
 async function gzipWireBytes(origin, path) {
   const response = await getRaw(origin, path, { "accept-encoding": "gzip" });
   if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
   return response.wireBytes;
 }
 
+/** @param {string} tag @param {string} name */
 const attribute = (tag, name) => new RegExp(`\\s${name}=["']([^"']*)["']`, "i").exec(tag)?.[1];
+/** @param {string} origin @param {string} href */
 const sameOriginPath = (origin, href) => {
   const url = new URL(href, origin);
   return url.origin === new URL(origin).origin ? url.pathname + url.search : null;
 };
-const unique = (values) => [...new Set(values.filter(Boolean))];
+/** @param {string | null | undefined | false} value @returns {value is string} */
+const present = (value) => Boolean(value);
+/** The paths found, each once: none for an attribute missing or empty, or another origin's. @param {(string | null | undefined | false)[]} values */
+const unique = (values) => [...new Set(values.filter(present))];
 
 /**
  * The scripts a page's first load fetches: <script src>, <link rel=modulepreload>,
  * and the modules its inline module scripts import (Remix's entry script). The
  * shop's pages name the last two `modulepreload-after-paint` and
  * `module-after-paint` until they have painted (decision 075): fetched all the same.
+ *
+ * @param {string} origin @param {string} html
  */
 export function firstLoadScripts(origin, html) {
+  /** @type {(string | undefined)[]} */
   const sources = [];
   for (const [tag] of html.matchAll(/<script\b[^>]*>/gi)) sources.push(attribute(tag, "src"));
   for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
     if (/\brel=["']modulepreload(?:-after-paint)?["']/i.test(tag)) sources.push(attribute(tag, "href"));
   }
-  for (const [, body] of html.matchAll(/<script\b[^>]*type=["']module(?:-after-paint)?["'][^>]*>([\s\S]*?)<\/script>/gi)) {
+  for (const [, body = ""] of html.matchAll(/<script\b[^>]*type=["']module(?:-after-paint)?["'][^>]*>([\s\S]*?)<\/script>/gi)) {
     for (const [, specifier] of body.matchAll(/\bimport\s*(?:[^"'();]*?\bfrom\s*)?["']([^"']+)["']/g)) sources.push(specifier);
   }
   return unique(sources.map((source) => source && sameOriginPath(origin, source)));
 }
 
-/** The stylesheets a page links. */
+/** The stylesheets a page links. @param {string} origin @param {string} html */
 export function stylesheets(origin, html) {
+  /** @type {(string | undefined)[]} */
   const hrefs = [];
   for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
     if (/\brel=["']stylesheet["']/i.test(tag)) hrefs.push(attribute(tag, "href"));
@@ -68,8 +86,9 @@ export function stylesheets(origin, html) {
   return unique(hrefs.map((href) => href && sameOriginPath(origin, href)));
 }
 
-/** Total gzip bytes on the wire of `paths`, with each file's size. */
+/** Total gzip bytes on the wire of `paths`, with each file's size. @param {string} origin @param {string[]} paths */
 export async function wireTotal(origin, paths) {
+  /** @type {SizedFile[]} */
   const files = [];
   for (const path of paths) files.push({ path, bytes: await gzipWireBytes(origin, path) });
   return { bytes: files.reduce((sum, file) => sum + file.bytes, 0), files };
@@ -80,22 +99,30 @@ export async function wireTotal(origin, paths) {
  * @imports) and inline styles reference with url(), and those it preloads.
  * An upper bound: a browser skips a face whose unicode-range or weight the
  * page never uses.
+ *
+ * @param {string} origin @param {string} html
  */
 export async function pageFonts(origin, html) {
+  /** @type {(string | null)[]} */
   const fonts = [];
   for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
-    if (/\brel=["']preload["']/i.test(tag) && /\bas=["']font["']/i.test(tag)) fonts.push(sameOriginPath(origin, attribute(tag, "href")));
+    const href = attribute(tag, "href");
+    if (href && /\brel=["']preload["']/i.test(tag) && /\bas=["']font["']/i.test(tag)) fonts.push(sameOriginPath(origin, href));
   }
+  /** @type {Set<string>} */
   const seen = new Set();
+  /** @param {string} path @param {string} css */
   const readCss = async (path, css) => {
     for (const [, quoted, bare] of css.matchAll(/url\(\s*(?:["']([^"']+)["']|([^)"'\s]+))\s*\)/g)) {
-      const target = new URL(quoted ?? bare, new URL(path, origin));
+      // One of the two alternatives matched.
+      const target = new URL(quoted ?? bare ?? "", new URL(path, origin));
       if (/\.(woff2?|ttf|otf|eot)$/i.test(target.pathname)) fonts.push(sameOriginPath(origin, target.href));
     }
-    for (const [, imported] of css.matchAll(/@import\s+(?:url\()?["']([^"']+)["']/g)) {
+    for (const [, imported = ""] of css.matchAll(/@import\s+(?:url\()?["']([^"']+)["']/g)) {
       await follow(sameOriginPath(origin, new URL(imported, new URL(path, origin)).href));
     }
   };
+  /** @param {string | null} path */
   const follow = async (path) => {
     if (!path || seen.has(path)) return;
     seen.add(path);
@@ -103,8 +130,9 @@ export async function pageFonts(origin, html) {
     await readCss(path, response.body.toString("utf8"));
   };
   for (const path of stylesheets(origin, html)) await follow(path);
-  for (const [, css] of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) await readCss("/", css);
+  for (const [, css = ""] of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) await readCss("/", css);
   const paths = unique(fonts);
+  /** @type {SizedFile[]} */
   const files = [];
   for (const path of paths) {
     const response = await getRaw(origin, path, { "accept-encoding": "gzip" });
@@ -113,9 +141,11 @@ export async function pageFonts(origin, html) {
   return { bytes: files.reduce((sum, file) => sum + file.bytes, 0), files };
 }
 
-/** Every image a page shows (<img src/srcset>, <source srcset>, image preloads), same-origin only. */
+/** Every image a page shows (<img src/srcset>, <source srcset>, image preloads), same-origin only. @param {string} origin @param {string} html */
 export function pageImages(origin, html) {
+  /** @type {(string | undefined)[]} */
   const urls = [];
+  /** @param {string | undefined} value */
   const fromSrcset = (value) => (value ?? "").split(",").map((candidate) => candidate.trim().split(/\s+/)[0]);
   for (const [tag] of html.matchAll(/<(?:img|source)\b[^>]*>/gi)) {
     urls.push(attribute(tag, "src"), ...fromSrcset(attribute(tag, "srcset")));
@@ -128,7 +158,7 @@ export function pageImages(origin, html) {
   return unique(urls.map((url) => url && !url.startsWith("data:") && sameOriginPath(origin, url)));
 }
 
-/** Each image's Cache-Control, and whether its name carries a content hash. */
+/** Each image's Cache-Control, and whether its name carries a content hash. @param {string} origin @param {string[]} paths */
 export async function imageCaching(origin, paths) {
   const images = [];
   for (const path of paths) {
@@ -140,7 +170,7 @@ export async function imageCaching(origin, paths) {
       cacheControl,
       immutable: /\bimmutable\b/i.test(cacheControl),
       // A content hash: 8+ letters and digits, at least one a digit, before the extension.
-      fingerprinted: /[.-](?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{8,}\.[a-z0-9]+$/.test(path.split("?")[0]),
+      fingerprinted: /[.-](?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{8,}\.[a-z0-9]+$/.test(path.split("?")[0] ?? path),
     });
   }
   return images;
@@ -150,6 +180,8 @@ export async function imageCaching(origin, paths) {
  * The page's HTML gzip-compressed as the server sent it, against the same
  * HTML gzip-compressed in one piece: a server that flushes the compressor for
  * every chunk it streams sends noticeably more.
+ *
+ * @param {string} origin @param {string} path
  */
 export async function htmlCompression(origin, path) {
   const response = await getRaw(origin, path, { accept: "text/html", "accept-encoding": "gzip" });
@@ -165,11 +197,15 @@ export async function htmlCompression(origin, path) {
  * (server/compression.mjs, decision 070): each one's size and CPU per page,
  * measured here on the page as the shop serves it, so the chosen one stays
  * chosen by measurement. The shop's own choice is `ONE_SHOT`.
+ *
+ * @param {string} origin @param {string} path @param {{ runs?: number }} [options]
  */
 export async function htmlEncodings(origin, path, { runs = 400 } = {}) {
   const { ONE_SHOT } = await import("../../server/compression.mjs");
   const { constants } = zlib;
+  /** @param {number} quality @returns {import("node:zlib").BrotliOptions} */
   const brotli = (quality) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } });
+  /** @type {Record<string, (body: Buffer) => Buffer>} */
   const candidates = {
     "gzip 6": (body) => gzipSync(body, { level: 6 }),
     "gzip 1": (body) => gzipSync(body, { level: 1 }),

@@ -3,15 +3,22 @@
 import autocannon from "autocannon";
 import { cpuMs } from "./server.mjs";
 
+/**
+ * @typedef {{ requestsPerSecond: number, p50Ms: number, p99Ms: number, cpuMsPerRequest: number, requests: number, failures: number }} Throughput
+ *   One `hammer` run, or the medians of several; latencies in ms
+ */
+
 /** What Chromium sends: the server compresses as it would for a visitor. */
 export const BROWSER_HEADERS = { accept: "text/html,application/xhtml+xml", "accept-encoding": "gzip, deflate, br, zstd" };
 
+/** @param {number[]} samples @param {number} p @returns {number} */
 export function percentile(samples, p) {
   const sorted = [...samples].sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
+/** @param {number[]} values */
 export const median = (values) => percentile(values, 50);
 
 /**
@@ -19,6 +26,10 @@ export const median = (values) => percentile(values, 50);
  * `headers`, or each with every set of `eachHeaders` in turn. Returns
  * requests per second, latency percentiles (ms), the server's CPU time per
  * request (ms) and the count of answers that were not 2xx or failed.
+ *
+ * @param {{ url: string, connections: number, seconds: number, pid?: number, headers?: Record<string, string>, method?: string, body?: string, eachHeaders?: Record<string, string>[] }} options
+ *   without `pid` (the server's), `cpuMsPerRequest` is NaN
+ * @returns {Promise<Throughput>}
  */
 export async function hammer({ url, connections, seconds, pid, headers = BROWSER_HEADERS, method = "GET", body, eachHeaders }) {
   const cpuBefore = pid ? cpuMs(pid) : 0;
@@ -38,11 +49,16 @@ export async function hammer({ url, connections, seconds, pid, headers = BROWSER
   };
 }
 
-/** Every request of the run was answered, with a 2xx. */
+/** Every request of the run was answered, with a 2xx. @param {Throughput} run */
 export const answeredAll = (run) => run.requests > 0 && run.failures === 0;
 
-/** The median of each figure over several rounds of `hammer`. */
+/**
+ * The median of each figure over several rounds of `hammer`.
+ * @param {Throughput[]} rounds
+ * @returns {Throughput & { rounds: number }}
+ */
 export function medianOfRounds(rounds) {
+  /** @param {"requestsPerSecond" | "p50Ms" | "p99Ms" | "cpuMsPerRequest"} key */
   const pick = (key) => median(rounds.map((round) => round[key]));
   return {
     requestsPerSecond: pick("requestsPerSecond"),
@@ -61,10 +77,14 @@ export function medianOfRounds(rounds) {
  * that are not counted.
  * Each call must resolve to a Response; its body is read in full. Returns
  * p50/p95 (ms).
+ *
+ * @param {() => Promise<Response>} request
+ * @param {{ count: number, maxSeconds: number, warmup?: number }} options
  */
 export async function sample(request, { count, maxSeconds, warmup = 2 }) {
   const deadline = performance.now() + maxSeconds * 1000;
   for (let index = 0; index < warmup && performance.now() < deadline; index++) await expectOk(await request());
+  /** @type {number[]} */
   const durations = [];
   // At least one counted call, even when a slow warm-up used up the time.
   while (durations.length < count && (durations.length === 0 || performance.now() < deadline)) {
@@ -78,6 +98,7 @@ export async function sample(request, { count, maxSeconds, warmup = 2 }) {
   return { p50Ms: percentile(durations, 50), p95Ms: percentile(durations, 95), samples: durations.length, durationsMs };
 }
 
+/** @param {Response} response */
 async function expectOk(response) {
   const body = await response.text();
   if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${body.slice(0, 200)}`);
@@ -86,9 +107,12 @@ async function expectOk(response) {
 /**
  * Repeats `request` one at a time until `stop()`; for a second load next to
  * `hammer`. `stop` resolves to the count and p95 of the calls it made.
+ *
+ * @param {(index: number) => Promise<Response>} request
  */
 export function background(request) {
   let running = true;
+  /** @type {number[]} */
   const durations = [];
   let failures = 0;
   const loop = (async () => {

@@ -15,6 +15,7 @@ export const nginxInstalled = () => existsSync(NGINX);
 /**
  * Serves `html` at http://127.0.0.1:`port`/page.html as a pre-compressed file.
  * Resolves with its URL, its worker's pid (whose CPU time is the figure's) and stop().
+ * @param {{ port: number, html: string }} options
  */
 export async function servePrecompressed({ port, html }) {
   // Under /tmp: nginx's worker runs as an unprivileged user, which must be able to read the files.

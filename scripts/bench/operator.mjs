@@ -19,20 +19,39 @@ import {
   watchPeakRss,
 } from "./server.mjs";
 
+/**
+ * @typedef {{ shop: import("./load.mjs").Throughput, operator?: { calls: number, p95Ms: number, failures: number } }} MixedRound
+ *   a round of /shop's load, alone or beside an operator's calls
+ * @typedef {"alone" | "lists" | "dashboard"} MixedName
+ * @typedef {{ orders: { id: string, created_at: string }[] }} OrdersPage the part of get-orders' answer read here
+ */
+
 const SETTLE_MS = 5_000;
 const OPERATOR = { email: "bench-operator@chillpb.example", password: "bench-operator-passphrase" };
 
-/** "100k", "1M": how the figures name a size. */
+/** "100k", "1M": how the figures name a size. @param {number} orders */
 const sizeName = (orders) => (orders >= 1_000_000 ? `${orders / 1_000_000}M` : `${orders / 1_000}k`);
 
 /**
  * `paidOrders`: 100,000 (the default, with the mixed and memory figures) or
  * 1,000,000 (the list and dashboard figures only). `freshDb`: make the orders
  * again even when the database holds them (and measure right after that import).
+ *
+ * @param {{
+ *   figure: import("./report.mjs").RecordFigure,
+ *   step: import("./report.mjs").Step,
+ *   port: number,
+ *   rounds: number,
+ *   roundSeconds: number,
+ *   samples: number,
+ *   freshDb: boolean,
+ *   paidOrders?: number,
+ * }} options
  */
 export async function benchOperator({ figure, step, port, rounds, roundSeconds, samples, freshDb, paidOrders = 100_000 }) {
   const size = sizeName(paidOrders);
   const ordersDb = `chillpb_bench_orders_${size.toLowerCase()}`;
+  /** @param {string} key */
   const keyOf = (key) => (paidOrders === 100_000 ? key : `${key}:${size}`);
   const ordersPort = port + 1;
   const database = await benchDatabase(ordersDb, { fresh: freshDb });
@@ -46,7 +65,7 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
   const orders = await startServer(ordersEnv);
   step(`the shop on ${count(paidOrders)} orders runs at ${orders.origin} (pid ${orders.pid})`);
   await sleep(2_000);
-  const ordersMemory = { idleBytes: rssBytes(orders.pid) };
+  const idleBytes = rssBytes(orders.pid);
 
   const signIn = await fetch(`${orders.origin}/auth/login`, {
     method: "POST",
@@ -55,6 +74,7 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
   });
   const cookie = signIn.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
   if (!signIn.ok || !cookie) throw new Error(`the operator could not sign in: ${signIn.status} ${await signIn.text()}`);
+  /** @param {string} name @param {Record<string, unknown>} [body] */
   const call = (name, body = {}) =>
     fetch(`${orders.origin}/functions/v1/${name}`, {
       method: "POST",
@@ -75,9 +95,16 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
   };
 
   const ordersPeak = watchPeakRss(orders.pid);
+  /** @type {OrdersPage} */
   const firstPage = await (await call("get-orders", { page: 1 })).json();
-  const idPrefix = firstPage.orders[0].id.slice(0, 4);
-  const oldest = (await (await call("get-orders", { sort: "date_asc", pageSize: 1 })).json()).orders[0].created_at;
+  /** @type {OrdersPage} */
+  const oldestPage = await (await call("get-orders", { sort: "date_asc", pageSize: 1 })).json();
+  const [newestOrder] = firstPage.orders;
+  const [oldestOrder] = oldestPage.orders;
+  if (!newestOrder || !oldestOrder) throw new Error("get-orders listed no orders");
+  const idPrefix = newestOrder.id.slice(0, 4);
+  const oldest = oldestOrder.created_at;
+  /** @type {[string, Record<string, unknown>][]} */
   const LIST_QUERIES = [
     ["page 1", { page: 1 }],
     ["the deepest page (500: 10,000 orders deep)", { page: 500 }],
@@ -93,7 +120,10 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
     ["whole-email search (another spelling of a mailbox)", { q: "Olivia.Martinez1+x@GoogleMail.com" }],
     ["sort by total", { sort: "total_desc" }],
   ];
-  /** Every list query and the dashboard, one call at a time; `when` names the state of the database. */
+  /**
+   * Every list query and the dashboard, one call at a time; `when` names the state of the database.
+   * @param {string} when @param {{ count: number, warmup: number }} options
+   */
   const measureLists = async (when, { count: callsEach, warmup }) => {
     for (const [name, body] of LIST_QUERIES) {
       const latency = await sample(() => call("get-orders", body), { count: callsEach, maxSeconds: 15, warmup });
@@ -128,44 +158,48 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
   );
 
   step("/shop while an operator works");
+  /** @type {Record<MixedName, MixedRound[]>} */
   const mixed = { alone: [], lists: [], dashboard: [] };
   for (let round = 1; round <= rounds; round++) {
     mixed.alone.push({ shop: await hammer({ url: `${orders.origin}/shop`, connections: 10, seconds: roundSeconds, pid: orders.pid }) });
-    for (const [key, work] of [
-      ["lists", (index) => call("get-orders", LIST_QUERIES[index % LIST_QUERIES.length][1])],
+    /** @type {["lists" | "dashboard", (index: number) => Promise<Response>][]} */
+    const operatorWork = [
+      ["lists", (index) => call("get-orders", LIST_QUERIES[index % LIST_QUERIES.length]?.[1])],
       ["dashboard", () => call("get-dashboard")],
-    ]) {
+    ];
+    for (const [key, work] of operatorWork) {
       const operator = background(work);
       // No CPU per request here: the server's CPU time includes the operator's calls.
       const shopRun = await hammer({ url: `${orders.origin}/shop`, connections: 10, seconds: roundSeconds });
       mixed[key].push({ shop: shopRun, operator: await operator.stop() });
     }
   }
-  ordersMemory.peakBytes = ordersPeak.stop();
-  const mixedSummary = Object.fromEntries(
-    Object.entries(mixed).map(([key, each]) => [
-      key,
-      {
-        shop: medianOfRounds(each.map((round) => round.shop)),
-        operatorCalls: each.reduce((sum, round) => sum + (round.operator?.calls ?? 0), 0),
-        operatorP95Ms: median(each.map((round) => round.operator?.p95Ms ?? NaN)),
-      },
-    ]),
-  );
+  const peakBytes = ordersPeak.stop();
+  /** @param {MixedRound[]} each */
+  const summarised = (each) => ({
+    shop: medianOfRounds(each.map((round) => round.shop)),
+    operatorCalls: each.reduce((sum, round) => sum + (round.operator?.calls ?? 0), 0),
+    operatorP95Ms: median(each.map((round) => round.operator?.p95Ms ?? NaN)),
+  });
+  /** @type {Record<MixedName, ReturnType<typeof summarised>>} */
+  const mixedSummary = { alone: summarised(mixed.alone), lists: summarised(mixed.lists), dashboard: summarised(mixed.dashboard) };
+  /** @param {MixedName} key */
   const shopDuring = (key) => {
     const summary = mixedSummary[key];
     const operator = key === "alone" ? "" : ` (operator: ${calls(summary.operatorCalls)}, p95 ${ms(summary.operatorP95Ms)})`;
     return `${throughputText(summary.shop)}${operator}`;
   };
   figure("mixed:alone", `\`/shop\` (10 connections) on the ${size} database, alone`, shopDuring("alone"), "", null, mixedSummary.alone);
-  for (const [key, label] of [["lists", "… while an operator repeats filtered lists"], ["dashboard", "… while an operator repeats the dashboard"]]) {
+  /** @type {["lists" | "dashboard", string][]} */
+  const mixedLabels = [["lists", "… while an operator repeats filtered lists"], ["dashboard", "… while an operator repeats the dashboard"]];
+  for (const [key, label] of mixedLabels) {
     const summary = mixedSummary[key];
     figure(`mixed:${key}`, label, shopDuring(key), "p99 ≤ 50 ms", summary.shop.p99Ms <= 50 && answeredAll(summary.shop), summary);
   }
 
   step(`letting the server settle for ${SETTLE_MS / 1000} s`);
   await sleep(SETTLE_MS);
-  ordersMemory.afterBytes = rssBytes(orders.pid);
+  const ordersMemory = { idleBytes, peakBytes, afterBytes: rssBytes(orders.pid) };
   figure(
     "memory:orders",
     `operator server RSS (${size} orders): idle · peak · after`,

@@ -8,7 +8,7 @@ const DAYS = 120;
 const CUSTOMERS = 30_000;
 const ABANDONED_EVERY = 34;
 
-/** Mail providers with rough US shares, then small ones: schools, companies, ISPs. */
+/** Mail providers with rough US shares, then small ones: schools, companies, ISPs. @type {[string, number][]} */
 const DOMAINS = [
   ["gmail.com", 38], ["yahoo.com", 10], ["icloud.com", 10], ["outlook.com", 8], ["hotmail.com", 5], ["aol.com", 2],
   ["me.com", 2], ["live.com", 1], ["msn.com", 1], ["comcast.net", 1], ["sbcglobal.net", 1], ["att.net", 1],
@@ -27,7 +27,7 @@ const LAST_NAMES = [
   "Brown", "Park", "Gonzalez", "Williams", "Davis", "Patel", "Wong", "Rivera", "Flores", "Tran", "Cohen",
   "Miller", "Sanchez", "Ramirez", "Torres", "Wilson", "Anderson", "Thomas", "Moore", "Jackson", "Ali",
 ];
-/** Where orders go: city, ZIP, straight-line tenths of a mile from the West LA kitchen. */
+/** Where orders go: city, ZIP, straight-line tenths of a mile from the West LA kitchen. @type {[string, string, number][]} */
 const PLACES = [
   ["Santa Monica", "90401", 33], ["Venice", "90291", 45], ["Culver City", "90232", 42], ["Beverly Hills", "90210", 40],
   ["West Hollywood", "90069", 60], ["Westwood", "90024", 21], ["Brentwood", "90049", 33], ["Mar Vista", "90066", 31],
@@ -36,15 +36,19 @@ const PLACES = [
 ];
 const STREETS = ["Wilshire Blvd", "Ocean Ave", "Main St", "Venice Blvd", "Pico Blvd", "Sunset Blvd", "Olympic Blvd", "Lincoln Blvd", "Montana Ave", "Abbot Kinney Blvd"];
 
+/** A SQL string literal. @param {string | number} value */
 const text = (value) => `'${String(value).replaceAll("'", "''")}'`;
+/** @param {string[]} values */
 const array = (values) => `ARRAY[${values.map(text).join(", ")}]`;
+/** VALUES rows: numbers as they are, anything else as a string literal. @param {(string | number)[][]} list */
 const rows = (list) => list.map((row) => `(${row.map((value) => (typeof value === "number" ? value : text(value))).join(", ")})`).join(",\n      ");
 
-/** Cumulative shares, so a random number in [0, 1) picks a domain by its weight. */
+/** Cumulative shares, so a random number in [0, 1) picks a domain by its weight. @returns {[string, number, number][]} */
 function domainRanges() {
   const total = DOMAINS.reduce((sum, [, weight]) => sum + weight, 0);
   let low = 0;
   return DOMAINS.map(([name, weight]) => {
+    /** @type {[string, number, number]} */
     const range = [name, low / total, (low + weight) / total];
     low += weight;
     return range;
@@ -57,6 +61,8 @@ function domainRanges() {
  * distinct products and meets the $20 minimum; a customer's first paid order
  * may carry WELCOME10 (claimed once per mailbox, as the shop keeps it);
  * fulfilment status follows the order's age.
+ *
+ * @param {number} paidOrders
  */
 function fillStatements(paidOrders) {
   // Orders n with n % ABANDONED_EVERY = 0 are the abandoned ones: as many in all as leaves exactly paidOrders paid.
@@ -173,6 +179,9 @@ function fillStatements(paidOrders) {
  * moves every date forward so that "the last 30 days" still hold a month of
  * orders. Answers what it did. ANALYZE follows either way, as after any bulk
  * change (docs/operations.md).
+ *
+ * @param {string} url @param {number} paidOrders @param {{ vacuum?: boolean }} [options]
+ * @returns {Promise<{ filled: false, shiftedHours: number } | { filled: true, seconds: number }>}
  */
 export async function ensureOrders(url, paidOrders, { vacuum = true } = {}) {
   const client = new pg.Client({ connectionString: url });
@@ -180,7 +189,12 @@ export async function ensureOrders(url, paidOrders, { vacuum = true } = {}) {
   // The shop's timestamp columns hold UTC: now() must be read in UTC when it is written there.
   await client.query("SET TIME ZONE 'UTC'");
   try {
-    const count = async (sql) => Number((await client.query(sql)).rows[0].count);
+    /** @param {string} sql a query whose one row has a `count` */
+    const count = async (sql) => {
+      /** @type {import("pg").QueryResult<{ count: string }>} */
+      const result = await client.query(sql);
+      return Number(result.rows[0]?.count);
+    };
     const paid = await count(`SELECT count(*) AS count FROM "Order" WHERE "paymentStatus" = 'paid'`);
     if (paid === paidOrders) {
       const shiftedHours = await shiftDates(client);
@@ -204,7 +218,7 @@ export async function ensureOrders(url, paidOrders, { vacuum = true } = {}) {
   }
 }
 
-/** VACUUM ANALYZE of the database of `url`: what an operator runs after a bulk import (docs/operations.md). */
+/** VACUUM ANALYZE of the database of `url`: what an operator runs after a bulk import (docs/operations.md). @param {string} url */
 export async function vacuumAnalyze(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -215,10 +229,15 @@ export async function vacuumAnalyze(url) {
   }
 }
 
-/** Moves every order's dates forward by the time since the newest one, when that is more than six hours. */
+/**
+ * Moves every order's dates forward by the time since the newest one, when that is more than six hours.
+ * @param {import("pg").Client} client
+ */
 async function shiftDates(client) {
-  const { rows: [{ hours }] } = await client.query(`SELECT floor(extract(epoch FROM now() - max("createdAt")) / 3600)::int AS hours FROM "Order"`);
-  if (hours < 6) return 0;
+  /** @type {import("pg").QueryResult<{ hours: number | null }>} */
+  const newest = await client.query(`SELECT floor(extract(epoch FROM now() - max("createdAt")) / 3600)::int AS hours FROM "Order"`);
+  const hours = newest.rows[0]?.hours ?? null;
+  if (hours === null || hours < 6) return 0;
   const shift = `interval '${hours} hours'`;
   await client.query("BEGIN");
   await client.query(`UPDATE "Order" SET "createdAt" = "createdAt" + ${shift}, "updatedAt" = "updatedAt" + ${shift}, "paidAt" = "paidAt" + ${shift}`);

@@ -16,13 +16,21 @@ import { throughputText } from "./report.mjs";
 import { signedEvent, startProviders } from "./providers.mjs";
 import { benchDatabase, cartCookie, cpuMs, prepareDatabase, productionEnv, startCommand, startServer } from "./server.mjs";
 
+/**
+ * @typedef {import("node:inspector").Profiler.Profile} CpuProfile a .cpuprofile's JSON
+ * @typedef {{ fromMs: number, toMs: number }} Window ms since the server was spawned
+ * @typedef {{ orderId: string, url: string } | { orderId?: undefined }} CheckoutAnswer
+ *   simple-checkout's answer: the order placed and its payment page, or a refusal
+ * @typedef {Awaited<ReturnType<typeof startProviders>>} Providers
+ */
+
 const ORDERS_DB = "chillpb_bench_orders_path";
 const WEBHOOK_SECRET = "whsec_bench_order_path";
 const PROFILE_DIR = "var/bench/profiles";
 
 const PRODUCTS = ["bar-chocolate-pb", "bar-strawberry-pb", "bar-banana-pb", "bites-variety", "bites-strawberry", "bites-banana"];
 
-/** Customer `n`'s order: one to three lines, at least the shop's $20 minimum, a name and mailbox of its own. */
+/** Customer `n`'s order: one to three lines, at least the shop's $20 minimum, a name and mailbox of its own. @param {number} n */
 function orderBody(n) {
   const lines = (n % 3) + 1;
   const items = Array.from({ length: lines }, (_, line) => ({
@@ -45,7 +53,10 @@ function orderBody(n) {
   });
 }
 
-/** Stripe's notice that a session was paid, as the webhook receives it. */
+/**
+ * Stripe's notice that a session was paid, as the webhook receives it.
+ * @param {number} n @param {string} sessionId @param {string} orderId @param {number | undefined} amountTotal
+ */
 function paidEvent(n, sessionId, orderId, amountTotal) {
   return {
     id: `evt_bench_${n}_${sessionId.slice(-8)}`,
@@ -69,13 +80,18 @@ function paidEvent(n, sessionId, orderId, amountTotal) {
  * `clients` customers at once for `seconds`: each places an order and has it
  * paid, then the next. Returns the latencies (ms) of both calls, the orders
  * placed and paid, and the failures.
+ *
+ * @param {string} origin
+ * @param {{ clients: number, seconds: number, first: number, totals: Map<string, number> }} options
  */
 async function customers(origin, { clients, seconds, first, totals }) {
+  /** @type {number[]} */
   const place = [];
+  /** @type {number[]} */
   const confirm = [];
   let failures = 0;
   let next = first;
-  /** The last order placed and paid: its pages are measured after the load. */
+  /** The last order placed and paid: its pages are measured after the load. @type {{ sessionId: string, orderId: string } | null} */
   let last = null;
   const deadline = performance.now() + seconds * 1000;
   const headers = { "content-type": "application/json", origin, accept: "application/json" };
@@ -85,6 +101,7 @@ async function customers(origin, { clients, seconds, first, totals }) {
         const n = next++;
         let started = performance.now();
         const placed = await fetch(`${origin}/functions/v1/simple-checkout`, { method: "POST", headers, body: orderBody(n) }).catch(() => null);
+        /** @type {CheckoutAnswer | null} */
         const answer = placed && (await placed.json().catch(() => null));
         place.push(performance.now() - started);
         if (!placed?.ok || !answer?.orderId) {
@@ -92,7 +109,7 @@ async function customers(origin, { clients, seconds, first, totals }) {
           if (failures === 1) console.error(`bench: an order was refused (${placed?.status}): ${JSON.stringify(answer).slice(0, 300)}`);
           continue;
         }
-        const sessionId = answer.url.split("/").pop();
+        const sessionId = answer.url.split("/").pop() ?? "";
         const event = signedEvent(paidEvent(n, sessionId, answer.orderId, totals.get(sessionId)), WEBHOOK_SECRET);
         started = performance.now();
         const paid = await fetch(`${origin}/webhooks/stripe`, {
@@ -117,6 +134,8 @@ async function customers(origin, { clients, seconds, first, totals }) {
  * Places and pays orders against a fresh production instance: `warmup`
  * seconds not counted, then `seconds` measured. With `cpuProfile`, the server
  * runs under `--cpu-prof` and the profile's path is returned.
+ *
+ * @param {{ port: number, clients: number, seconds: number, warmup: number, cpuProfile: boolean, pageSeconds?: number }} options
  */
 export async function run({ port, clients, seconds, warmup, cpuProfile, pageSeconds = 0 }) {
   const providers = await startProviders();
@@ -131,6 +150,7 @@ export async function run({ port, clients, seconds, warmup, cpuProfile, pageSeco
   };
   prepareDatabase(env);
   const command = startCommand();
+  /** @type {string | null} */
   let profileDir = null;
   if (cpuProfile) {
     profileDir = path.join(PROFILE_DIR, `order-path-${Date.now()}`);
@@ -143,6 +163,7 @@ export async function run({ port, clients, seconds, warmup, cpuProfile, pageSeco
     // Warm-up: the first orders load the order path's modules and fill the geocoder's cache.
     const warm = await customers(shop.origin, { clients, seconds: warmup, first: 0, totals: providers.totals });
     const cpuBefore = cpuMs(shop.pid);
+    /** @type {Window} */
     const window = { fromMs: performance.now() - spawnedAt, toMs: 0 };
     const measured = await customers(shop.origin, { clients, seconds, first: warm.next, totals: providers.totals });
     // The confirmation emails go out from the outbox shortly after; their work belongs to the orders.
@@ -158,7 +179,7 @@ export async function run({ port, clients, seconds, warmup, cpuProfile, pageSeco
   }
 }
 
-/** An order page's link in the last confirmation emails the SMTP stand-in took (quoted-printable undone). */
+/** An order page's link in the last confirmation emails the SMTP stand-in took (quoted-printable undone). @param {string[]} messages */
 function orderPageLink(messages) {
   for (const message of [...messages].reverse()) {
     const text = message.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
@@ -172,6 +193,12 @@ function orderPageLink(messages) {
  * The pages rendered for one customer (issue 21 item 1), each at 10
  * connections for `seconds`: `/checkout` with a cart, `/order-success` for a
  * paid session, and the order page from the confirmation email's link.
+ *
+ * @param {import("./server.mjs").RunningShop} shop
+ * @param {Providers} providers
+ * @param {{ sessionId: string, orderId: string } | null} last
+ * @param {number} seconds
+ * @param {number} spawnedAt when the server was spawned (performance.now())
  */
 async function personalPages(shop, providers, last, seconds, spawnedAt) {
   if (!last) throw new Error("no order was placed and paid: the pages need one");
@@ -181,6 +208,7 @@ async function personalPages(shop, providers, last, seconds, spawnedAt) {
     success: { url: `${shop.origin}/order-success?session_id=${last.sessionId}`, headers: BROWSER_HEADERS },
     order: { url: `${shop.origin}${link.pathname}${link.search}`, headers: BROWSER_HEADERS },
   };
+  /** @type {Record<string, import("./load.mjs").Throughput & { window: Window }>} */
   const results = {};
   for (const [name, { url, headers }] of Object.entries(targets)) {
     const first = await fetch(url, { headers });
@@ -188,16 +216,19 @@ async function personalPages(shop, providers, last, seconds, spawnedAt) {
     if (!first.ok) throw new Error(`${url} answered ${first.status}: ${body.slice(0, 200)}`);
     await hammer({ url, connections: 10, seconds: 2, headers });
     const fromMs = performance.now() - spawnedAt;
-    results[name] = await hammer({ url, connections: 10, seconds, headers, pid: shop.pid });
+    const measured = await hammer({ url, connections: 10, seconds, headers, pid: shop.pid });
     // The measured stretch, in ms since the server was spawned: a profile's samples within it are this page's.
-    results[name].window = { fromMs, toMs: performance.now() - spawnedAt };
+    results[name] = { ...measured, window: { fromMs, toMs: performance.now() - spawnedAt } };
   }
   return results;
 }
 
 // --- The profile ----------------------------------------------------------------------------
 
-/** Where a profiled function comes from: a package, the shop's code, Node itself, or the engine. */
+/**
+ * Where a profiled function comes from: a package, the shop's code, Node itself, or the engine.
+ * @param {string} url @param {string} functionName
+ */
 export function originOf(url, functionName) {
   if (!url) {
     if (functionName === "(garbage collector)") return "garbage collection";
@@ -207,9 +238,8 @@ export function originOf(url, functionName) {
   }
   // The only WebAssembly the shop loads is Prisma's query compiler (query_compiler_bg.wasm).
   if (url.startsWith("wasm://")) return "Prisma (query compiler, WebAssembly)";
-  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (inModules) {
-    const name = inModules[1];
+  const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (name) {
     if (name.startsWith("@prisma/") || name === "prisma" || url.includes("/generated/prisma/")) return `Prisma (${name})`;
     return name;
   }
@@ -224,20 +254,30 @@ export function originOf(url, functionName) {
  * as shares of the busy time: the heaviest `top` of each. Only the samples
  * within `window` (ms since the profile started) count: not the start-up,
  * the warm-up or the shutdown.
+ *
+ * @param {CpuProfile} profile
+ * @param {{ top?: number, window?: Window }} [options]
  */
 export function summariseProfile(profile, { top = 15, window = { fromMs: 0, toMs: Infinity } } = {}) {
+  const { samples, timeDeltas } = profile;
+  if (!samples || !timeDeltas) throw new Error("the profile has no samples");
+  /** @type {Map<number, number>} */
   const selfTicks = new Map();
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   let at = 0;
-  profile.samples.forEach((id, index) => {
-    at += profile.timeDeltas[index] / 1000;
+  samples.forEach((id, index) => {
+    at += (timeDeltas[index] ?? 0) / 1000;
     if (at >= window.fromMs && at <= window.toMs) selfTicks.set(id, (selfTicks.get(id) ?? 0) + 1);
   });
+  /** @type {Map<string, { ticks: number, origin: string }>} */
   const functions = new Map();
+  /** @type {Map<string, number>} */
   const origins = new Map();
   let busy = 0;
   for (const [id, ticks] of selfTicks) {
-    const { callFrame } = byId.get(id);
+    const node = byId.get(id);
+    if (!node) throw new Error(`the profile has a sample of node ${id}, which it does not list`);
+    const { callFrame } = node;
     const origin = originOf(callFrame.url, callFrame.functionName);
     if (origin === "idle") continue;
     busy += ticks;
@@ -246,6 +286,7 @@ export function summariseProfile(profile, { top = 15, window = { fromMs: 0, toMs
     functions.set(key, { ticks: (functions.get(key)?.ticks ?? 0) + ticks, origin });
     origins.set(origin, (origins.get(origin) ?? 0) + ticks);
   }
+  /** @param {number} ticks */
   const share = (ticks) => ticks / busy;
   return {
     busySamples: busy,
@@ -254,15 +295,29 @@ export function summariseProfile(profile, { top = 15, window = { fromMs: 0, toMs
   };
 }
 
+/** @param {string} dir @returns {CpuProfile} */
 function readProfile(dir) {
   const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
   if (!file) throw new Error(`no .cpuprofile in ${dir}: the server did not write its profile on exit`);
   return JSON.parse(readFileSync(path.join(dir, file), "utf8"));
 }
 
+/** @param {number} share */
 const pct = (share) => `${(share * 100).toFixed(1)}%`;
 
-/** The bench's rows for the order path; with `profile`, a second run under the profiler. */
+/**
+ * The bench's rows for the order path; with `profile`, a second run under the profiler.
+ * @param {{
+ *   figure: import("./report.mjs").RecordFigure,
+ *   step: import("./report.mjs").Step,
+ *   port: number,
+ *   clients?: number,
+ *   seconds?: number,
+ *   warmup?: number,
+ *   profile?: boolean,
+ *   pageSeconds?: number,
+ * }} options
+ */
 export async function benchOrders({ figure, step, port, clients = 20, seconds = 20, warmup = 5, profile = true, pageSeconds = 8 }) {
   step(`order path: ${clients} customers placing and paying orders for ${seconds} s (after ${warmup} s of warm-up), Stripe, geocoder and SMTP stood in`);
   const measured = await run({ port, clients, seconds, warmup, cpuProfile: false, pageSeconds });
@@ -309,6 +364,7 @@ export async function benchOrders({ figure, step, port, clients = 20, seconds = 
 
   step("order path: the same load under node --cpu-prof");
   const profiled = await run({ port, clients, seconds: Math.min(seconds, 10), warmup, cpuProfile: true });
+  if (!profiled.profileDir) throw new Error("the profiled run has no profile folder");
   const summary = summariseProfile(readProfile(profiled.profileDir), { window: profiled.window });
   step(`order path: the profile is in ${profiled.profileDir} (open it in Chrome's DevTools)`);
   figure(

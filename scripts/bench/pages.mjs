@@ -23,12 +23,27 @@ import { nginxInstalled, servePrecompressed } from "./nginx.mjs";
 import { MB, kB, ms, percent, seconds, throughputText } from "./report.mjs";
 import { benchDatabase, cartCookie, cartCookies, cpuMs, prepareDatabase, productionEnv, rssBytes, startServer, watchPeakRss } from "./server.mjs";
 
+/**
+ * @typedef {import("./load.mjs").Throughput} Throughput
+ * @typedef {"nginx10" | "ssr10" | "static10" | "ssr1" | "static1" | "landing10" | "cart10" | "product10" | "productCart10" | "drawer10"} RunName
+ */
+
 const PAGES_DB = "chillpb_bench_pages";
 const SETTLE_MS = 5_000;
 
 /**
  * `figure(key, label, value, budget, met, data)` records each figure; `step`
  * says what runs. `build`: the app was just built (prepare.mjs need not check).
+ *
+ * @param {{
+ *   figure: import("./report.mjs").RecordFigure,
+ *   step: import("./report.mjs").Step,
+ *   port: number,
+ *   rounds: number,
+ *   roundSeconds: number,
+ *   lighthouseRuns: number,
+ *   build: boolean,
+ * }} options
  */
 export async function benchPages({ figure, step, port, rounds, roundSeconds, lighthouseRuns, build }) {
   const database = await benchDatabase(PAGES_DB, { fresh: true });
@@ -40,8 +55,9 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   // The build and the migrations were done by prepare.mjs just before, as `npm start` does them before it serves.
   figure("startup", "start-up: `node server.mjs` until /healthz answers (built, migrated)", ms(shop.startMs), "", null, { ms: shop.startMs });
   await sleep(2_000);
-  const pagesMemory = { idleBytes: rssBytes(shop.pid) };
+  const idleBytes = rssBytes(shop.pid);
 
+  /** @param {string} path */
   const html = async (path) => {
     const response = await getRaw(shop.origin, path, { accept: "text/html" });
     if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
@@ -54,7 +70,9 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
 
   // What a visitor downloads.
   step("first-load scripts, fonts, images, compression");
-  for (const [path, page] of [["/", landingHtml], ["/shop", shopHtml]]) {
+  /** @type {[string, string][]} */
+  const firstLoadPages = [["/", landingHtml], ["/shop", shopHtml]];
+  for (const [path, page] of firstLoadPages) {
     const scripts = await wireTotal(shop.origin, firstLoadScripts(shop.origin, page));
     figure(`firstLoadJs:${path}`, `first-load JS gzip, \`${path}\``, `${kB(scripts.bytes)} (${scripts.files.length} files)`, "≤ 90 kB", scripts.bytes <= 90_000, scripts);
   }
@@ -77,8 +95,11 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   if (framework) {
     figure("firstLoadJs:framework", "… of which the framework chunk (react-dom, React Router, Remix)", `${kB(framework.bytes)} (${framework.path})`, "", null, framework);
   }
+  /** @type {Record<string, Awaited<ReturnType<typeof pageFonts>>>} */
   const fontsByPage = {};
-  for (const [path, page] of [["/", landingHtml], ["/shop", shopHtml], ["/admin", adminHtml]]) {
+  /** @type {[string, string][]} */
+  const fontPages = [["/", landingHtml], ["/shop", shopHtml], ["/admin", adminHtml]];
+  for (const [path, page] of fontPages) {
     fontsByPage[path] = await pageFonts(shop.origin, page);
   }
   const heaviestFonts = Math.max(...Object.values(fontsByPage).map((fonts) => fonts.bytes));
@@ -166,6 +187,7 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
 
   step("warming up");
   for (const url of Object.values(targets)) await hammer({ url, connections: 10, seconds: 2 });
+  /** @type {Record<RunName, Throughput[]>} */
   const runs = { nginx10: [], ssr10: [], static10: [], ssr1: [], static1: [], landing10: [], cart10: [], product10: [], productCart10: [], drawer10: [] };
   const loadPeak = watchPeakRss(shop.pid);
   for (let round = 1; round <= rounds; round++) {
@@ -182,11 +204,26 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     runs.productCart10.push(await hammer({ url: targets.product, connections: 10, seconds: roundSeconds, pid: shop.pid, eachHeaders: carts }));
     runs.drawer10.push(await hammer({ url: targets.drawer, connections: 10, seconds: roundSeconds, pid: shop.pid, headers: withCart }));
   }
-  pagesMemory.peakBytes = loadPeak.stop();
+  const peakBytes = loadPeak.stop();
   removeStaticCopy();
   await nginx?.stop();
-  const throughput = Object.fromEntries(Object.entries(runs).map(([key, each]) => [key, { ...medianOfRounds(each), each }]));
-  const share = (ssr, copy) => median(ssr.map((run, index) => run.requestsPerSecond / copy[index].requestsPerSecond));
+  /** @param {Throughput[]} each */
+  const summarised = (each) => ({ ...medianOfRounds(each), each });
+  /** @type {Record<RunName, ReturnType<typeof summarised>>} */
+  const throughput = {
+    nginx10: summarised(runs.nginx10),
+    ssr10: summarised(runs.ssr10),
+    static10: summarised(runs.static10),
+    ssr1: summarised(runs.ssr1),
+    static1: summarised(runs.static1),
+    landing10: summarised(runs.landing10),
+    cart10: summarised(runs.cart10),
+    product10: summarised(runs.product10),
+    productCart10: summarised(runs.productCart10),
+    drawer10: summarised(runs.drawer10),
+  };
+  /** @param {Throughput[]} ssr @param {Throughput[]} copy the same rounds */
+  const share = (ssr, copy) => median(ssr.map((run, index) => run.requestsPerSecond / (copy[index]?.requestsPerSecond ?? NaN)));
   const shareAt10 = share(runs.ssr10, runs.static10);
   const shareAt1 = share(runs.ssr1, runs.static1);
 
@@ -210,7 +247,10 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   figure("static:c1", "`/shop`'s HTML as a static file from the shop's process (compressed per request), 1 connection", throughputText(throughput.static1), "(the limit)", null, throughput.static1);
   figure("share:c10", "`/shop` from the cache as a share of the shop's static file, 10 connections", percent(shareAt10), "≥ 30%", shareAt10 >= 0.3, { ratio: shareAt10 });
   figure("share:c1", "`/shop` from the cache as a share of the shop's static file, 1 connection", percent(shareAt1), "≥ 30%", shareAt1 >= 0.3, { ratio: shareAt1 });
-  /** A page for visitors with a cart, beside the same page from the cache: the issue's budget is a quarter of the cached figure. */
+  /**
+   * A page for visitors with a cart, beside the same page from the cache: the issue's budget is a quarter of the cached figure.
+   * @param {string} key @param {string} label @param {RunName} filled @param {RunName} cached
+   */
   const filledFigure = (key, label, filled, cached) => {
     const ratio = share(runs[filled], runs[cached]);
     const measured = throughput[filled];
@@ -224,7 +264,7 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
 
   step(`letting the server settle for ${SETTLE_MS / 1000} s`);
   await sleep(SETTLE_MS);
-  pagesMemory.afterBytes = rssBytes(shop.pid);
+  const pagesMemory = { idleBytes, peakBytes, afterBytes: rssBytes(shop.pid) };
   figure(
     "memory:pages",
     "pages server RSS: idle · peak under load · after load",
@@ -242,13 +282,17 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     // Every run's score and LCP beside the median's: on 127.0.0.1 a run's simulated
     // FCP and LCP count the hydration scripts only when they finished loading before
     // the observed first paint, so single runs differ by up to 1.3 s (decision 033).
+    /** @param {(number | string)[]} values */
     const spread = (values) => (values.length > 1 ? ` (runs ${values.join(" ")})` : "");
+    /** @param {import("./lighthouse.mjs").Audit} result */
     const text = (result) =>
       `perf ${result.performance}${spread(result.performanceScores)} · a11y ${result.accessibility} · LCP ${seconds(result.lcpMs)}${spread(result.lcpRunsMs.map((lcp) => (lcp / 1000).toFixed(2)))} · TBT ${ms(result.tbtMs)} · CLS ${result.cls.toFixed(3)}`;
     const admin = audits[`${shop.origin}/admin`];
+    if (!admin) throw new Error("Lighthouse did not audit /admin");
     figure("lighthouse:/admin", "Lighthouse mobile, admin sign-in `/admin`", text(admin), "perf ≥ 95", admin.performance >= 95, admin);
     for (const path of ["/", "/shop"]) {
       const result = audits[`${shop.origin}${path}`];
+      if (!result) throw new Error(`Lighthouse did not audit ${path}`);
       figure(
         `lighthouse:${path}`,
         `Lighthouse mobile, \`${path}\``,
@@ -263,7 +307,10 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   await database.release();
 }
 
-/** The first-load file holding react-dom (its production build carries React's error URL), as sent. */
+/**
+ * The first-load file holding react-dom (its production build carries React's error URL), as sent.
+ * @param {string} origin @param {import("./assets.mjs").SizedFile[]} files
+ */
 async function frameworkChunk(origin, files) {
   for (const file of files) {
     const { body } = await getRaw(origin, file.path);
@@ -272,7 +319,11 @@ async function frameworkChunk(origin, files) {
   return null;
 }
 
-/** Downloads `path` in any encoding the headers accept, and throws the body away. */
+/**
+ * Downloads `path` in any encoding the headers accept, and throws the body away.
+ * @param {string} origin @param {string} path @param {Record<string, string>} headers
+ * @returns {Promise<void>}
+ */
 function download(origin, path, headers) {
   return new Promise((resolve, reject) => {
     http

@@ -8,10 +8,27 @@ import { createServer } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { createHmac, randomBytes } from "node:crypto";
 
-const listen = (server) =>
-  new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server.address().port)));
+/**
+ * @typedef {{ coupons: number, sessions: number, other: number, geocodes: number, emails: number }} Counts what each stand-in was asked
+ * @typedef {import("node:http").IncomingMessage} IncomingMessage
+ * @typedef {import("node:http").ServerResponse} ServerResponse
+ */
 
-/** Reads a request's body as text. */
+/**
+ * Listens on a free port of 127.0.0.1; resolves with the port.
+ * @param {import("node:net").Server} server
+ * @returns {Promise<number>}
+ */
+const listen = (server) =>
+  new Promise((resolve, reject) =>
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      if (address === null || typeof address === "string") reject(new Error("the stand-in does not listen on a TCP port"));
+      else resolve(address.port);
+    }),
+  );
+
+/** Reads a request's body as text. @param {IncomingMessage} request */
 async function bodyOf(request) {
   let text = "";
   for await (const chunk of request) text += chunk;
@@ -22,16 +39,23 @@ async function bodyOf(request) {
  * Stripe's API as the shop uses it on the order path: a coupon's amount is
  * remembered, a Checkout Session totals its lines, its shipping rate and its
  * coupon, as Stripe's does, so the shop's check of the session's total is real.
+ *
+ * @param {Counts} counts @param {Map<string, number>} totals
+ * @returns {(request: IncomingMessage, response: ServerResponse) => Promise<void>}
  */
 function stripeHandler(counts, totals) {
+  /** Each coupon's amount off, in cents. @type {Map<string, number>} */
   const coupons = new Map();
+  /** @type {Map<string, Record<string, unknown>>} */
   const sessions = new Map();
   return async (request, response) => {
     const form = new URLSearchParams(await bodyOf(request));
+    /** @param {number} status @param {unknown} value */
     const send = (status, value) => {
       response.writeHead(status, { "content-type": "application/json" });
       response.end(JSON.stringify(value));
     };
+    /** @param {string} prefix */
     const id = (prefix) => `${prefix}_${randomBytes(12).toString("hex")}`;
     if (request.method === "POST" && request.url === "/v1/coupons") {
       const coupon = { id: id("bench_coupon"), object: "coupon", amount_off: Number(form.get("amount_off")), currency: "usd" };
@@ -45,7 +69,8 @@ function stripeHandler(counts, totals) {
         subtotal += Number(form.get(`line_items[${line}][quantity]`)) * Number(form.get(`line_items[${line}][price_data][unit_amount]`));
       }
       const shipping = Number(form.get("shipping_options[0][shipping_rate_data][fixed_amount][amount]") ?? 0);
-      const discount = coupons.get(form.get("discounts[0][coupon]")) ?? 0;
+      const coupon = form.get("discounts[0][coupon]");
+      const discount = (coupon === null ? undefined : coupons.get(coupon)) ?? 0;
       const sessionId = id("cs_bench");
       counts.sessions++;
       totals.set(sessionId, subtotal - discount + shipping);
@@ -65,17 +90,19 @@ function stripeHandler(counts, totals) {
       return send(200, session);
     }
     // A session asked for again (the confirmation page's check): the bench asks only for sessions it has paid.
-    const asked = /^\/v1\/checkout\/sessions\/([^/?]+)/.exec(request.url ?? "");
-    if (request.method === "GET" && asked && sessions.has(asked[1])) {
-      const session = sessions.get(asked[1]);
-      return send(200, { ...session, status: "complete", payment_status: "paid", payment_intent: `pi_${asked[1]}` });
-    }
+    const asked = /^\/v1\/checkout\/sessions\/([^/?]+)/.exec(request.url ?? "")?.[1];
+    const session = request.method === "GET" && asked !== undefined ? sessions.get(asked) : undefined;
+    if (session) return send(200, { ...session, status: "complete", payment_status: "paid", payment_intent: `pi_${asked}` });
     counts.other++;
     send(404, { error: { type: "invalid_request_error", message: `bench stand-in: no ${request.method} ${request.url}` } });
   };
 }
 
-/** Nominatim's search: every address is at the same point in Santa Monica (inside the delivery area). */
+/**
+ * Nominatim's search: every address is at the same point in Santa Monica (inside the delivery area).
+ * @param {Counts} counts
+ * @returns {(request: IncomingMessage, response: ServerResponse) => void}
+ */
 function geocoderHandler(counts) {
   return (request, response) => {
     counts.geocodes++;
@@ -84,8 +111,12 @@ function geocoderHandler(counts) {
   };
 }
 
-/** An SMTP server that accepts every message and keeps none of it. */
+/**
+ * An SMTP server that accepts every message and keeps none of it (but the last few in `messages`).
+ * @param {Counts} counts @param {string[]} messages
+ */
 function smtpSink(counts, messages) {
+  /** @type {Set<import("node:net").Socket>} */
   const sockets = new Set();
   const server = createTcpServer((socket) => {
     sockets.add(socket);
@@ -124,20 +155,22 @@ function smtpSink(counts, messages) {
       }
     });
   });
-  server.closeAllConnections = () => {
-    for (const socket of sockets) socket.destroy();
-  };
-  return server;
+  // As node:http's servers have it: stop() closes the connections a client keeps open.
+  return Object.assign(server, {
+    closeAllConnections() {
+      for (const socket of sockets) socket.destroy();
+    },
+  });
 }
 
 /** Starts the three stand-ins; `urls` are what the shop's environment names, `counts` what each was asked. */
 export async function startProviders() {
   const counts = { coupons: 0, sessions: 0, other: 0, geocodes: 0, emails: 0 };
-  /** Each Checkout Session's total, for the payment notices the bench sends as Stripe. */
+  /** Each Checkout Session's total, for the payment notices the bench sends as Stripe. @type {Map<string, number>} */
   const totals = new Map();
   const stripe = createServer(stripeHandler(counts, totals));
   const geocoder = createServer(geocoderHandler(counts));
-  /** The last few messages the SMTP server took, as sent. */
+  /** The last few messages the SMTP server took, as sent. @type {string[]} */
   const messages = [];
   const smtp = smtpSink(counts, messages);
   const [stripePort, geocoderPort, smtpPort] = await Promise.all([listen(stripe), listen(geocoder), listen(smtp)]);
@@ -159,7 +192,10 @@ export async function startProviders() {
   };
 }
 
-/** A webhook body and its Stripe-Signature header, signed with `secret` as Stripe signs (HMAC-SHA256 of "t.body"). */
+/**
+ * A webhook body and its Stripe-Signature header, signed with `secret` as Stripe signs (HMAC-SHA256 of "t.body").
+ * @param {unknown} event @param {string} secret
+ */
 export function signedEvent(event, secret) {
   const body = JSON.stringify(event);
   const timestamp = Math.floor(Date.now() / 1000);

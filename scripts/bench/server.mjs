@@ -7,12 +7,22 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { startEmbeddedPostgres } from "../../server/embedded-postgres.mjs";
 import { databaseUrl, withClient } from "../scratch-postgres.mjs";
 
+/**
+ * @typedef {NodeJS.ProcessEnv & { PUBLIC_URL: string }} ShopEnv a production instance's environment
+ * @typedef {{ variables: Record<string, string>, flags: string[] }} StartCommand
+ *   the environment variables and node flags the server starts with
+ * @typedef {Awaited<ReturnType<typeof startServer>>} RunningShop
+ */
+
 const CLOCK_TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 
 /**
  * A database `name` on the bench's own embedded PostgreSQL (var/bench-postgres,
  * durable as production's: fsync on), as the shop's default is; emptied first
  * when `fresh`. `release()` lets go of the server.
+ *
+ * @param {string} name
+ * @param {{ fresh?: boolean }} [options]
  */
 export async function benchDatabase(name, { fresh = false } = {}) {
   const server = await startEmbeddedPostgres({ dir: "var/bench-postgres", log: () => undefined });
@@ -24,7 +34,10 @@ export async function benchDatabase(name, { fresh = false } = {}) {
   return { url: databaseUrl(server.adminUrl, name), release: server.release };
 }
 
-/** The environment of a production instance; Stripe is configured but never called by the pages measured. */
+/**
+ * The environment of a production instance; Stripe is configured but never called by the pages measured.
+ * @param {{ port: number, databaseUrl: string }} options
+ */
 export function productionEnv({ port, databaseUrl }) {
   return {
     ...process.env,
@@ -45,17 +58,24 @@ export function productionEnv({ port, databaseUrl }) {
   };
 }
 
-/** Runs a setup command quietly; its output is shown only when it fails. */
+/**
+ * Runs a setup command quietly; its output is shown only when it fails.
+ * @param {string} command @param {string[]} args @param {NodeJS.ProcessEnv} env
+ */
 export function quietly(command, args, env) {
   try {
     execFileSync(command, args, { env, stdio: "pipe" });
   } catch (error) {
-    process.stderr.write(`${error.stdout ?? ""}${error.stderr ?? ""}`);
+    // execFileSync's error carries the command's output.
+    if (error instanceof Error && "stdout" in error && "stderr" in error) process.stderr.write(`${error.stdout ?? ""}${error.stderr ?? ""}`);
     throw new Error(`${[command, ...args].join(" ")} failed`);
   }
 }
 
-/** Migrations and the catalogue seed (and the build, unless SKIP_BUILD), as `npm start` does before it serves. */
+/**
+ * Migrations and the catalogue seed (and the build, unless SKIP_BUILD), as `npm start` does before it serves.
+ * @param {NodeJS.ProcessEnv} env
+ */
 export const prepareDatabase = (env) => quietly(process.execPath, ["scripts/prepare.mjs"], env);
 
 /**
@@ -63,14 +83,24 @@ export const prepareDatabase = (env) => quietly(process.execPath, ["scripts/prep
  * server with (`--heap-growing-percent=50` since decision 077; e.g.
  * `MALLOC_ARENA_MAX=2 node --max-semi-space-size=1 server.mjs` before decision 058), so memory is
  * measured as production runs.
+ *
+ * @returns {StartCommand}
  */
 export function startCommand() {
-  const start = JSON.parse(readFileSync("package.json", "utf8")).scripts.start;
+  /** @type {{ scripts: { start: string } }} */
+  const packageJson = JSON.parse(readFileSync("package.json", "utf8"));
+  const start = packageJson.scripts.start;
   const match = /((?:\w+=\S+ )*)node ((?:--[\w-]+(?:=\S+)? )*)server\.mjs/.exec(start);
   if (!match) throw new Error(`package.json's start script does not run "node … server.mjs": ${start}`);
-  const words = (text) => text.trim().split(" ").filter(Boolean);
+  /** @param {string | undefined} text */
+  const words = (text = "") => text.trim().split(" ").filter(Boolean);
+  /**
+   * `NAME=value` as [name, value]; the value may hold "=" itself.
+   * @param {string} word @returns {[string, string]}
+   */
+  const variable = (word) => [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)];
   return {
-    variables: Object.fromEntries(words(match[1]).map((word) => word.split("=", 2))),
+    variables: Object.fromEntries(words(match[1]).map(variable)),
     flags: words(match[2]),
   };
 }
@@ -79,6 +109,9 @@ export function startCommand() {
  * Starts `server.mjs` with `command`'s environment variables and node flags
  * (by default `npm start`'s) and resolves once /healthz answers, with the
  * time that took.
+ *
+ * @param {ShopEnv} env
+ * @param {StartCommand} [command]
  */
 export async function startServer(env, command = startCommand()) {
   const origin = env.PUBLIC_URL;
@@ -97,9 +130,12 @@ export async function startServer(env, command = startCommand()) {
     if (attempt > 1_500) throw new Error("the server did not start within 30 s");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  // It answered, so it was spawned.
+  const { pid } = child;
+  if (pid === undefined) throw new Error("the server has no pid");
   return {
     origin,
-    pid: child.pid,
+    pid,
     /** From the spawn to the first /healthz that answered (to within 20 ms). */
     startMs: performance.now() - spawnedAt,
     async stop() {
@@ -110,7 +146,10 @@ export async function startServer(env, command = startCommand()) {
   };
 }
 
-/** A visitor's cart cookie (`name=value`), made as a visitor makes it: two of a product added. */
+/**
+ * A visitor's cart cookie (`name=value`), made as a visitor makes it: two of a product added.
+ * @param {string} origin
+ */
 export async function cartCookie(origin) {
   const added = await fetch(`${origin}/cart`, {
     method: "POST",
@@ -126,9 +165,12 @@ export async function cartCookie(origin) {
  * `count` visitors' cart cookies, each a different cart (one to three lines,
  * quantities from 1 to 12), made as visitors make them: a page filled with a
  * cart is measured over many carts, not one whose figures repeat.
+ *
+ * @param {string} origin @param {number} count
  */
 export async function cartCookies(origin, count) {
   const products = ["bar-chocolate-pb", "bar-strawberry-pb", "bar-banana-pb", "bites-variety", "bites-strawberry", "bites-banana"];
+  /** @type {string[]} */
   const cookies = [];
   for (let visitor = 0; visitor < count; visitor++) {
     let cookie = "";
@@ -148,22 +190,25 @@ export async function cartCookies(origin, count) {
   return cookies;
 }
 
+/** @param {number} pid */
 function status(pid) {
   const text = readFileSync(`/proc/${pid}/status`, "utf8");
+  /** @param {string} name */
   const kilobytes = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? NaN);
   return { rssBytes: kilobytes("VmRSS") * 1024, peakRssBytes: kilobytes("VmHWM") * 1024 };
 }
 
-/** The process's resident set size now, in bytes. */
+/** The process's resident set size now, in bytes. @param {number} pid */
 export const rssBytes = (pid) => status(pid).rssBytes;
 
-/** The process's highest resident set size since it started or since `resetPeakRss`, in bytes. */
+/** The process's highest resident set size since it started or since `resetPeakRss`, in bytes. @param {number} pid */
 export const peakRssBytes = (pid) => status(pid).peakRssBytes;
 
 /**
  * Resets the process's RSS high-water mark to its current RSS (Linux: "5" to
  * clear_refs), so that `peakRssBytes` afterwards is the peak since now.
  * Returns false where the kernel refuses; callers then rely on sampling.
+ * @param {number} pid
  */
 export function resetPeakRss(pid) {
   try {
@@ -177,6 +222,7 @@ export function resetPeakRss(pid) {
 /**
  * Watches a process's RSS from now on: the highest value seen by sampling
  * every 50 ms, and the kernel's high-water mark since `resetPeakRss`.
+ * @param {number} pid
  */
 export function watchPeakRss(pid) {
   const exact = resetPeakRss(pid);
@@ -193,10 +239,11 @@ export function watchPeakRss(pid) {
   };
 }
 
-/** User + system CPU time the process has used so far, in milliseconds. */
+/** User + system CPU time the process has used so far, in milliseconds. @param {number} pid */
 export function cpuMs(pid) {
   // Fields after the command name, which is in parentheses and may hold spaces.
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ");
+  if (!fields) throw new Error(`/proc/${pid}/stat has no command name in parentheses`);
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }

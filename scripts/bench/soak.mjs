@@ -17,7 +17,7 @@ const CART_RATE = 15;
 /** RSS that grows by more than this per minute over the second half is growing. */
 const SLOPE_BUDGET_BYTES_PER_MINUTE = 1_000_000;
 
-/** Least-squares slope of `points` ([x, y] pairs). */
+/** Least-squares slope of `points` ([x, y] pairs). @param {[number, number][]} points */
 export function slope(points) {
   const n = points.length;
   if (n < 2) return NaN;
@@ -32,16 +32,22 @@ export function slope(points) {
   return variance === 0 ? NaN : covariance / variance;
 }
 
-/** A slope in bytes per minute as the table says it: "+1.07 MB/min". */
+/** A point for `slope`. @param {number} x @param {number} y @returns {[number, number]} */
+const point = (x, y) => [x, y];
+
+/** A slope in bytes per minute as the table says it: "+1.07 MB/min". @param {number} bytesPerMinute */
 const perMinuteText = (bytesPerMinute) => `${bytesPerMinute >= 0 ? "+" : "−"}${(Math.abs(bytesPerMinute) / 1_000_000).toFixed(2)} MB/min`;
 
-/** A Prometheus sample's value in /metrics's text, or NaN. */
+/** A Prometheus sample's value in /metrics's text, or NaN. @param {string} text @param {string} sample */
 function metricValue(text, sample) {
   const line = text.split("\n").find((candidate) => candidate.startsWith(`${sample} `));
   return line ? Number(line.slice(sample.length + 1)) : NaN;
 }
 
-/** The shop's V8 heap in use and committed, and its major collections so far, from its /metrics (prom-client's default metrics). */
+/**
+ * The shop's V8 heap in use and committed, and its major collections so far, from its /metrics (prom-client's default metrics).
+ * @param {string} origin
+ */
 async function v8Heap(origin) {
   const text = await (await fetch(`${origin}/metrics`)).text();
   return {
@@ -51,11 +57,17 @@ async function v8Heap(origin) {
   };
 }
 
-/** `rate` requests per second to `url` for `seconds`, over a few keep-alive connections. */
+/**
+ * `rate` requests per second to `url` for `seconds`, over a few keep-alive connections.
+ * @param {string} url @param {{ rate: number, seconds: number, headers: Record<string, string> }} options
+ */
 function steady(url, { rate, seconds, headers }) {
   return autocannon({ url, connections: 4, overallRate: rate, duration: seconds, headers });
 }
 
+/**
+ * @param {{ figure: import("./report.mjs").RecordFigure, step: import("./report.mjs").Step, port: number, minutes: number }} options
+ */
 export async function benchSoak({ figure, step, port, minutes }) {
   const database = await benchDatabase(SOAK_DB, { fresh: true });
   const env = productionEnv({ port, databaseUrl: database.url });
@@ -68,8 +80,9 @@ export async function benchSoak({ figure, step, port, minutes }) {
 
   step(`soak: ${minutes} min at ${ANONYMOUS_RATE} req/s from the page cache and ${CART_RATE} req/s rendered for a cart, RSS every ${SAMPLE_MS / 1000} s`);
   const started = performance.now();
+  /** The RSS: [minutes, bytes]. @type {[number, number][]} */
   const samples = [];
-  /** The V8 heap in use, the major collections so far and the RSS outside V8's heap, as the shop's /metrics says them: [minutes, bytes, collections, bytes]. */
+  /** The V8 heap in use, the major collections so far and the RSS outside V8's heap, as the shop's /metrics says them: [minutes, bytes, collections, bytes]. @type {[number, number, number, number][]} */
   const heapSamples = [];
   const take = () => {
     const at = (performance.now() - started) / 60_000;
@@ -103,18 +116,18 @@ export async function benchSoak({ figure, step, port, minutes }) {
   figure(
     "memory:soak",
     `RSS over a ${minutes}-min soak (${requests.toLocaleString("en-US")} requests): idle · peak · end · slope of the second half`,
-    `${MB(idleBytes)} · ${MB(peakBytes)} · ${MB(samples.at(-1)[1])} · ${perMinuteText(bytesPerMinute)}`,
+    `${MB(idleBytes)} · ${MB(peakBytes)} · ${MB(samples.at(-1)?.[1] ?? NaN)} · ${perMinuteText(bytesPerMinute)}`,
     "slope ≤ +1 MB/min, every request answered",
     bytesPerMinute <= SLOPE_BUDGET_BYTES_PER_MINUTE && failures === 0,
     { idleBytes, peakBytes, bytesPerMinute, samples, requests, failures, rates: { anonymous: ANONYMOUS_RATE, cart: CART_RATE } },
   );
   // What the RSS is made of over time: a leak in JavaScript raises the heap's lowest points; an RSS that swings
   // over a flat heap floor is V8's committed heap (the RSS outside it stays flat) or native memory (it does not).
-  const heapSecondHalf = heapSamples.filter(([at]) => at >= minutes / 2).map(([at, bytes]) => [at, bytes]);
+  const heapSecondHalf = heapSamples.filter(([at]) => at >= minutes / 2).map(([at, bytes]) => point(at, bytes));
   const heapPerMinute = slope(heapSecondHalf);
   const heapUsed = heapSamples.map(([, bytes]) => bytes);
   const collections = heapSamples.at(-1)?.[2] ?? NaN;
-  const outside = heapSamples.map(([at, , , bytes]) => [at, bytes]);
+  const outside = heapSamples.map(([at, , , bytes]) => point(at, bytes));
   const outsidePerMinute = slope(outside.filter(([at]) => at >= minutes / 2));
   figure(
     "memory:soak-outside-heap",

@@ -15,6 +15,7 @@ const ROUNDS = Number(options.rounds ?? 3);
 const SECONDS = Number(options.seconds ?? 8);
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 
+/** @type {(import("./server.mjs").StartCommand & { name: string })[]} */
 const configurations = [
   { name: "Node's defaults", variables: {}, flags: [] },
   { name: "old generation grows by 50% (--heap-growing-percent=50)", variables: {}, flags: ["--heap-growing-percent=50"] },
@@ -30,28 +31,31 @@ const configurations = [
 const database = await benchDatabase("chillpb_bench_flags", { fresh: true });
 const env = productionEnv({ port: PORT, databaseUrl: database.url });
 prepareDatabase(env);
-const results = configurations.map(() => ({ cpu: [], rps: [], rss: [] }));
+/** Each configuration's figures, one per round. @type {{ name: string, cpu: number[], rps: number[], rss: number[] }[]} */
+const results = configurations.map(({ name }) => ({ name, cpu: [], rps: [], rss: [] }));
 for (let round = 1; round <= ROUNDS; round++) {
   // Each round starts with the next configuration, so none is always first (or last) after a pause.
   for (let turn = 0; turn < configurations.length; turn++) {
     const index = (round - 1 + turn) % configurations.length;
     const configuration = configurations[index];
+    const result = results[index];
+    if (!configuration || !result) throw new Error(`no configuration ${index}`);
     const shop = await startServer(env, configuration);
     const headers = { ...BROWSER_HEADERS, cookie: await cartCookie(env.PUBLIC_URL) };
     const url = `${env.PUBLIC_URL}/shop?cart=open`;
     await hammer({ url, connections: 10, seconds: 2, headers });
     const run = await hammer({ url, connections: 10, seconds: SECONDS, pid: shop.pid, headers });
     if (run.failures > 0) throw new Error(`${configuration.name}: ${run.failures} requests failed`);
-    results[index].cpu.push(run.cpuMsPerRequest);
-    results[index].rps.push(run.requestsPerSecond);
-    results[index].rss.push(rssBytes(shop.pid));
+    const rss = rssBytes(shop.pid);
+    result.cpu.push(run.cpuMsPerRequest);
+    result.rps.push(run.requestsPerSecond);
+    result.rss.push(rss);
     await shop.stop();
-    console.log(`round ${round}: ${configuration.name}: ${run.cpuMsPerRequest.toFixed(2)} ms CPU/request, ${Math.round(run.requestsPerSecond)} req/s, RSS ${MB(results[index].rss.at(-1))}`);
+    console.log(`round ${round}: ${configuration.name}: ${run.cpuMsPerRequest.toFixed(2)} ms CPU/request, ${Math.round(run.requestsPerSecond)} req/s, RSS ${MB(rss)}`);
   }
 }
 await database.release();
 console.log(`\nMedians of ${ROUNDS} round(s) of ${SECONDS} s, /shop rendered for a cart, 10 connections:`);
-for (const [index, configuration] of configurations.entries()) {
-  const { cpu, rps, rss } = results[index];
-  console.log(`  ${configuration.name}: ${median(cpu).toFixed(2)} ms CPU/request · ${Math.round(median(rps))} req/s · RSS after ${MB(median(rss))}`);
+for (const { name, cpu, rps, rss } of results) {
+  console.log(`  ${name}: ${median(cpu).toFixed(2)} ms CPU/request · ${Math.round(median(rps))} req/s · RSS after ${MB(median(rss))}`);
 }
