@@ -15,6 +15,15 @@ import { defineFunction } from "./define.server";
 
 const CODE_LENGTH = `Code must be ${DISCOUNT_CODE_MIN_LENGTH} to ${DISCOUNT_CODE_MAX_LENGTH} characters`;
 
+/** An optional moment as the owner's form sends it (ISO, with its offset); null for none. */
+const instant = (label: string, example: string) =>
+  z
+    .string({ invalid_type_error: `${label} must be a date and time` })
+    .datetime({ offset: true, message: `${label} must be an ISO date and time, like ${example}` })
+    .transform((value) => new Date(value))
+    .nullable()
+    .optional();
+
 const flag = (label: string) =>
   z.boolean({
     required_error: `${label} is required`,
@@ -61,16 +70,7 @@ const saveSchema = z
         }),
       })
       .default("all"),
-    startsAt: z
-      .string({ invalid_type_error: "Start must be a date and time" })
-      .datetime({
-        offset: true,
-        message:
-          "Start must be an ISO date and time, like 2026-12-01T08:00:00Z",
-      })
-      .transform((value) => new Date(value))
-      .nullable()
-      .optional(),
+    startsAt: instant("Start", "2026-12-01T08:00:00Z"),
     description: z
       .string({
         required_error: "Description is required",
@@ -88,16 +88,7 @@ const saveSchema = z
       .max(1_000_000, "Usage limit can be at most 1,000,000")
       .nullable()
       .optional(),
-    expiresAt: z
-      .string({ invalid_type_error: "Expiry must be a date and time" })
-      .datetime({
-        offset: true,
-        message:
-          "Expiry must be an ISO date and time, like 2026-12-31T23:59:00Z",
-      })
-      .transform((value) => new Date(value))
-      .nullable()
-      .optional(),
+    expiresAt: instant("Expiry", "2026-12-31T23:59:00Z"),
     /** The admin's "New code": refuse a code that exists (409) instead of updating it. */
     create: z
       .boolean({ invalid_type_error: "Create must be true or false" })
@@ -178,6 +169,9 @@ const previewSchema = z.object({
   zone: z.string().max(30).nullable().default(null),
 });
 
+/** A code's terms, as the examples of save- and preview-discount-code send them. */
+const SPRING_TERMS = { code: "SPRING-15", kind: "percent", percentOff: 15, amountOff: null, minimumSubtotal: null, appliesTo: "all" } as const;
+
 /** The owner's discount codes (decisions 022, 026, 053): listed, saved, and tried on a sample cart. */
 export const discountCodeFunctions = {
   /** The owner's codes: {} → { codes }, each with its uses (paid orders) and reserved (unpaid orders in flight). */
@@ -202,12 +196,7 @@ export const discountCodeFunctions = {
     access: "discount-codes.manage",
     body: saveSchema,
     example: {
-      code: "SPRING-15",
-      kind: "percent",
-      percentOff: 15,
-      amountOff: null,
-      minimumSubtotal: null,
-      appliesTo: "all",
+      ...SPRING_TERMS,
       startsAt: null,
       description: "15% off this spring",
       active: true,
@@ -249,12 +238,7 @@ export const discountCodeFunctions = {
     access: "discount-codes.manage",
     body: previewSchema,
     example: {
-      code: "SPRING-15",
-      kind: "percent",
-      percentOff: 15,
-      amountOff: null,
-      minimumSubtotal: null,
-      appliesTo: "all",
+      ...SPRING_TERMS,
       items: [{ productId: "bar-chocolate-pb", quantity: 2 }],
       zone: null,
     },

@@ -55,19 +55,22 @@ function refuseHeaderBreaks(emails: EmailContent[]) {
   }
 }
 
+/** An email as the outbox stores it (both enqueues write these columns). */
+function outboxRow(email: EmailContent) {
+  return {
+    kind: email.kind,
+    to: email.to,
+    subject: email.subject,
+    text: email.text,
+    html: email.html,
+    orderId: email.orderId ?? null,
+    unsubscribeUrl: email.unsubscribeUrl ?? null,
+  };
+}
+
 export async function enqueueEmails(tx: Prisma.TransactionClient, emails: EmailContent[]) {
   refuseHeaderBreaks(emails);
-  await tx.outboxMessage.createMany({
-    data: emails.map((email) => ({
-      kind: email.kind,
-      to: email.to,
-      subject: email.subject,
-      text: email.text,
-      html: email.html,
-      orderId: email.orderId ?? null,
-      unsubscribeUrl: email.unsubscribeUrl ?? null,
-    })),
-  });
+  await tx.outboxMessage.createMany({ data: emails.map(outboxRow) });
 }
 
 /** `enqueueEmails` inside a node-pg transaction (the order path, decision 068): the same rows, one statement. */
@@ -79,18 +82,7 @@ export async function enqueueEmailsSql(sql: Sql, emails: EmailContent[]) {
   await sql.db
     .insertInto("OutboxMessage")
     .values(
-      emails.map((email) => ({
-        id: randomUUID(),
-        kind: email.kind,
-        to: email.to,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        orderId: email.orderId ?? null,
-        unsubscribeUrl: email.unsubscribeUrl ?? null,
-        nextAttemptAt: now,
-        createdAt: now,
-      })),
+      emails.map((email) => ({ ...outboxRow(email), id: randomUUID(), nextAttemptAt: now, createdAt: now })),
     )
     .execute();
 }

@@ -1,24 +1,15 @@
 import type { CartItem } from "~/lib/cart";
 import type { AllergyLabel } from "~/lib/product-facts";
 import type { DeliveryCheck } from "~/models/delivery.server";
-import { describeCartProblem, freeShippingHint, priceOrder, type AppliedDiscount } from "~/models/pricing.server";
+import { describeCartProblem, freeShippingHint, priceOrder, type AppliedDiscount, type OrderPrice } from "~/models/pricing.server";
+
+/** The order's figures as pricing decided them (OrderPrice), each once: the summary carries them as they are. */
+type Figures = Omit<OrderPrice, "lines" | "discount" | "meetsMinimum" | "freeShippingRemainingCents">;
 
 /** Every figure of the order summary, as the server decided it. */
-export type CheckoutSummary = {
+export type CheckoutSummary = Figures & {
   lines: { id: string; name: string; image: string; priceCents: number; quantity: number; lineTotalCents: number; allergy: AllergyLabel | null }[];
-  subtotalCents: number;
   discountCode: string | null;
-  discountCents: number;
-  /** Why the applied code gives nothing on this cart as it is now (its minimum, the lines it covers). */
-  discountProblem: string | null;
-  shippingCents: number;
-  /** Shipping is free because of the code. */
-  shippingWaived: boolean;
-  totalCents: number;
-  minimumCents: number;
-  remainingCents: number;
-  zoneMinimumCents: number | null;
-  zoneRemainingCents: number;
   /** Lines the customer must remove before ordering: their products are sold out. */
   soldOut: { id: string; name: string; image: string; quantity: number }[];
   /** "Add $X.XX for free shipping" while shipping is charged, else null. */
@@ -36,8 +27,10 @@ export async function summarize(
   { discount, delivery }: { discount: AppliedDiscount | null; delivery: DeliveryCheck | null },
 ): Promise<CheckoutSummary> {
   const { price, problem, soldOut } = await priceOrder(cartItems, discount, delivery?.ok ? delivery.zone : null);
+  const { lines, discount: applied, meetsMinimum: _meets, freeShippingRemainingCents: _remaining, ...figures } = price;
   return {
-    lines: price.lines.map(({ product, quantity, lineTotalCents }) => ({
+    ...figures,
+    lines: lines.map(({ product, quantity, lineTotalCents }) => ({
       id: product.id,
       name: product.name,
       image: product.image,
@@ -46,17 +39,7 @@ export async function summarize(
       lineTotalCents,
       allergy: product.allergy,
     })),
-    subtotalCents: price.subtotalCents,
-    discountCode: price.discount?.code ?? null,
-    discountCents: price.discountCents,
-    discountProblem: price.discountProblem,
-    shippingCents: price.shippingCents,
-    shippingWaived: price.shippingWaived,
-    totalCents: price.totalCents,
-    minimumCents: price.minimumCents,
-    remainingCents: price.remainingCents,
-    zoneMinimumCents: price.zoneMinimumCents,
-    zoneRemainingCents: price.zoneRemainingCents,
+    discountCode: applied?.code ?? null,
     soldOut: soldOut.map(({ product, quantity }) => ({ id: product.id, name: product.name, image: product.image, quantity })),
     freeShippingHint: freeShippingHint(price),
     cartProblem: problem ? describeCartProblem(problem) : null,
