@@ -7,16 +7,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: [
-      "node_modules/",
-      "build/",
-      "public/build/",
-      "app/generated/",
-      "admin/dist/",
-      "var/",
-      "test-results/",
-      "playwright-report/",
-    ],
+    ignores: ["node_modules/", "build/", "public/build/", "app/generated/", "admin/dist/", "var/", "test-results/", "playwright-report/"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -46,7 +37,13 @@ export default tseslint.config(
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
-          paths: [{ name: "@refinedev/core", importNames: ["useCustom", "useCustomMutation"], message: "Use useFunction / useFunctionMutation (admin/src/functions.ts): they type the name, the body and the answer." }],
+          paths: [
+            {
+              name: "@refinedev/core",
+              importNames: ["useCustom", "useCustomMutation"],
+              message: "Use useFunction / useFunctionMutation (admin/src/functions.ts): they type the name, the body and the answer.",
+            },
+          ],
           patterns: [{ group: ["~/*"], allowTypeImports: true, message: "The admin takes only types from the server's code." }],
         },
       ],

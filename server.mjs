@@ -140,4 +140,3 @@ stopServing = stop;
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   process.once(signal, () => void stop(signal));
 }
-

@@ -41,7 +41,14 @@ const JOBS: Job[] = [
   { name: "retention", everyMs: 24 * 60 * 60_000, leaseMs: 30 * 60_000, run: async () => describeRetention(await sweepRetention()) },
   // Refunds whose answer from Stripe never came, asked again with the same idempotency key (decision 042); REFUND_CHECK_MS=0 leaves them.
   ...(env.REFUND_CHECK_MS > 0
-    ? [{ name: "pending-refunds", everyMs: env.REFUND_CHECK_MS, leaseMs: 10 * 60_000, run: async () => `${await settlePendingRefunds()} pending refunds settled` }]
+    ? [
+        {
+          name: "pending-refunds",
+          everyMs: env.REFUND_CHECK_MS,
+          leaseMs: 10 * 60_000,
+          run: async () => `${await settlePendingRefunds()} pending refunds settled`,
+        },
+      ]
     : []),
 ];
 
@@ -192,7 +199,6 @@ export { countPageCache, observeRequest, renderMetrics } from "~/utils/metrics.s
 
 /** For the HTTP server's page cache (server/page-cache.mjs): the catalogue version pages are made from. */
 export { catalogVersion } from "~/models/catalog.server";
-
 
 /** For the HTTP server's page cache (server/page-cache.mjs): a visitor's own parts of a cached page (decision 060). */
 export { anonymousPageParts, visitorPageParts } from "~/utils/visitor-parts.server";

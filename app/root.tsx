@@ -1,19 +1,5 @@
-import {
-  json,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  isRouteErrorResponse,
-  useRouteError,
-  type ShouldRevalidateFunction,
-} from "@remix-run/react";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, type ShouldRevalidateFunction } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { brand } from "~/lib/brand";
 import { fontFiles } from "~/lib/fonts";
@@ -67,19 +53,16 @@ export type RootLoader = typeof loader;
  * reload the cart. Nor after a post that got no answer: the connection that
  * lost it would most likely lose the reload too, and the page keeps what it shows.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  currentUrl,
-  nextUrl,
-  formMethod,
-  actionResult,
-  defaultShouldRevalidate,
-}) => {
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, actionResult, defaultShouldRevalidate }) => {
   if (isRequestFailed(actionResult)) return false;
   if (formMethod && formMethod !== "GET") return defaultShouldRevalidate;
   if (currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
   const uiOnly = new Set(["cart", "partner"]);
   const strip = (url: URL) =>
-    [...url.searchParams].filter(([key]) => !uiOnly.has(key)).map(([key, value]) => `${key}=${value}`).join("&");
+    [...url.searchParams]
+      .filter(([key]) => !uiOnly.has(key))
+      .map(([key, value]) => `${key}=${value}`)
+      .join("&");
   return strip(currentUrl) === strip(nextUrl) ? false : defaultShouldRevalidate;
 };
 

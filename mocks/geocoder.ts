@@ -49,9 +49,7 @@ export async function geocoderHandlers(): Promise<HttpHandler[]> {
       const { default: zipcodes } = await import("zipcodes");
       const place = zip ? zipcodes.lookup(zip) : undefined;
       if (!place) return HttpResponse.json([]);
-      return HttpResponse.json([
-        { lat: String(place.latitude), lon: String(place.longitude), display_name: `${place.city}, ${place.state} ${zip}` },
-      ]);
+      return HttpResponse.json([{ lat: String(place.latitude), lon: String(place.longitude), display_name: `${place.city}, ${place.state} ${zip}` }]);
     }),
   ];
 }

@@ -162,7 +162,9 @@ async function createRefund(body: Form) {
   const amount = body.amount === undefined ? left : int(body.amount);
   if (amount <= 0) return { error: stripeError(400, "Invalid positive integer", "parameter_invalid_integer") };
   if (amount > left) {
-    return { error: stripeError(400, `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`) };
+    return {
+      error: stripeError(400, `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`),
+    };
   }
   const refund: MockRefund = {
     id: standInId("re"),

@@ -27,8 +27,7 @@ export const catalogue: CatalogueProduct[] = [
   {
     id: "bar-chocolate-pb",
     name: "Chocolate Crunch",
-    description:
-      "Creamy organic Greek yogurt swirled with roasted peanut butter, dipped in fair-trade dark chocolate and finished with crunchy peanuts.",
+    description: "Creamy organic Greek yogurt swirled with roasted peanut butter, dipped in fair-trade dark chocolate and finished with crunchy peanuts.",
     priceCents: 600,
     category: "bars",
     flavor: "Chocolate PB",
@@ -40,8 +39,7 @@ export const catalogue: CatalogueProduct[] = [
   {
     id: "bar-strawberry-pb",
     name: "Strawberry Bliss",
-    description:
-      "Peanut-butter yogurt folded with sun-ripened organic strawberries and a touch of honey, like a frozen PB&J made clean.",
+    description: "Peanut-butter yogurt folded with sun-ripened organic strawberries and a touch of honey, like a frozen PB&J made clean.",
     priceCents: 600,
     category: "bars",
     flavor: "Strawberry PB",
@@ -53,8 +51,7 @@ export const catalogue: CatalogueProduct[] = [
   {
     id: "bar-banana-pb",
     name: "Banana Blast",
-    description:
-      "Ripe organic banana and peanut butter blended into tangy Greek yogurt with a pinch of sea salt, then dipped in chocolate.",
+    description: "Ripe organic banana and peanut butter blended into tangy Greek yogurt with a pinch of sea salt, then dipped in chocolate.",
     priceCents: 600,
     category: "bars",
     flavor: "Banana PB",
@@ -66,8 +63,7 @@ export const catalogue: CatalogueProduct[] = [
   {
     id: "bites-variety",
     name: "Chocolate Mini Bites",
-    description:
-      "Ten bite-size peanut-butter yogurt bites, each dipped in fair-trade chocolate. 2g protein per bite, 20g per carton.",
+    description: "Ten bite-size peanut-butter yogurt bites, each dipped in fair-trade chocolate. 2g protein per bite, 20g per carton.",
     priceCents: 1000,
     category: "bites",
     flavor: "Chocolate",
@@ -79,8 +75,7 @@ export const catalogue: CatalogueProduct[] = [
   {
     id: "bites-strawberry",
     name: "Organic Strawberry Bites",
-    description:
-      "Ten strawberry peanut-butter yogurt bites half-dipped in chocolate. 2g protein per bite and a lunchbox favourite.",
+    description: "Ten strawberry peanut-butter yogurt bites half-dipped in chocolate. 2g protein per bite and a lunchbox favourite.",
     priceCents: 1000,
     category: "bites",
     flavor: "Strawberry",
@@ -92,8 +87,7 @@ export const catalogue: CatalogueProduct[] = [
   {
     id: "bites-banana",
     name: "Organic Banana Bites",
-    description:
-      "Ten banana peanut-butter yogurt bites half-dipped in chocolate. 2g protein per bite, 20g per carton of ten.",
+    description: "Ten banana peanut-butter yogurt bites half-dipped in chocolate. 2g protein per bite, 20g per carton of ten.",
     priceCents: 1000,
     category: "bites",
     flavor: "Banana",

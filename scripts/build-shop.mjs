@@ -33,7 +33,9 @@ export function buildShop() {
       if (MAP_COMMENT.test(text)) writeFileSync(file, text.replace(MAP_COMMENT, "\n"));
     }
   }
-  console.log(`Kept the server's source map (build/index.js.map: error lines name the shop's files); removed the browser's ${removed} maps from ${BROWSER_BUILD}, so no source is published.`);
+  console.log(
+    `Kept the server's source map (build/index.js.map: error lines name the shop's files); removed the browser's ${removed} maps from ${BROWSER_BUILD}, so no source is published.`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) buildShop();

@@ -7,8 +7,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 
 /** A product's artwork as a data: URL. @param {string} id */
-const art = (id) =>
-  `data:image/svg+xml;base64,${readFileSync(path.resolve(`public/images/products/${id}.svg`)).toString("base64")}`;
+const art = (id) => `data:image/svg+xml;base64,${readFileSync(path.resolve(`public/images/products/${id}.svg`)).toString("base64")}`;
 const font = readFileSync(path.resolve("fonts-src/fredoka-latin-wght.woff2")).toString("base64");
 
 const html = `<!doctype html><html><head><style>

@@ -116,9 +116,7 @@ function drizzle(x1, x2, y, amplitude, color, width = 7) {
 function bar(flavorName) {
   const flavor = flavors[flavorName];
   const fullyDipped = flavorName === "chocolate";
-  const dipEdge = fullyDipped
-    ? "M150 180h500v260H150z"
-    : "M150 180h500v120c-40 18-70-10-110 6s-70 22-110 4-70-16-110 0-60 10-70 2z";
+  const dipEdge = fullyDipped ? "M150 180h500v260H150z" : "M150 180h500v120c-40 18-70-10-110 6s-70 22-110 4-70-16-110 0-60 10-70 2z";
   /** @type {[number, number, number][]} x, y, scale */
   const fruits = [
     [250, 230, 1.1],

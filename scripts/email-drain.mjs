@@ -76,7 +76,13 @@ for (const port of PORTS) {
   });
   servers.push(child);
   for (let tries = 0; ; tries++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     if (tries > 300) throw new Error(`instance ${port} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

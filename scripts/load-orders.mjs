@@ -117,7 +117,13 @@ const prepared = spawnSync(process.execPath, ["scripts/prepare.mjs"], { env: env
 if (prepared.status !== 0) throw new Error(`prepare failed:\n${prepared.stderr}`);
 for (const port of PORTS) {
   // Another shop still answering there would take this run's orders into its own database.
-  if (await fetch(`${origin(port)}/healthz`).then(() => true, () => false)) throw new Error(`port ${port} is already in use`);
+  if (
+    await fetch(`${origin(port)}/healthz`).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`port ${port} is already in use`);
 }
 const PROFILE_DIR = `var/profiles/load-orders-${new Date().toISOString().replace(/[:.]/g, "-")}`;
 if (values.profile) mkdirSync(PROFILE_DIR, { recursive: true });
@@ -126,7 +132,13 @@ const spawnedAt = performance.now();
 const servers = PORTS.map((port) => spawn(process.execPath, [...nodeFlags, "server.mjs"], { env: environment(port), stdio: "ignore" }));
 for (const port of PORTS) {
   for (let tries = 0; ; tries++) {
-    if (await fetch(`${origin(port)}/healthz`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`${origin(port)}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     if (tries > 150) throw new Error(`instance ${port} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -154,7 +166,16 @@ async function client(clientIndex) {
     const body = {
       items: [{ product: { id: index % 2 ? "bites-variety" : "bar-chocolate-pb" }, quantity: 4 }],
       email,
-      shipping: { firstName: "Load", lastName: `Client${clientIndex}`, email, phone: "", address: "11600 Wilshire Blvd", city: "Los Angeles", state: "CA", zipCode: "90025" },
+      shipping: {
+        firstName: "Load",
+        lastName: `Client${clientIndex}`,
+        email,
+        phone: "",
+        address: "11600 Wilshire Blvd",
+        city: "Los Angeles",
+        state: "CA",
+        zipCode: "90025",
+      },
     };
     const headers = { Origin: base, "X-Forwarded-For": address };
     let started = performance.now();
@@ -247,12 +268,22 @@ console.log(`  the outbox caught up ${mailSeconds.toFixed(1)} s after the last o
 const scraped = await Promise.all(PORTS.map((port) => fetch(`${origin(port)}/metrics`).then((response) => response.text())));
 /** A counter's value summed over its series and the instances. @param {string} name */
 const counter = (name) =>
-  scraped.reduce((sum, text) => sum + text.split("\n").filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`)).reduce((total, line) => total + Number(line.split(" ").pop()), 0), 0);
+  scraped.reduce(
+    (sum, text) =>
+      sum +
+      text
+        .split("\n")
+        .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
+        .reduce((total, line) => total + Number(line.split(" ").pop()), 0),
+    0,
+  );
 const metrics = { placed: counter("shop_orders_placed_total"), paid: counter("shop_orders_paid_total"), emailsSent: counter("shop_emails_sent_total") };
 console.log(`  /metrics summed over the instances: orders placed ${metrics.placed}, paid ${metrics.paid}, emails sent ${metrics.emailsSent}`);
 const emailsSentRows = await query(`SELECT count(*) AS count FROM "OutboxMessage" WHERE status = 'sent'`);
 const metricsMatch = metrics.placed === Number(stored[0]?.count) && metrics.paid === paidRows.length && metrics.emailsSent === Number(emailsSentRows[0]?.count);
-console.log(`  the counters ${metricsMatch ? "match" : "do NOT match"} the database (orders ${Number(stored[0]?.count)}, paid ${paidRows.length}, emails sent ${Number(emailsSentRows[0]?.count)})`);
+console.log(
+  `  the counters ${metricsMatch ? "match" : "do NOT match"} the database (orders ${Number(stored[0]?.count)}, paid ${paidRows.length}, emails sent ${Number(emailsSentRows[0]?.count)})`,
+);
 
 // SIGTERM: each instance shuts down cleanly, and with --profile writes its profile as it exits.
 await Promise.all(servers.map((server) => new Promise((resolve) => (server.once("exit", resolve), server.kill("SIGTERM")))));
@@ -265,6 +296,11 @@ if (values.profile) {
 await new Promise((resolve) => smtp.close(() => resolve(undefined)));
 await dropDatabase();
 
-const ok = Number(stored[0]?.count) === acknowledged.length && exactlyOnce === paidRows.length && paidRows.length === acknowledged.length && failures === 0 && metricsMatch;
+const ok =
+  Number(stored[0]?.count) === acknowledged.length &&
+  exactlyOnce === paidRows.length &&
+  paidRows.length === acknowledged.length &&
+  failures === 0 &&
+  metricsMatch;
 console.log(ok ? "OK" : "MISMATCH");
 process.exit(ok ? 0 : 1);

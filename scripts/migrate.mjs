@@ -22,7 +22,8 @@ function lockTimeoutMs() {
   const text = process.env.MIGRATION_LOCK_TIMEOUT_MS;
   if (text === undefined || text === "") return DEFAULT_LOCK_TIMEOUT_MS;
   const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`MIGRATION_LOCK_TIMEOUT_MS must be a positive number of milliseconds, not ${JSON.stringify(text)}`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`MIGRATION_LOCK_TIMEOUT_MS must be a positive number of milliseconds, not ${JSON.stringify(text)}`);
   return value;
 }
 

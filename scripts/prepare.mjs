@@ -29,8 +29,7 @@ function newestMtime(dir) {
 }
 
 /** @param {string} output @param {string[]} sources */
-const stale = (output, sources) =>
-  !existsSync(output) || Math.max(...sources.map((source) => newestMtime(source))) > statSync(output).mtimeMs;
+const stale = (output, sources) => !existsSync(output) || Math.max(...sources.map((source) => newestMtime(source))) > statSync(output).mtimeMs;
 
 /** Builds the shop and the admin app when their sources changed since the last build. */
 export function buildIfStale() {

@@ -61,7 +61,10 @@ export function summariseProfile(file, { top = 20, skipMs = 0 } = {}) {
   }
   /** @param {number} us */
   const share = (us) => `${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms`;
-  const lines = [`busy ${(total / 1000).toFixed(0)} ms (idle left out${skipMs ? `; the first ${(skipMs / 1000).toFixed(1)} s too` : ""})`, "by where the code lives:"];
+  const lines = [
+    `busy ${(total / 1000).toFixed(0)} ms (idle left out${skipMs ? `; the first ${(skipMs / 1000).toFixed(1)} s too` : ""})`,
+    "by where the code lives:",
+  ];
   for (const [where, us] of [...owners].sort((a, b) => b[1] - a[1]).slice(0, 12)) lines.push(`  ${share(us)}  ${where}`);
   lines.push(`top ${top} functions by self time:`);
   for (const [key, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${share(us)}  ${key}`);
@@ -69,7 +72,10 @@ export function summariseProfile(file, { top = 20, skipMs = 0 } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values, positionals } = parseArgs({ options: { top: { type: "string", default: "20" }, "skip-ms": { type: "string", default: "0" } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { top: { type: "string", default: "20" }, "skip-ms": { type: "string", default: "0" } },
+    allowPositionals: true,
+  });
   if (positionals.length === 0) {
     console.error("Usage: node scripts/profile-summary.mjs <file.cpuprofile> [--top N]");
     process.exit(2);

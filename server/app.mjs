@@ -48,7 +48,9 @@ export function createShopApp({ build, development }) {
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
   const requestContext = () => build().entry.module.requestContext;
-  app.use(requestLog({ logger: () => build().entry.module.requestLineLogger, requestContext, onFinish: (request) => build().entry.module.observeRequest(request) }));
+  app.use(
+    requestLog({ logger: () => build().entry.module.requestLineLogger, requestContext, onFinish: (request) => build().entry.module.observeRequest(request) }),
+  );
   app.use(compressResponses());
   // Every response, assets and JSON included; pages get the nonce through the load context.
   app.use(securityHeaders({ https: env.PUBLIC_URL?.startsWith("https://") ?? false, formActionOrigins: paymentFormOrigins(env.STRIPE_API_URL) }));
@@ -89,7 +91,10 @@ export function createShopApp({ build, development }) {
       pageCache({
         catalogVersion: () => build().entry.module.catalogVersion(),
         // A visitor with a cart gets the same pages with their cart in them (decision 060).
-        visitorParts: { anonymous: build().entry.module.anonymousPageParts, visitor: (cookie, search) => build().entry.module.visitorPageParts(cookie, search) },
+        visitorParts: {
+          anonymous: build().entry.module.anonymousPageParts,
+          visitor: (cookie, search) => build().entry.module.visitorPageParts(cookie, search),
+        },
         onServed: (outcome) => build().entry.module.countPageCache(outcome),
       }),
     );

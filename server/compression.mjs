@@ -127,7 +127,9 @@ function holdWrites(req, res) {
   };
   /** @param {unknown} chunk @param {unknown} encoding */
   const toBuffer = (chunk, encoding) =>
-    typeof chunk === "string" ? Buffer.from(chunk, /** @type {BufferEncoding | undefined} */ (encoding)) : Buffer.from(/** @type {Uint8Array} */ (chunk).buffer, /** @type {Uint8Array} */ (chunk).byteOffset, /** @type {Uint8Array} */ (chunk).byteLength);
+    typeof chunk === "string"
+      ? Buffer.from(chunk, /** @type {BufferEncoding | undefined} */ (encoding))
+      : Buffer.from(/** @type {Uint8Array} */ (chunk).buffer, /** @type {Uint8Array} */ (chunk).byteOffset, /** @type {Uint8Array} */ (chunk).byteLength);
   const plain = (/** @type {unknown} */ chunk) => typeof chunk === "string" || chunk instanceof Uint8Array;
   res.write = /** @type {typeof res.write} */ (
     function heldWrite(/** @type {unknown} */ chunk, /** @type {unknown} */ encoding, /** @type {unknown} */ callback) {
@@ -153,7 +155,12 @@ function holdWrites(req, res) {
   );
   res.end = /** @type {typeof res.end} */ (
     function heldEnd(/** @type {unknown} */ chunk, /** @type {unknown} */ encoding, /** @type {unknown} */ callback) {
-      const last = typeof chunk === "function" || chunk === undefined || chunk === null ? null : plain(chunk) && typeof encoding !== "function" ? toBuffer(chunk, encoding) : undefined;
+      const last =
+        typeof chunk === "function" || chunk === undefined || chunk === null
+          ? null
+          : plain(chunk) && typeof encoding !== "function"
+            ? toBuffer(chunk, encoding)
+            : undefined;
       if (!passedOn && !res.headersSent && last !== undefined) {
         const parts = last ? [...held, last] : held;
         const bytes = heldBytes + (last?.byteLength ?? 0);

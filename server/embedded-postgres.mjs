@@ -64,7 +64,10 @@ function runAs(log) {
   if (id("-u").status !== 0) {
     log("PostgreSQL does not run as root: creating the system user postgres to run the embedded database.");
     const made = quiet("useradd", ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"]);
-    if (made.status !== 0) throw new EmbeddedPostgresError(`Could not create the user postgres to run the embedded database: ${made.stderr.trim()}. Run the shop as an ordinary user, or set DATABASE_URL.`);
+    if (made.status !== 0)
+      throw new EmbeddedPostgresError(
+        `Could not create the user postgres to run the embedded database: ${made.stderr.trim()}. Run the shop as an ordinary user, or set DATABASE_URL.`,
+      );
   }
   return { uid: Number(id("-u").stdout), gid: Number(id("-g").stdout), name: "postgres" };
 }
@@ -256,7 +259,11 @@ export async function startEmbeddedPostgres({ dir = "var/postgres", durable = tr
     // A server running there was left by a process that was killed, or is used by another that still runs: use it.
     if (!runningServer(data)) {
       const settings = durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"];
-      runAsUser(bin.pg_ctl, ["-D", data, "-l", path.join(data, "server.log"), "-w", "-t", "60", "-o", [`-p ${settled.port}`, ...settings].join(" "), "start"], user);
+      runAsUser(
+        bin.pg_ctl,
+        ["-D", data, "-l", path.join(data, "server.log"), "-w", "-t", "60", "-o", [`-p ${settled.port}`, ...settings].join(" "), "start"],
+        user,
+      );
     }
     return settled;
   });
@@ -323,10 +330,11 @@ async function createDatabaseIfMissing(adminUrl, name) {
   await client.connect();
   try {
     const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-    if (rowCount === 0) await client.query(`CREATE DATABASE "${name}"`).catch((error) => {
-      // Another process created it a moment ago.
-      if (error?.code !== "42P04") throw error;
-    });
+    if (rowCount === 0)
+      await client.query(`CREATE DATABASE "${name}"`).catch((error) => {
+        // Another process created it a moment ago.
+        if (error?.code !== "42P04") throw error;
+      });
   } finally {
     await client.end();
   }

@@ -139,7 +139,8 @@ export function splitPage(html, nonce, anonymous = []) {
   if (nonces === 0 || html.split(nonce).length - 1 !== nonces) return null;
   /** @type {{ at: number, length: number, slot: number }[]} */
   const cuts = [];
-  for (let at = html.indexOf(attribute); at !== -1; at = html.indexOf(attribute, at + attribute.length)) cuts.push({ at, length: attribute.length, slot: NONCE });
+  for (let at = html.indexOf(attribute); at !== -1; at = html.indexOf(attribute, at + attribute.length))
+    cuts.push({ at, length: attribute.length, slot: NONCE });
   /** @type {{ at: number, length: number, slot: number }[]} */
   const visitorCuts = [];
   let personalisable = anonymous.length > 0;
@@ -151,7 +152,8 @@ export function splitPage(html, nonce, anonymous = []) {
   });
   if (visitorCuts.length === 0) personalisable = false;
   const all = [...cuts, ...visitorCuts].sort((a, b) => a.at - b.at);
-  if (all.some((cut, index) => index > 0 && cut.at < /** @type {typeof cut} */ (all[index - 1]).at + /** @type {typeof cut} */ (all[index - 1]).length)) personalisable = false;
+  if (all.some((cut, index) => index > 0 && cut.at < /** @type {typeof cut} */ (all[index - 1]).at + /** @type {typeof cut} */ (all[index - 1]).length))
+    personalisable = false;
   const used = personalisable ? all : cuts;
   /** @type {Buffer[]} */
   const parts = [];
@@ -390,7 +392,10 @@ export function pageCache({ catalogVersion, store = new PageStore(), pages = CAC
         if (!shared) return;
         const sum = (/** @type {Buffer[]} */ buffers) => buffers.reduce((total, buffer) => total + buffer.length, 0);
         /** @type {{ shared: CutPage, visitor: CutPage | null }} */
-        const pages = { shared: { parts: shared.parts, slots: shared.slots, compressed: new Map(), compressedBytes: 0, compressedLimit: Infinity }, visitor: null };
+        const pages = {
+          shared: { parts: shared.parts, slots: shared.slots, compressed: new Map(), compressedBytes: 0, compressedLimit: Infinity },
+          visitor: null,
+        };
         // Compressed ahead for a visitor without a cart, so that a hit costs no compression.
         gzipPage(pages.shared, nonce, []);
         pages.shared.compressedLimit = pages.shared.compressedBytes;
@@ -430,7 +435,8 @@ function keepWhenDone(res, keep) {
   const end = /** @type {Writer} */ (/** @type {unknown} */ (res.end));
   const collect = (/** @type {unknown} */ chunk, /** @type {unknown} */ encoding) => {
     if (typeof chunk !== "string" && !(chunk instanceof Uint8Array)) return;
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? /** @type {BufferEncoding} */ (encoding) : "utf8") : Buffer.from(chunk);
+    const buffer =
+      typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? /** @type {BufferEncoding} */ (encoding) : "utf8") : Buffer.from(chunk);
     size += buffer.length;
     if (size <= 1024 * 1024) chunks.push(buffer);
   };

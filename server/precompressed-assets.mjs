@@ -39,7 +39,10 @@ export function precompressedAssets(root, { maxAge = "1y", immutable = true } = 
     if (!file.startsWith(base + path.sep)) return next();
     res.vary("Accept-Encoding");
     // Brotli first when the browser takes it, then gzip: the copies exist only where they are worth it.
-    for (const [name, suffix] of /** @type {const} */ ([["br", ".br"], ["gzip", ".gz"]])) {
+    for (const [name, suffix] of /** @type {const} */ ([
+      ["br", ".br"],
+      ["gzip", ".gz"],
+    ])) {
       if (!req.acceptsEncodings(name) || !(await exists(file + suffix))) continue;
       // The original's type, not the copy's (send keeps a Content-Type already set).
       res.type(path.extname(file));

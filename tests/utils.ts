@@ -106,11 +106,12 @@ export function cookieFrom(response: Response, name: string) {
 
 /** Whether a Set-Cookie line tells the browser to drop its cookie. */
 function isExpired(setCookie: string) {
-  const attributes = setCookie.split(";").slice(1).map((part) => part.trim().toLowerCase());
+  const attributes = setCookie
+    .split(";")
+    .slice(1)
+    .map((part) => part.trim().toLowerCase());
   const expires = attributes.find((attribute) => attribute.startsWith("expires="));
-  return (
-    attributes.includes("max-age=0") || (expires !== undefined && Date.parse(expires.slice("expires=".length)) <= Date.now())
-  );
+  return attributes.includes("max-age=0") || (expires !== undefined && Date.parse(expires.slice("expires=".length)) <= Date.now());
 }
 
 /**

@@ -12,7 +12,10 @@ import type { JsonFunctionName } from "./api";
 
 type Answer<Name extends JsonFunctionName> = Extract<FunctionAnswer<Name>, BaseRecord>;
 
-type QueryOptions<Name extends JsonFunctionName> = Omit<UseCustomProps<Answer<Name>, HttpError, unknown, FunctionBody<Name>, Answer<Name>>, "url" | "method" | "config">;
+type QueryOptions<Name extends JsonFunctionName> = Omit<
+  UseCustomProps<Answer<Name>, HttpError, unknown, FunctionBody<Name>, Answer<Name>>,
+  "url" | "method" | "config"
+>;
 
 /**
  * A function asked as a query: cached, refetched and invalidated as Refine's

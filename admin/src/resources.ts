@@ -44,7 +44,11 @@ export const RESOURCES = [
     list: "/discount-codes",
     create: "/discount-codes/new",
     edit: "/discount-codes/:id",
-    meta: { label: "Discount codes", dataProviderName: "catalog", functions: { list: "get-discount-codes", edit: "save-discount-code", create: "save-discount-code" } },
+    meta: {
+      label: "Discount codes",
+      dataProviderName: "catalog",
+      functions: { list: "get-discount-codes", edit: "save-discount-code", create: "save-discount-code" },
+    },
   },
   { name: "subscribers", list: "/subscribers", meta: { label: "Subscribers", functions: { list: "get-subscribers" } } },
   { name: "inquiries", list: "/inquiries", meta: { label: "Inquiries", functions: { list: "get-inquiries" } } },

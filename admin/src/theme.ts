@@ -1,18 +1,7 @@
 import { createTheme, Modal, Notification, type CSSVariablesResolver, type MantineColorsTuple } from "@mantine/core";
 
 /** The shop's chocolate, from cream (0) to the darkest brown (9). */
-const chocolate: MantineColorsTuple = [
-  "#fbf3ec",
-  "#f1e3d5",
-  "#e3c5a9",
-  "#d6a67b",
-  "#ca8b54",
-  "#c37a3b",
-  "#a8652c",
-  "#7a4a2f",
-  "#5b3421",
-  "#3f2417",
-];
+const chocolate: MantineColorsTuple = ["#fbf3ec", "#f1e3d5", "#e3c5a9", "#d6a67b", "#ca8b54", "#c37a3b", "#a8652c", "#7a4a2f", "#5b3421", "#3f2417"];
 
 export const theme = createTheme({
   primaryColor: "chocolate",

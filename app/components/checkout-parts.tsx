@@ -12,10 +12,7 @@ import { minimumOrderMessage, type Message } from "~/lib/messages";
 export function MessageBanner({ message }: { message: Message | null }) {
   if (!message) return null;
   return (
-    <div
-      className={`message ${message.destructive ? "message--destructive" : "message--success"}`}
-      role={message.destructive ? "alert" : "status"}
-    >
+    <div className={`message ${message.destructive ? "message--destructive" : "message--success"}`} role={message.destructive ? "alert" : "status"}>
       <p className="message__title">{message.title}</p>
       <p>{message.description}</p>
     </div>

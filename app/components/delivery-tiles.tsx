@@ -36,9 +36,5 @@ const tilesFor = (terms: ShopTerms): IconTile[] => [
 
 export function DeliveryTiles({ compact = false }: { compact?: boolean }) {
   const tiles = tilesFor(useShopTerms());
-  return compact ? (
-    <IconTiles tiles={tiles.slice(0, 3)} className="info-tiles info-tiles--compact" />
-  ) : (
-    <IconTiles tiles={tiles} className="info-tiles" />
-  );
+  return compact ? <IconTiles tiles={tiles.slice(0, 3)} className="info-tiles info-tiles--compact" /> : <IconTiles tiles={tiles} className="info-tiles" />;
 }

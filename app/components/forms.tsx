@@ -83,13 +83,7 @@ export function Field({ label, constraint, error, className = "field", inputProp
 }
 
 /** A label, a textarea and its error (a textarea has no `pattern`). */
-export function TextareaField({
-  label,
-  constraint,
-  error,
-  className = "field",
-  inputProps,
-}: FieldProps<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
+export function TextareaField({ label, constraint, error, className = "field", inputProps }: FieldProps<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
   const errorId = `${inputProps.id}-error`;
   const { pattern: _pattern, ...constraints } = constraintProps(constraint);
   return (

@@ -30,9 +30,7 @@ export function SiteFooter({ onLanding = false }: { onLanding?: boolean }) {
           <h2>Quick links</h2>
           <ul>
             {quickLinks.map((link) => (
-              <li key={link.hash}>
-                {onLanding ? <SectionLink hash={link.hash}>{link.label}</SectionLink> : <a href={`/#${link.hash}`}>{link.label}</a>}
-              </li>
+              <li key={link.hash}>{onLanding ? <SectionLink hash={link.hash}>{link.label}</SectionLink> : <a href={`/#${link.hash}`}>{link.label}</a>}</li>
             ))}
             <li>
               <Link to="/shop">Shop</Link>

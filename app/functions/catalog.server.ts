@@ -178,7 +178,13 @@ export const catalogFunctions = {
    */
   "create-product": defineFunction({
     access: "products.manage",
-    multipart: { limit: CREATE_PRODUCT_BODY_BYTES, field: "picture", message: PICTURE_TOO_LARGE, lists: ["ingredients", "allergens"], multiline: ["description"] },
+    multipart: {
+      limit: CREATE_PRODUCT_BODY_BYTES,
+      field: "picture",
+      message: PICTURE_TOO_LARGE,
+      lists: ["ingredients", "allergens"],
+      multiline: ["description"],
+    },
     body: formSchema,
     async run({ body: fields, admin }) {
       const picture = await preparePicture(new Uint8Array(await fields.picture.arrayBuffer()));

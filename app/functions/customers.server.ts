@@ -48,7 +48,10 @@ export const customerFunctions = {
     async run({ body: { email }, admin }) {
       const result = await forgetCustomer(email, admin.email);
       if (!result.ok) {
-        return apiError(409, `This customer still has orders to pay or deliver (${result.openOrders.join(", ")}): forget them once those are delivered or refunded.`);
+        return apiError(
+          409,
+          `This customer still has orders to pay or deliver (${result.openOrders.join(", ")}): forget them once those are delivered or refunded.`,
+        );
       }
       return { changed: result.changed };
     },

@@ -88,13 +88,7 @@ export function defineFunction<
 export type AnyFunction = FunctionDeclaration<FunctionAccess, any, FunctionResult, MultipartBody | undefined>;
 
 /** A value as JSON.stringify sends it: a Date as its ISO string, the rest field by field. */
-export type Wire<T> = T extends Date
-  ? string
-  : T extends readonly (infer Item)[]
-    ? Wire<Item>[]
-    : T extends object
-      ? { [Key in keyof T]: Wire<T[Key]> }
-      : T;
+export type Wire<T> = T extends Date ? string : T extends readonly (infer Item)[] ? Wire<Item>[] : T extends object ? { [Key in keyof T]: Wire<T[Key]> } : T;
 
 /** The JSON a declaration answers with 200 (or its Answer's status), as its caller reads it. */
 export type AnswerOf<Declaration> =

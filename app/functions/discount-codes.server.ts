@@ -1,12 +1,6 @@
 import { z } from "zod";
 import { MAX_LINE_QUANTITY } from "~/lib/cart";
-import {
-  DISCOUNT_CODE_MAX_LENGTH,
-  DISCOUNT_CODE_MIN_LENGTH,
-  DISCOUNT_CODE_PATTERN,
-  DISCOUNT_KINDS,
-  DISCOUNT_SCOPES,
-} from "~/lib/discount-code";
+import { DISCOUNT_CODE_MAX_LENGTH, DISCOUNT_CODE_MIN_LENGTH, DISCOUNT_CODE_PATTERN, DISCOUNT_KINDS, DISCOUNT_SCOPES } from "~/lib/discount-code";
 import { centsToDollars, dollarsToCents } from "~/lib/money";
 import { listDiscountCodes, saveDiscountCode } from "~/models/discount-codes.server";
 import { normalizeCode, priceOrder, type AppliedDiscount } from "~/models/pricing.server";
@@ -43,10 +37,7 @@ const saveSchema = z
           .string()
           .min(DISCOUNT_CODE_MIN_LENGTH, CODE_LENGTH)
           .max(DISCOUNT_CODE_MAX_LENGTH, CODE_LENGTH)
-          .regex(
-            DISCOUNT_CODE_PATTERN,
-            "Code may hold only letters, digits and single dashes between them"
-          )
+          .regex(DISCOUNT_CODE_PATTERN, "Code may hold only letters, digits and single dashes between them"),
       ),
     kind: z
       .enum(DISCOUNT_KINDS, {
@@ -90,9 +81,7 @@ const saveSchema = z
       .optional(),
     expiresAt: instant("Expiry", "2026-12-31T23:59:00Z"),
     /** The admin's "New code": refuse a code that exists (409) instead of updating it. */
-    create: z
-      .boolean({ invalid_type_error: "Create must be true or false" })
-      .optional(),
+    create: z.boolean({ invalid_type_error: "Create must be true or false" }).optional(),
   })
   .superRefine((body, context) => {
     if (body.kind === "percent" && body.percentOff === undefined)
@@ -101,12 +90,7 @@ const saveSchema = z
         path: ["percentOff"],
         message: "Percent off is required",
       });
-    if (
-      body.kind === "amount" &&
-      (body.amountOff === undefined ||
-        body.amountOff === null ||
-        body.amountOff === 0)
-    ) {
+    if (body.kind === "amount" && (body.amountOff === undefined || body.amountOff === null || body.amountOff === 0)) {
       context.addIssue({
         code: "custom",
         path: ["amountOff"],
@@ -126,16 +110,8 @@ const saveSchema = z
 function dollars(label: string) {
   return z
     .number({ invalid_type_error: `${label} must be a number of dollars` })
-    .refine(
-      (value) =>
-        Number.isFinite(value) &&
-        Math.abs(centsToDollars(dollarsToCents(value)) - value) < 1e-8,
-      `${label} can have at most 2 decimals`
-    )
-    .refine(
-      (value) => value >= 0 && value <= 1_000,
-      `${label} must be between $0.00 and $1,000.00`
-    )
+    .refine((value) => Number.isFinite(value) && Math.abs(centsToDollars(dollarsToCents(value)) - value) < 1e-8, `${label} can have at most 2 decimals`)
+    .refine((value) => value >= 0 && value <= 1_000, `${label} must be between $0.00 and $1,000.00`)
     .transform(dollarsToCents);
 }
 
@@ -161,7 +137,7 @@ const previewSchema = z.object({
       z.object({
         productId: z.string().min(1).max(64),
         quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
-      })
+      }),
     )
     .min(1, "Add a product to the sample cart")
     .max(20),
@@ -213,14 +189,9 @@ export const discountCodeFunctions = {
           amountOffCents: amountOff ?? null,
           minimumSubtotalCents: minimumSubtotal ?? null,
         },
-        { createOnly: create === true }
+        { createOnly: create === true },
       );
-      if (!saved.ok)
-        return apiError(
-          saved.field === "code" ? 409 : 400,
-          `${saved.field}: ${saved.error}`,
-          { fieldErrors: { [saved.field]: saved.error } }
-        );
+      if (!saved.ok) return apiError(saved.field === "code" ? 409 : 400, `${saved.field}: ${saved.error}`, { fieldErrors: { [saved.field]: saved.error } });
       return {
         message: `${saved.code.code} ${saved.created ? "created" : "saved"}.`,
         code: saved.code,
@@ -253,11 +224,7 @@ export const discountCodeFunctions = {
         description: "",
         firstOrderOnly: false,
       };
-      const { price, problem } = await priceOrder(
-        body.items,
-        discount,
-        body.zone
-      );
+      const { price, problem } = await priceOrder(body.items, discount, body.zone);
       return {
         lines: price.lines.map((line) => ({
           productId: line.product.id,
@@ -271,11 +238,7 @@ export const discountCodeFunctions = {
         shippingWaived: price.shippingWaived,
         total: centsToDollars(price.totalCents),
         /** Why the code gives nothing on this cart (its minimum, the lines it covers), or null. */
-        problem:
-          price.discountProblem ??
-          (problem
-            ? "Some of the sample cart's products cannot be bought now."
-            : null),
+        problem: price.discountProblem ?? (problem ? "Some of the sample cart's products cannot be bought now." : null),
       };
     },
   }),

@@ -63,7 +63,11 @@ const refundLines = z
     z
       .object({
         itemId: z.number({ required_error: "is required", invalid_type_error: "must be a line id" }).int().positive(),
-        quantity: z.number({ required_error: "is required", invalid_type_error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(1_000),
+        quantity: z
+          .number({ required_error: "is required", invalid_type_error: "must be a whole number" })
+          .int("must be a whole number")
+          .min(1, "must be at least 1")
+          .max(1_000),
       })
       .strict(),
   )
@@ -74,7 +78,8 @@ const refundLines = z
 const what = { amount: refundAmount.optional(), lines: refundLines.optional(), restock: z.boolean({ invalid_type_error: "must be true or false" }).optional() };
 
 const oneWay = <T extends { amount?: number; lines?: unknown[]; restock?: boolean }>(body: T, context: z.RefinementCtx) => {
-  if (body.amount !== undefined && body.lines !== undefined) context.addIssue({ code: "custom", path: ["amount"], message: "send an amount or lines, not both" });
+  if (body.amount !== undefined && body.lines !== undefined)
+    context.addIssue({ code: "custom", path: ["amount"], message: "send an amount or lines, not both" });
   if (body.restock && body.amount !== undefined) {
     context.addIssue({ code: "custom", path: ["restock"], message: "restocks chosen lines (or the whole rest): send lines to restock, not an amount" });
   }
@@ -226,7 +231,14 @@ export const orderFunctions = {
           left: centsToDollars(preview.plan.leftCents),
         };
       }
-      const result = await refundOrder({ orderId: body.orderId, reason: body.reason, actorEmail: admin.email, amountCents, lines: body.lines, restock: body.restock });
+      const result = await refundOrder({
+        orderId: body.orderId,
+        reason: body.reason,
+        actorEmail: admin.email,
+        amountCents,
+        lines: body.lines,
+        restock: body.restock,
+      });
       if (result.ok && result.outcome === "pending") return answer({ message: result.message, alreadyRefunded: false, pending: true }, { status: 202 });
       if (result.ok) return { message: result.message, alreadyRefunded: result.outcome === "already-refunded" };
       return refundRefusal(result);
@@ -246,8 +258,10 @@ export const orderFunctions = {
     async run({ body: { orderId, reason }, admin }) {
       const result = await cancelOrder({ orderId, reason, actorEmail: admin.email });
       if (result.ok) return { message: result.message };
-      if (result.reason === "shipped") return apiError(409, "This order has shipped, so it can no longer be cancelled. Refund it instead if the customer sends it back.");
-      if (result.reason === "refund-pending") return apiError(409, "A refund of this order is already pending with Stripe; cancel it once Stripe has answered.");
+      if (result.reason === "shipped")
+        return apiError(409, "This order has shipped, so it can no longer be cancelled. Refund it instead if the customer sends it back.");
+      if (result.reason === "refund-pending")
+        return apiError(409, "A refund of this order is already pending with Stripe; cancel it once Stripe has answered.");
       return refundRefusal(result);
     },
   }),

@@ -48,8 +48,14 @@ const settingsSchema = z
     freeShippingThreshold: dollars("Free shipping threshold"),
     minimumOrder: dollars("Minimum order"),
     kitchen: z.object({
-      lat: z.number({ required_error: "Latitude is required", invalid_type_error: "Latitude must be a number" }).min(-90, "Latitude is between -90 and 90").max(90, "Latitude is between -90 and 90"),
-      lon: z.number({ required_error: "Longitude is required", invalid_type_error: "Longitude must be a number" }).min(-180, "Longitude is between -180 and 180").max(180, "Longitude is between -180 and 180"),
+      lat: z
+        .number({ required_error: "Latitude is required", invalid_type_error: "Latitude must be a number" })
+        .min(-90, "Latitude is between -90 and 90")
+        .max(90, "Latitude is between -90 and 90"),
+      lon: z
+        .number({ required_error: "Longitude is required", invalid_type_error: "Longitude must be a number" })
+        .min(-180, "Longitude is between -180 and 180")
+        .max(180, "Longitude is between -180 and 180"),
     }),
     zones: z
       .array(zoneSchema, { required_error: "Zones are required", invalid_type_error: "Zones must be a list" })
@@ -62,7 +68,11 @@ const settingsSchema = z
       // Nearest first, each reaching further than the one before: zones never overlap.
       const inner = body.zones[index - 1];
       if (inner && zone.upToMiles <= inner.upToMiles) {
-        context.addIssue({ code: "custom", path: ["zones", index, "upToMiles"], message: `Must reach further than the zone before it (${inner.upToMiles} miles)` });
+        context.addIssue({
+          code: "custom",
+          path: ["zones", index, "upToMiles"],
+          message: `Must reach further than the zone before it (${inner.upToMiles} miles)`,
+        });
       }
       if (seen.has(zone.name)) context.addIssue({ code: "custom", path: ["zones", index, "name"], message: `Another zone is called "${zone.name}"` });
       seen.add(zone.name);

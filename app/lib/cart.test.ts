@@ -12,9 +12,7 @@ function apply(items: CartItem[], ...changes: Parameters<typeof applyCartChange>
 
 describe("cart changes", () => {
   it("appends a new product as a new line", () => {
-    expect(apply([], { intent: "add", productId: "bar-banana-pb", quantity: 1 })).toEqual([
-      { productId: "bar-banana-pb", quantity: 1 },
-    ]);
+    expect(apply([], { intent: "add", productId: "bar-banana-pb", quantity: 1 })).toEqual([{ productId: "bar-banana-pb", quantity: 1 }]);
   });
 
   it("merges adding a product already in the cart into its line", () => {
@@ -40,9 +38,7 @@ describe("cart changes", () => {
   });
 
   it("sets a line's quantity on update", () => {
-    expect(apply([{ productId: "a", quantity: 2 }], { intent: "update", productId: "a", quantity: 7 })).toEqual([
-      { productId: "a", quantity: 7 },
-    ]);
+    expect(apply([{ productId: "a", quantity: 2 }], { intent: "update", productId: "a", quantity: 7 })).toEqual([{ productId: "a", quantity: 7 }]);
   });
 
   it("removes a line and clears the cart", () => {

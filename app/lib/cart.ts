@@ -22,19 +22,14 @@ export type CartChange =
   | { intent: "remove"; productId: string }
   | { intent: "clear" };
 
-export type CartChangeResult =
-  | { ok: true; items: CartItem[] }
-  | { ok: false; error: string };
+export type CartChangeResult = { ok: true; items: CartItem[] } | { ok: false; error: string };
 
 /**
  * Applies one change. Adding merges into an existing line; updating to 0 or
  * less removes the line; a line never holds more than MAX_LINE_QUANTITY.
  * Unknown products are the caller's concern (it knows the catalogue).
  */
-export function applyCartChange(
-  items: readonly CartItem[],
-  change: CartChange,
-): CartChangeResult {
+export function applyCartChange(items: readonly CartItem[], change: CartChange): CartChangeResult {
   switch (change.intent) {
     case "add": {
       const existing = items.find((item) => item.productId === change.productId);
@@ -45,9 +40,7 @@ export function applyCartChange(
       if (existing) {
         return {
           ok: true,
-          items: items.map((item) =>
-            item.productId === change.productId ? { ...item, quantity } : item,
-          ),
+          items: items.map((item) => (item.productId === change.productId ? { ...item, quantity } : item)),
         };
       }
       return { ok: true, items: [...items, { productId: change.productId, quantity }] };
@@ -61,9 +54,7 @@ export function applyCartChange(
       }
       return {
         ok: true,
-        items: items.map((item) =>
-          item.productId === change.productId ? { ...item, quantity: change.quantity } : item,
-        ),
+        items: items.map((item) => (item.productId === change.productId ? { ...item, quantity: change.quantity } : item)),
       };
     }
     case "remove":

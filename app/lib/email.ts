@@ -22,7 +22,10 @@ export function isEmailAddress(value: string): boolean {
   const at = value.lastIndexOf("@");
   if (at < 1) return false;
   const local = value.slice(0, at);
-  const labels = value.slice(at + 1).replace(/\.$/, "").split(".");
+  const labels = value
+    .slice(at + 1)
+    .replace(/\.$/, "")
+    .split(".");
   if (local.length > 64 || !LOCAL_PART.test(local)) return false;
   if (labels.length < 2 || !labels.every((label) => DOMAIN_LABEL.test(label))) return false;
   return TOP_LEVEL.test(labels[labels.length - 1]!);

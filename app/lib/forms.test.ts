@@ -4,7 +4,11 @@ import { firstFieldErrors, parseDecimalInteger } from "~/lib/forms";
 
 const schema = z
   .object({
-    name: z.string().min(1, "Required").max(3, "Too long").regex(/^[a-z]*$/, "Letters only"),
+    name: z
+      .string()
+      .min(1, "Required")
+      .max(3, "Too long")
+      .regex(/^[a-z]*$/, "Letters only"),
     email: z.string().min(1, "Required"),
     age: z.number({ invalid_type_error: "A number" }),
   })

@@ -28,11 +28,7 @@ export type NamePrefixPair = { first: string; last: string };
 export function namePrefixPairs(words: readonly string[]): NamePrefixPair[] {
   const candidates = ["", ...new Set(words)];
   const pairs = candidates.flatMap((first) =>
-    candidates
-      .filter((last) => words.every((word) => first.startsWith(word) || last.startsWith(word)))
-      .map((last) => ({ first, last })),
+    candidates.filter((last) => words.every((word) => first.startsWith(word) || last.startsWith(word))).map((last) => ({ first, last })),
   );
-  return pairs.filter(
-    (pair) => !pairs.some((wider) => wider !== pair && pair.first.startsWith(wider.first) && pair.last.startsWith(wider.last)),
-  );
+  return pairs.filter((pair) => !pairs.some((wider) => wider !== pair && pair.first.startsWith(wider.first) && pair.last.startsWith(wider.last)));
 }

@@ -53,9 +53,15 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
 export const ORDER_STATUS_COPY: Record<OrderStatus, { title: string; lead: string }> = {
   pending: { title: "We've got your order", lead: "Thanks! Our kitchen will start on your treats shortly; they ship within 24 hours." },
   preparing: { title: "We're making your treats", lead: "Our kitchen is preparing your order. It will be packed frozen and on its way within 24 hours." },
-  shipped: { title: "Your treats are on their way", lead: "Packed frozen in insulated packaging. Make some room in the freezer: delivery takes 2-3 business days." },
+  shipped: {
+    title: "Your treats are on their way",
+    lead: "Packed frozen in insulated packaging. Make some room in the freezer: delivery takes 2-3 business days.",
+  },
   delivered: { title: "Delivered: enjoy!", lead: "Your treats have arrived. Keep them frozen and enjoy them straight from the freezer." },
-  cancelled: { title: "Your order was cancelled", lead: "We cancelled this order before it shipped. If you paid, the full amount is on its way back to your card." },
+  cancelled: {
+    title: "Your order was cancelled",
+    lead: "We cancelled this order before it shipped. If you paid, the full amount is on its way back to your card.",
+  },
 };
 
 export function isOrderStatus(value: unknown): value is OrderStatus {

@@ -14,7 +14,9 @@ export const partnershipSchema = z.object({
   // constraints from the schema, and a pipe would hide its length and line rule.
   name: singleLine(100).min(1, "Required"),
   email: emailSchema,
-  business: singleLine(120).optional().transform((value) => value || null),
+  business: singleLine(120)
+    .optional()
+    .transform((value) => value || null),
   message: multiLine(5000, "At most 5,000 characters"),
 });
 

@@ -22,15 +22,7 @@ export const allergens: readonly Allergen[] = ["peanuts", "milk"];
 export type Advisory = "honey-infants";
 
 /** The seven organic ingredients of requirements §1, in the spec's order. */
-export const organicIngredients: readonly Ingredient[] = [
-  "greek-yogurt",
-  "peanut-butter",
-  "honey",
-  "fruit",
-  "chocolate",
-  "lemon-juice",
-  "sea-salt",
-];
+export const organicIngredients: readonly Ingredient[] = ["greek-yogurt", "peanut-butter", "honey", "fruit", "chocolate", "lemon-juice", "sea-salt"];
 
 /**
  * Each ingredient's name and the allergens it brings. The catalogue declares

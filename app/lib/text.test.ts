@@ -91,7 +91,9 @@ describe("unacceptableUrlPart", () => {
 
 describe("isFreeOfInvisibleFormatting", () => {
   it("refuses bidi controls, direction marks and zero-width spaces, and keeps emoji and the joiners scripts need", () => {
-    for (const text of ["Ev\u202Ee", "\u2066x\u2069", "a\u200Eb", "a\u200Bb", "\uFEFFname", "a\u2060b", "a\u061Cb"]) expect(isFreeOfInvisibleFormatting(text), JSON.stringify(text)).toBe(false);
-    for (const text of ["Jane O'Brien", "😀Emoji 🍦Lopez", "👨\u200D👩\u200D👧", "می\u200Cخواهم", "Zoë Ångström"]) expect(isFreeOfInvisibleFormatting(text), text).toBe(true);
+    for (const text of ["Ev\u202Ee", "\u2066x\u2069", "a\u200Eb", "a\u200Bb", "\uFEFFname", "a\u2060b", "a\u061Cb"])
+      expect(isFreeOfInvisibleFormatting(text), JSON.stringify(text)).toBe(false);
+    for (const text of ["Jane O'Brien", "😀Emoji 🍦Lopez", "👨\u200D👩\u200D👧", "می\u200Cخواهم", "Zoë Ångström"])
+      expect(isFreeOfInvisibleFormatting(text), text).toBe(true);
   });
 });

@@ -35,8 +35,7 @@ const TRACKING_NUMBER_MAX = 40;
 export type TrackingInput = { carrier?: string | null; trackingNumber?: string | null };
 
 export type TrackingCheck =
-  | { ok: true; carrier: Carrier | null; trackingNumber: string | null }
-  | { ok: false; field: "carrier" | "trackingNumber"; error: string };
+  { ok: true; carrier: Carrier | null; trackingNumber: string | null } | { ok: false; field: "carrier" | "trackingNumber"; error: string };
 
 /**
  * An operator's carrier and tracking number. The number is trimmed, its

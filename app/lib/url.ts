@@ -1,9 +1,5 @@
 /** The current page's path and query with one search parameter set or removed. */
-export function withSearchParam(
-  location: { pathname: string; search: string },
-  key: string,
-  value: string | null,
-) {
+export function withSearchParam(location: { pathname: string; search: string }, key: string, value: string | null) {
   const params = new URLSearchParams(location.search);
   if (value === null) params.delete(key);
   else params.set(key, value);

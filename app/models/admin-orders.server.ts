@@ -335,7 +335,10 @@ export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderW
         statusChanges: { orderBy: { changedAt: "asc" }, select: { fromStatus: true, toStatus: true, changedBy: true, changedAt: true } },
         subtotalCents: true,
         discountCents: true,
-        refunds: { orderBy: { createdAt: "asc" }, select: { amountCents: true, reason: true, refundedBy: true, createdAt: true, lines: true, restocked: true } },
+        refunds: {
+          orderBy: { createdAt: "asc" },
+          select: { amountCents: true, reason: true, refundedBy: true, createdAt: true, lines: true, restocked: true },
+        },
       },
     }),
     auditTrail("order", orderId),
@@ -427,9 +430,7 @@ const trackingView = (audit: TrackingAudit | null): TrackingView => ({
   number: audit?.trackingNumber ?? null,
 });
 
-export type StatusUpdate =
-  | { ok: true; message: string }
-  | { ok: false; reason: "not-found" | "not-paid" | "refunded" | "cancelled" };
+export type StatusUpdate = { ok: true; message: string } | { ok: false; reason: "not-found" | "not-paid" | "refunded" | "cancelled" };
 
 /** Given only with the "shipped" status (the route refuses it with any other). */
 export type Tracking = { carrier: Carrier | null; trackingNumber: string | null };
@@ -459,12 +460,10 @@ export async function updateOrderStatus(
     if (order.paymentStatus !== "paid") return { ok: false, reason: "not-paid" };
     const short = shortOrderId(order.id);
     const before: TrackingAudit = { carrier: order.carrier, trackingNumber: order.trackingNumber };
-    const after: TrackingAudit | null =
-      tracking && newStatus === "shipped" ? { carrier: tracking.carrier, trackingNumber: tracking.trackingNumber } : null;
+    const after: TrackingAudit | null = tracking && newStatus === "shipped" ? { carrier: tracking.carrier, trackingNumber: tracking.trackingNumber } : null;
     const trackingChanged = after !== null && (after.carrier !== before.carrier || after.trackingNumber !== before.trackingNumber);
     const trackingData = trackingChanged ? after : {};
-    const auditTracking = () =>
-      recordAudit(tx, { actorEmail: changedBy, action: "order.tracking", subjectType: "order", subjectId: orderId, before, after });
+    const auditTracking = () => recordAudit(tx, { actorEmail: changedBy, action: "order.tracking", subjectType: "order", subjectId: orderId, before, after });
     if (order.status === newStatus) {
       if (!trackingChanged) return { ok: true, message: `Order ${short} is already ${newStatus}.` };
       // Conditional on the tracking just read, so two corrections at once each record what they replaced.

@@ -17,10 +17,7 @@ import { db, inTransaction } from "~/utils/db.server";
  */
 
 export type CancelResult =
-  | { ok: true; message: string }
-  | { ok: false; reason: "shipped" }
-  | { ok: false; reason: "refund-pending" }
-  | Extract<RefundResult, { ok: false }>;
+  { ok: true; message: string } | { ok: false; reason: "shipped" } | { ok: false; reason: "refund-pending" } | Extract<RefundResult, { ok: false }>;
 
 const isCancellable = (status: OrderStatus) => (CANCELLABLE_STATUSES as readonly OrderStatus[]).includes(status);
 
@@ -83,5 +80,12 @@ async function settleCancellation(tx: Prisma.TransactionClient, orderId: string,
   }
   await releaseStock(tx, orderId);
   await tx.orderStatusChange.create({ data: { orderId, fromStatus: from, toStatus: "cancelled", changedBy: actorEmail } });
-  await recordAudit(tx, { actorEmail, action: "order.cancel", subjectType: "order", subjectId: orderId, before: { status: from }, after: { status: "cancelled", reason } });
+  await recordAudit(tx, {
+    actorEmail,
+    action: "order.cancel",
+    subjectType: "order",
+    subjectId: orderId,
+    before: { status: from },
+    after: { status: "cancelled", reason },
+  });
 }

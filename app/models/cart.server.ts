@@ -19,9 +19,7 @@ export const cartItemsSchema = z
   .max(50);
 
 /** What a plain (no-JS) form post leaves for the next page: the popup, or a message. */
-export type CartFlash =
-  | { kind: "added"; productId: string; quantity: number }
-  | { kind: "error"; message: string };
+export type CartFlash = { kind: "added"; productId: string; quantity: number } | { kind: "error"; message: string };
 
 export type CartLine = { product: Product; quantity: number };
 
@@ -32,9 +30,7 @@ export type CartLine = { product: Product; quantity: number };
  */
 export async function loadCartLines(items: CartItem[]): Promise<CartLine[]> {
   if (items.length === 0) return [];
-  const products = new Map(
-    (await findProducts(items.map((item) => item.productId))).map((product) => [product.id, product]),
-  );
+  const products = new Map((await findProducts(items.map((item) => item.productId))).map((product) => [product.id, product]));
   return items.flatMap((item) => {
     const product = products.get(item.productId);
     return product?.forSale ? [{ product, quantity: item.quantity }] : [];
@@ -44,10 +40,7 @@ export async function loadCartLines(items: CartItem[]): Promise<CartLine[]> {
 const productId = z.string({ required_error: "Choose a product." }).trim().min(1, "Choose a product.").max(64);
 const quantity = (min: number) =>
   decimalInteger("Quantity must be a whole number.").pipe(
-    z
-      .number()
-      .min(min, `Quantity must be between 1 and ${MAX_LINE_QUANTITY}.`)
-      .max(MAX_LINE_QUANTITY, `Quantity must be between 1 and ${MAX_LINE_QUANTITY}.`),
+    z.number().min(min, `Quantity must be between 1 and ${MAX_LINE_QUANTITY}.`).max(MAX_LINE_QUANTITY, `Quantity must be between 1 and ${MAX_LINE_QUANTITY}.`),
   );
 
 const restoreItems = z

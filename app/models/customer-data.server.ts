@@ -64,13 +64,17 @@ async function customerRows(email: string) {
       },
     }),
     db.subscriber.findMany({ where: { mailbox } }),
-    matching(mailbox, (domains) => db.partnershipInquiry.findMany({ where: { OR: endsWithAny(domains).map((email) => ({ email })) }, orderBy: { createdAt: "asc" } })),
+    matching(mailbox, (domains) =>
+      db.partnershipInquiry.findMany({ where: { OR: endsWithAny(domains).map((email) => ({ email })) }, orderBy: { createdAt: "asc" } }),
+    ),
   ]);
   const orderIds = orders.map((order) => order.id);
   const [orderEmails, inquiryEmails, otherEmails] = await Promise.all([
     db.outboxMessage.findMany({ where: { orderId: { in: orderIds } }, orderBy: { createdAt: "asc" } }),
     // The team's copy of each inquiry (app/services/emails.server.ts names it by the inquiry's id).
-    db.outboxMessage.findMany({ where: { kind: "partnership-inquiry", subject: { in: inquiries.map((inquiry) => `Partnership inquiry ${shortOrderId(inquiry.id)}`) } } }),
+    db.outboxMessage.findMany({
+      where: { kind: "partnership-inquiry", subject: { in: inquiries.map((inquiry) => `Partnership inquiry ${shortOrderId(inquiry.id)}`) } },
+    }),
     matching(mailbox, async (domains) =>
       (await db.outboxMessage.findMany({ where: { OR: endsWithAny(domains).map((to) => ({ to })) }, orderBy: { createdAt: "asc" } })).map((message) => ({
         ...message,
@@ -122,7 +126,14 @@ export type CustomerExport = {
 /** Everything the shop holds about the mailbox (`email` in any spelling), as the customer may ask for it; the request is recorded. */
 export async function exportCustomer(email: string, actorEmail: string): Promise<CustomerExport> {
   const rows = await customerRows(email);
-  await recordAudit(db, { actorEmail, action: "customer.export", subjectType: "customer", subjectId: customerReference(rows.mailbox), before: null, after: null });
+  await recordAudit(db, {
+    actorEmail,
+    action: "customer.export",
+    subjectType: "customer",
+    subjectId: customerReference(rows.mailbox),
+    before: null,
+    after: null,
+  });
   return {
     email: rows.mailbox,
     exported_at: new Date().toISOString(),
@@ -151,8 +162,18 @@ export async function exportCustomer(email: string, actorEmail: string): Promise
       carrier: order.carrier,
       tracking_number: order.trackingNumber,
     })),
-    subscriptions: rows.subscriptions.map((row) => ({ email: row.email, subscribed_at: row.createdAt.toISOString(), unsubscribed_at: row.unsubscribedAt?.toISOString() ?? null })),
-    inquiries: rows.inquiries.map((row) => ({ name: row.name, email: row.email, business: row.business, message: row.message, sent_at: row.createdAt.toISOString() })),
+    subscriptions: rows.subscriptions.map((row) => ({
+      email: row.email,
+      subscribed_at: row.createdAt.toISOString(),
+      unsubscribed_at: row.unsubscribedAt?.toISOString() ?? null,
+    })),
+    inquiries: rows.inquiries.map((row) => ({
+      name: row.name,
+      email: row.email,
+      business: row.business,
+      message: row.message,
+      sent_at: row.createdAt.toISOString(),
+    })),
     emails: rows.emails.map((row) => ({
       kind: row.kind,
       to: row.to,
@@ -170,7 +191,8 @@ export type ForgetResult =
   | { ok: false; reason: "orders-open"; openOrders: string[] };
 
 /** An order the shop still has to deliver or settle: its address is needed until then. */
-const isOpen = (order: { paymentStatus: string; status: string }) => order.paymentStatus === "unpaid" || (order.paymentStatus === "paid" && order.status !== "delivered");
+const isOpen = (order: { paymentStatus: string; status: string }) =>
+  order.paymentStatus === "unpaid" || (order.paymentStatus === "paid" && order.status !== "delivered");
 
 /**
  * Erases the mailbox's personal data: in its orders (amounts, dates, items and
@@ -191,7 +213,10 @@ export async function forgetCustomer(email: string, actorEmail: string): Promise
     const subscriptions = await tx.subscriber.deleteMany({ where: { id: { in: rows.subscriptions.map((row) => row.id) } } });
     const inquiries = await tx.partnershipInquiry.deleteMany({ where: { id: { in: rows.inquiries.map((row) => row.id) } } });
     const ids = rows.emails.map((row) => row.id);
-    await tx.outboxMessage.updateMany({ where: { id: { in: ids }, status: { in: ["pending", "sending"] } }, data: { status: "withdrawn", lastError: "Its customer asked to be forgotten" } });
+    await tx.outboxMessage.updateMany({
+      where: { id: { in: ids }, status: { in: ["pending", "sending"] } },
+      data: { status: "withdrawn", lastError: "Its customer asked to be forgotten" },
+    });
     const emails = await tx.outboxMessage.updateMany({
       where: { id: { in: ids } },
       data: { to: `forgotten@${FORGOTTEN_DOMAIN}`, text: "", html: "", unsubscribeUrl: null },
@@ -199,8 +224,21 @@ export async function forgetCustomer(email: string, actorEmail: string): Promise
     const geocoderEntries = await tx.geocodeResult.deleteMany({ where: { query: { in: geocoderKeys } } });
     // The demo's payment stand-in keeps the email a payment page was made for.
     await tx.mockCheckoutSession.updateMany({ where: { clientReferenceId: { in: rows.orders.map((order) => order.id) } }, data: { customerEmail: null } });
-    const counts = { orders: rows.orders.length, subscriptions: subscriptions.count, inquiries: inquiries.count, emails: emails.count, geocoderEntries: geocoderEntries.count };
-    await recordAudit(tx, { actorEmail, action: "customer.forget", subjectType: "customer", subjectId: customerReference(rows.mailbox), before: null, after: counts });
+    const counts = {
+      orders: rows.orders.length,
+      subscriptions: subscriptions.count,
+      inquiries: inquiries.count,
+      emails: emails.count,
+      geocoderEntries: geocoderEntries.count,
+    };
+    await recordAudit(tx, {
+      actorEmail,
+      action: "customer.forget",
+      subjectType: "customer",
+      subjectId: customerReference(rows.mailbox),
+      before: null,
+      after: counts,
+    });
     return counts;
   });
   return { ok: true, changed };

@@ -47,7 +47,6 @@ async function addToDay(tx: Prisma.TransactionClient, createdAt: Date, orders: n
     ${Prisma.raw(ADD_TO_THE_DAY)}`;
 }
 
-
 /**
  * Paid orders and revenue of each of the `count` Los Angeles calendar days
  * ending with `now`'s, oldest first; 0 for a day without. Whole calendar

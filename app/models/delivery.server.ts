@@ -32,7 +32,9 @@ export function distanceMiles(from: Position, to: Position) {
 export function deliveryForDistance(settings: ShopSettings, exactMiles: number): DeliveryCheck {
   const zone = zoneForDistance(settings, exactMiles);
   const miles = Math.round(exactMiles * 10) / 10;
-  return zone ? { ok: true, zone: zone.name, miles, minimumCents: zone.minimumOrderCents } : { ok: false, reason: "outside-area", miles, radiusMiles: deliveryRadiusMiles(settings) };
+  return zone
+    ? { ok: true, zone: zone.name, miles, minimumCents: zone.minimumOrderCents }
+    : { ok: false, reason: "outside-area", miles, radiusMiles: deliveryRadiusMiles(settings) };
 }
 
 /** Measured from the kitchen and judged on the zones as the owner's settings are now. */

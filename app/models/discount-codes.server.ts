@@ -61,9 +61,7 @@ export async function listDiscountCodes(now = new Date()): Promise<DiscountCodeR
     }),
   ]);
   const count = (code: string, statuses: readonly PaymentStatus[]) =>
-    held
-      .filter((row) => row.discountCode === code && statuses.includes(row.paymentStatus))
-      .reduce((sum, row) => sum + row._count._all, 0);
+    held.filter((row) => row.discountCode === code && statuses.includes(row.paymentStatus)).reduce((sum, row) => sum + row._count._all, 0);
   return codes.map((code) => ({
     ...termsOf(code),
     expired: code.expiresAt !== null && code.expiresAt <= now,

@@ -2,7 +2,16 @@ import type { Prisma } from "~/generated/prisma/client";
 import { query, utcFromJson } from "~/utils/sql.server";
 import { lineTotalCents } from "~/models/pricing.server";
 import { CATALOG_CHECK_INTERVAL_MS, findProducts } from "~/models/catalog.server";
-import { FULFILMENT_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, TAKEN_PAYMENT_STATUSES, shortOrderId, type FulfilmentStatus, type OrderStatus, type PaymentStatus } from "~/lib/orders";
+import {
+  FULFILMENT_STATUSES,
+  ORDER_STATUS_LABELS,
+  PAYMENT_STATUS_LABELS,
+  TAKEN_PAYMENT_STATUSES,
+  shortOrderId,
+  type FulfilmentStatus,
+  type OrderStatus,
+  type PaymentStatus,
+} from "~/lib/orders";
 import { trackingUrl } from "~/lib/tracking";
 import { storedLines } from "~/models/refunds.server";
 
@@ -77,7 +86,9 @@ export async function findCustomerOrder(orderId: string) {
   for (const change of order.statusChanges) reached.set(change.toStatus, change.changedAt);
   const cancelled = order.status === "cancelled";
   // A cancelled order reached the steps it was moved to before it was cancelled.
-  const current = cancelled ? Math.max(0, ...[...reached.keys()].map((status) => FULFILMENT_STATUSES.indexOf(status as FulfilmentStatus))) : FULFILMENT_STATUSES.indexOf(order.status as FulfilmentStatus);
+  const current = cancelled
+    ? Math.max(0, ...[...reached.keys()].map((status) => FULFILMENT_STATUSES.indexOf(status as FulfilmentStatus)))
+    : FULFILMENT_STATUSES.indexOf(order.status as FulfilmentStatus);
   const steps: OrderStep[] = [
     { key: "placed", label: "Order placed", at: order.createdAt.toISOString(), done: true },
     { key: "paid", label: "Payment received", at: order.paidAt?.toISOString() ?? null, done: true },
@@ -94,12 +105,23 @@ export async function findCustomerOrder(orderId: string) {
     cancelled || order.paymentStatus === "refunded"
       ? [
           ...steps.filter((step) => step.done),
-          ...(cancelled ? [{ key: "cancelled" as const, label: ORDER_STATUS_LABELS.cancelled, at: reached.get("cancelled")?.toISOString() ?? null, done: true }] : []),
-          ...(order.paymentStatus === "refunded" ? [{ key: "refunded" as const, label: PAYMENT_STATUS_LABELS.refunded, at: order.refundedAt?.toISOString() ?? null, done: true }] : []),
+          ...(cancelled
+            ? [{ key: "cancelled" as const, label: ORDER_STATUS_LABELS.cancelled, at: reached.get("cancelled")?.toISOString() ?? null, done: true }]
+            : []),
+          ...(order.paymentStatus === "refunded"
+            ? [{ key: "refunded" as const, label: PAYMENT_STATUS_LABELS.refunded, at: order.refundedAt?.toISOString() ?? null, done: true }]
+            : []),
         ]
       : steps;
 
-  const pictures = new Map((await findProducts(order.items.map((item) => item.productId), { maxAgeMs: CATALOG_CHECK_INTERVAL_MS })).map((product) => [product.id, product]));
+  const pictures = new Map(
+    (
+      await findProducts(
+        order.items.map((item) => item.productId),
+        { maxAgeMs: CATALOG_CHECK_INTERVAL_MS },
+      )
+    ).map((product) => [product.id, product]),
+  );
   const shipped = order.status === "shipped" || order.status === "delivered";
   const names = new Map(order.items.map((item) => [item.id, item.name]));
   return {
@@ -124,10 +146,7 @@ export async function findCustomerOrder(orderId: string) {
     discountCents: order.discountCents,
     shippingCents: order.shippingCents,
     totalCents: order.totalCents,
-    tracking:
-      shipped && order.carrier
-        ? { carrier: order.carrier, number: order.trackingNumber, url: trackingUrl(order.carrier, order.trackingNumber) }
-        : null,
+    tracking: shipped && order.carrier ? { carrier: order.carrier, number: order.trackingNumber, url: trackingUrl(order.carrier, order.trackingNumber) } : null,
     refund:
       order.paymentStatus === "refunded" && order.refundedAt
         ? { amountCents: order.refundedCents ?? order.totalCents, at: order.refundedAt.toISOString() }

@@ -118,7 +118,12 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
   if (input.discountCode && normalizeCode(input.discountCode)) {
     const checked = await checkDiscountCode(input.discountCode, mailbox, { items: input.items });
     // Used up by other orders is the same conflict whether it is seen here or when the use is reserved.
-    if (!checked.ok) return refuse(checked.reason === "used-up" ? "code-unavailable" : "invalid-code", { title: "Invalid Code", description: checked.error, destructive: true });
+    if (!checked.ok)
+      return refuse(checked.reason === "used-up" ? "code-unavailable" : "invalid-code", {
+        title: "Invalid Code",
+        description: checked.error,
+        destructive: true,
+      });
     discount = checked.discount;
   }
 
@@ -141,7 +146,8 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
   // address was looked up) would otherwise drop out of the order's lines unnoticed.
   const zoned = await priceOrder(input.items, discount, delivery.zone);
   const { price } = zoned;
-  if (zoned.problem) return refuse("cart", { title: "Checkout Error", description: describeCartProblem(zoned.problem), destructive: true }, { delivery, price });
+  if (zoned.problem)
+    return refuse("cart", { title: "Checkout Error", description: describeCartProblem(zoned.problem), destructive: true }, { delivery, price });
   if (price.zoneRemainingCents > 0) return refuse("zone-minimum", zoneMinimumMessage(price.zoneMinimumCents ?? delivery.minimumCents), { delivery, price });
   const changed = shownFiguresChanged(input, price);
   if (changed) return refuse("total-changed", totalChangedMessage(price.totalCents, changed.repriced), { delivery, price });
@@ -240,7 +246,10 @@ const PLACING_MS = 3 * env.STRIPE_TIMEOUT_MS;
  */
 async function takeOverClaim(claim: string, code: string, placeUnclaimed: () => Promise<PlaceOrderResult & { sessionId?: string }>): Promise<PlaceOrderResult> {
   const outcome = await withTryLock(`first-order-claim:${claim}`, async (): Promise<PlaceOrderResult> => {
-    const holder = await db.order.findUnique({ where: { firstOrderClaim: claim }, select: { id: true, paymentStatus: true, stripeSessionId: true, createdAt: true } });
+    const holder = await db.order.findUnique({
+      where: { firstOrderClaim: claim },
+      select: { id: true, paymentStatus: true, stripeSessionId: true, createdAt: true },
+    });
     if (holder && isTakenPayment(holder.paymentStatus)) return refuse("code-unavailable", firstTimeOnly(code));
     const stuck = holder !== null && !holder.stripeSessionId && Date.now() - holder.createdAt.getTime() > PLACING_MS;
     if (holder && !holder.stripeSessionId && !stuck) return refuse("in-progress", checkoutInProgress);
@@ -258,7 +267,11 @@ async function takeOverClaim(claim: string, code: string, placeUnclaimed: () => 
         return abandon(
           closed.reason === "paid"
             ? refuse("code-unavailable", firstTimeOnly(code))
-            : refuse("payment-provider", { title: "Checkout Error", description: "We could not close your earlier checkout. Please try again in a moment.", destructive: true }),
+            : refuse("payment-provider", {
+                title: "Checkout Error",
+                description: "We could not close your earlier checkout. Please try again in a moment.",
+                destructive: true,
+              }),
         );
       }
     } else if (holder && !(await giveUpOrder(holder.id, "cancelled", { stripeSessionId: null }))) {
@@ -279,8 +292,13 @@ async function moveClaim(claim: string, holderId: string | null, orderId: string
   try {
     return await transaction(async (sql) => {
       const now = at(new Date());
-      if (holderId) await sql.query(`UPDATE "Order" SET "firstOrderClaim" = NULL, "updatedAt" = $3 WHERE "id" = $1 AND "firstOrderClaim" = $2`, [holderId, claim, now]);
-      const { rowCount } = await sql.query(`UPDATE "Order" SET "firstOrderClaim" = $2, "updatedAt" = $3 WHERE "id" = $1 AND "paymentStatus" = 'unpaid'`, [orderId, claim, now]);
+      if (holderId)
+        await sql.query(`UPDATE "Order" SET "firstOrderClaim" = NULL, "updatedAt" = $3 WHERE "id" = $1 AND "firstOrderClaim" = $2`, [holderId, claim, now]);
+      const { rowCount } = await sql.query(`UPDATE "Order" SET "firstOrderClaim" = $2, "updatedAt" = $3 WHERE "id" = $1 AND "paymentStatus" = 'unpaid'`, [
+        orderId,
+        claim,
+        now,
+      ]);
       return rowCount === 1;
     });
   } catch (error) {
@@ -427,11 +445,7 @@ export async function closeOrderPayment(orderId: string, status: "cancelled" | "
  * Marks an unpaid order expired or cancelled, once, and gives back what it
  * held: its discount code's use, its first-order claim and its stock.
  */
-async function giveUpOrder(
-  orderId: string,
-  status: "cancelled" | "expired",
-  where: { stripeSessionId?: string | null } = {},
-): Promise<boolean> {
+async function giveUpOrder(orderId: string, status: "cancelled" | "expired", where: { stripeSessionId?: string | null } = {}): Promise<boolean> {
   return inTransaction(async (tx) => {
     const { count } = await tx.order.updateMany({
       where: { id: orderId, paymentStatus: "unpaid", ...where },
@@ -470,7 +484,12 @@ export function releaseOrder(orderId: string, sessionId: string) {
  * so only a changed session (Stripe's dashboard, a bug, a forged test event)
  * gets here.
  */
-export async function markOrderPaid(orderId: string, sessionId: string, paymentIntentId: string | null = null, paidCents: number | null = null): Promise<boolean> {
+export async function markOrderPaid(
+  orderId: string,
+  sessionId: string,
+  paymentIntentId: string | null = null,
+  paidCents: number | null = null,
+): Promise<boolean> {
   // The common payment checks the amount in its own statement; anything else is looked at before the general path.
   if (await payUnpaidOrder(orderId, sessionId, paymentIntentId, paidCents)) {
     metrics().ordersPaid.inc();
@@ -518,7 +537,10 @@ async function paidAmountDiffers(orderId: string, sessionId: string, paidCents: 
   const recorded = await inTransaction(async (tx) => {
     // One record per session however often Stripe tells it, under a lock on the order's row.
     await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId} FOR UPDATE`;
-    const earlier = await tx.auditEntry.findMany({ where: { action: "order.payment-mismatch", subjectType: "order", subjectId: orderId }, select: { before: true, after: true } });
+    const earlier = await tx.auditEntry.findMany({
+      where: { action: "order.payment-mismatch", subjectType: "order", subjectId: orderId },
+      select: { before: true, after: true },
+    });
     if (earlier.some((entry) => paymentMismatchOf(entry)?.sessionId === sessionId)) return false;
     await recordAudit(tx, {
       actorEmail: "Stripe",
@@ -602,7 +624,15 @@ async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentI
           .where("paymentStatus", "=", "unpaid")
           .$if(paidCents !== null, (update) => update.where("totalCents", "=", paidCents ?? 0))
           .$if(paymentIntentId !== null, (update) =>
-            update.where(({ not, exists, selectFrom }) => not(exists(selectFrom("EarlyRefund").select("paymentIntentId").where("paymentIntentId", "=", paymentIntentId ?? "")))),
+            update.where(({ not, exists, selectFrom }) =>
+              not(
+                exists(
+                  selectFrom("EarlyRefund")
+                    .select("paymentIntentId")
+                    .where("paymentIntentId", "=", paymentIntentId ?? ""),
+                ),
+              ),
+            ),
           )
           .returning(PAID_ORDER_COLUMNS),
       )
@@ -621,9 +651,9 @@ async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentI
       .selectFrom("paid")
       .selectAll("paid")
       .select((eb) =>
-        jsonArrayFrom(eb.selectFrom("OrderItem").select(["name", "unitPriceCents", "quantity"]).whereRef("OrderItem.orderId", "=", "paid.id").orderBy("OrderItem.id")).as(
-          "items",
-        ),
+        jsonArrayFrom(
+          eb.selectFrom("OrderItem").select(["name", "unitPriceCents", "quantity"]).whereRef("OrderItem.orderId", "=", "paid.id").orderBy("OrderItem.id"),
+        ).as("items"),
       )
       .executeTakeFirst();
     if (!paid) return false;
@@ -641,7 +671,10 @@ export type Verification = { verified: boolean; orderId: string | null };
  * records nothing and costs that one statement; otherwise the payment is
  * recorded and the order read again.
  */
-async function settleCheckoutSession<T>(sessionId: string, readPaid: (orderId: string) => Promise<T | null>): Promise<{ orderId: string | null; paid: T | null }> {
+async function settleCheckoutSession<T>(
+  sessionId: string,
+  readPaid: (orderId: string) => Promise<T | null>,
+): Promise<{ orderId: string | null; paid: T | null }> {
   const session = await retrieveCheckoutSessionCached(sessionId);
   const orderId = session.metadata?.orderId ?? null;
   if (!orderId || !isCheckoutSessionPaid(session)) return { orderId, paid: null };
@@ -674,7 +707,9 @@ export async function findPaidOrder(orderId: string) {
     .selectFrom("Order")
     .select(["id", "email", "totalCents", "createdAt"])
     .select((eb) =>
-      jsonArrayFrom(eb.selectFrom("OrderItem").select(["name", "quantity", "unitPriceCents"]).whereRef("OrderItem.orderId", "=", "Order.id").orderBy("OrderItem.id")).as("items"),
+      jsonArrayFrom(
+        eb.selectFrom("OrderItem").select(["name", "quantity", "unitPriceCents"]).whereRef("OrderItem.orderId", "=", "Order.id").orderBy("OrderItem.id"),
+      ).as("items"),
     )
     .where("id", "=", orderId)
     .where("paymentStatus", "=", "paid")

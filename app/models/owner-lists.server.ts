@@ -16,9 +16,7 @@ const pageFields = {
   q: z.string().trim().max(100).optional(),
 };
 
-export const subscribersQuerySchema = z
-  .object({ ...pageFields, status: z.enum(SUBSCRIBER_STATUSES).default("all") })
-  .strict();
+export const subscribersQuerySchema = z.object({ ...pageFields, status: z.enum(SUBSCRIBER_STATUSES).default("all") }).strict();
 export const inquiriesQuerySchema = z.object(pageFields).strict();
 /** An export takes the list's filters, without paging. */
 export const subscribersExportSchema = subscribersQuerySchema.omit({ page: true, pageSize: true });

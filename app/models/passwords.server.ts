@@ -25,9 +25,7 @@ export function newPasswordProblem(password: string): string | null {
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 64 };
 
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions) {
-  return new Promise<Buffer>((resolve, reject) =>
-    scryptCallback(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+  return new Promise<Buffer>((resolve, reject) => scryptCallback(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))));
 }
 
 export async function hashPassword(password: string) {

@@ -90,7 +90,9 @@ export async function getPreparation({
   }));
 
   // The owner's zones in their order (nearest first); a zone an order was placed in that the settings no longer name comes after them.
-  const zoneOrder = [...settings.zones.map((zone) => zone.name), ...new Set(orders.map((order) => order.zone))].filter((name, index, all) => all.indexOf(name) === index);
+  const zoneOrder = [...settings.zones.map((zone) => zone.name), ...new Set(orders.map((order) => order.zone))].filter(
+    (name, index, all) => all.indexOf(name) === index,
+  );
   const zones = zoneOrder
     .map((name) => ({
       name,

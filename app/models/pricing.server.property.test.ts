@@ -58,7 +58,9 @@ const code: fc.Arbitrary<AppliedDiscount | null> = fc.option(
 /** A cart, the terms, a code, and the zone of a checked address (or none yet). */
 const scenario = fc
   .tuple(lines, settings, code)
-  .chain(([cart, terms, offered]) => fc.tuple(fc.constant(cart), fc.constant(terms), fc.constant(offered), fc.option(fc.constantFrom(...terms.zones), { nil: null })));
+  .chain(([cart, terms, offered]) =>
+    fc.tuple(fc.constant(cart), fc.constant(terms), fc.constant(offered), fc.option(fc.constantFrom(...terms.zones), { nil: null })),
+  );
 
 describe("the pricing engine, over random carts, settings, zones and codes", () => {
   it("adds up: total = subtotal − discount + shipping, none negative, the discount within what it covers", () => {

@@ -6,7 +6,9 @@ import { discountCentsFor, freeShippingHint, priceLines as priceOn, type Applied
 /** On the requirements' terms; `zoneMinimumCents` stands for a checked address in a zone with that minimum. */
 function priceLines(lines: Parameters<typeof priceOn<Product>>[0], code: AppliedDiscount | null, zoneMinimumCents: number | null = null) {
   const zone: ZoneTerms | null =
-    zoneMinimumCents === null ? null : { name: "test", upToMiles: 10, minimumOrderCents: zoneMinimumCents, shippingFeeCents: null, freeShippingThresholdCents: null };
+    zoneMinimumCents === null
+      ? null
+      : { name: "test", upToMiles: 10, minimumOrderCents: zoneMinimumCents, shippingFeeCents: null, freeShippingThresholdCents: null };
   return priceOn(lines, code, { settings: DEFAULT_SETTINGS, zone });
 }
 

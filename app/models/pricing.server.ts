@@ -242,12 +242,9 @@ export function freeShippingHint(price: OrderPrice<Priceable>): string | null {
 
 /** Why a cart cannot be ordered as it is. `unavailable`: products no longer sold, by name where the shop still knows it (archived ones). */
 export type CartProblem =
-  | { problem: "unavailable"; productNames: string[] }
-  | { problem: "sold-out"; productNames: string[] }
-  | { problem: "too-many"; productName: string };
+  { problem: "unavailable"; productNames: string[] } | { problem: "sold-out"; productNames: string[] } | { problem: "too-many"; productName: string };
 
-const tooManyOfOneProduct = (name: string) =>
-  `You can order up to ${MAX_LINE_QUANTITY} of one product at a time (${name}). Please lower the quantity.`;
+const tooManyOfOneProduct = (name: string) => `You can order up to ${MAX_LINE_QUANTITY} of one product at a time (${name}). Please lower the quantity.`;
 
 export function describeCartProblem(problem: CartProblem) {
   if (problem.problem === "too-many") return tooManyOfOneProduct(problem.productName);

@@ -64,9 +64,7 @@ export async function productsForAdmin() {
 export const MIN_PRICE_CENTS = 50;
 export const MAX_PRICE_CENTS = 50_000;
 
-export type ProductUpdate =
-  | { ok: true; product: AdminProduct; changed: (keyof ProductChanges)[] }
-  | { ok: false; reason: "not-found" };
+export type ProductUpdate = { ok: true; product: AdminProduct; changed: (keyof ProductChanges)[] } | { ok: false; reason: "not-found" };
 
 /**
  * Changes a product and records who changed what, in one transaction. The
@@ -82,16 +80,18 @@ export async function updateProduct(actorEmail: string, productId: string, chang
   return changeCatalog(async (tx) => {
     const current = await tx.product.findUnique({ where: { id: productId }, select: adminSelect });
     if (!current) return { ok: false as const, reason: "not-found" as const };
-    const fields = (Object.keys(changes) as (keyof ProductChanges)[]).filter(
-      (field) => changes[field] !== undefined && changes[field] !== current[field],
-    );
+    const fields = (Object.keys(changes) as (keyof ProductChanges)[]).filter((field) => changes[field] !== undefined && changes[field] !== current[field]);
     if (fields.length === 0) return { ok: true as const, product: current, changed: [] };
     const data = Object.fromEntries(fields.map((field) => [field, changes[field]])) as ProductChanges;
     // A new batch that lifts the count above the threshold: the next fall to it is news again.
     const stock = data.stock === undefined ? current.stock : data.stock;
     const threshold = data.lowStockThreshold ?? current.lowStockThreshold;
     const refilled = stock === null || stock > threshold;
-    const product = await tx.product.update({ where: { id: productId }, data: { ...data, ...(refilled ? { lowStockNotified: false } : {}) }, select: adminSelect });
+    const product = await tx.product.update({
+      where: { id: productId },
+      data: { ...data, ...(refilled ? { lowStockNotified: false } : {}) },
+      select: adminSelect,
+    });
     await recordAudit(tx, {
       actorEmail,
       action: "product.update",

@@ -127,7 +127,10 @@ export function planRefund(order: RefundableOrder, ask: Pick<RefundAsk, "amountC
       const line = available.get(itemId);
       if (!line) return { ok: false, message: `Line ${itemId} is not in this order.` };
       if (quantity > line.refundableQuantity) {
-        return { ok: false, message: `${line.name}: ${line.refundableQuantity === 0 ? "nothing" : `at most ${line.refundableQuantity}`} left to refund of ${line.quantity}.` };
+        return {
+          ok: false,
+          message: `${line.name}: ${line.refundableQuantity === 0 ? "nothing" : `at most ${line.refundableQuantity}`} left to refund of ${line.quantity}.`,
+        };
       }
       const item = order.items.find((candidate) => candidate.id === itemId);
       if (item) amountCents += lineRefundCents(order, item.unitPriceCents, quantity);
@@ -313,7 +316,12 @@ async function recordRefundIn(tx: Prisma.TransactionClient, given: RefundRecord)
         // Stripe's notice of the owner's refund came first: the record becomes the owner's, and their restock is done now.
         await tx.refund.update({
           where: { id: known.id },
-          data: { reason: given.reason, refundedBy: given.refundedBy, lines: given.lines ? [...given.lines] : Prisma.DbNull, restocked: given.restock ?? false },
+          data: {
+            reason: given.reason,
+            refundedBy: given.refundedBy,
+            lines: given.lines ? [...given.lines] : Prisma.DbNull,
+            restocked: given.restock ?? false,
+          },
         });
         if (given.restock) await releaseStock(tx, before.id, given.lines ?? undefined);
         if (before.paymentStatus === "refunded" && !before.refundReason) {
@@ -325,7 +333,13 @@ async function recordRefundIn(tx: Prisma.TransactionClient, given: RefundRecord)
           subjectType: "order",
           subjectId: before.id,
           before: { refundedBy: known.refundedBy, reason: known.reason },
-          after: { refundId: given.refundId, amountCents: known.amountCents, reason: given.reason, lines: given.lines ?? null, restocked: given.restock ?? false },
+          after: {
+            refundId: given.refundId,
+            amountCents: known.amountCents,
+            reason: given.reason,
+            lines: given.lines ?? null,
+            restocked: given.restock ?? false,
+          },
         });
       }
       return unchanged;
@@ -589,7 +603,13 @@ async function settlePendingRefund(order: PendingRefund): Promise<boolean> {
 /** Why Stripe refused a refund, as its audit record keeps it: Stripe's code (charge_disputed …) and message. */
 export type RefundRefusal = { code: string | null; message: string };
 
-const firstLine = (text: string) => (text.split("\n").find((line) => line.trim())?.trim() ?? "").slice(0, 300);
+const firstLine = (text: string) =>
+  (
+    text
+      .split("\n")
+      .find((line) => line.trim())
+      ?.trim() ?? ""
+  ).slice(0, 300);
 
 /**
  * Stripe refused a pending refund: the order is no longer waiting for one

@@ -85,10 +85,10 @@ export async function holdStock(sql: Sql, lines: Line[]): Promise<{ versionMoved
       RETURNING p."id", p."name", p."stock", p."lowStockThreshold", p."lowStockNotified", p."stock" + w."quantity" AS "before"`,
     [held.map((line) => line.productId), held.map((line) => line.quantity)],
   );
-  await sql.query(
-    `UPDATE "OrderItem" i SET "heldQuantity" = h."quantity" FROM unnest($1::int[], $2::int[]) AS h("id", "quantity") WHERE i."id" = h."id"`,
-    [held.map((line) => line.id), held.map((line) => line.quantity)],
-  );
+  await sql.query(`UPDATE "OrderItem" i SET "heldQuantity" = h."quantity" FROM unnest($1::int[], $2::int[]) AS h("id", "quantity") WHERE i."id" = h."id"`, [
+    held.map((line) => line.id),
+    held.map((line) => line.quantity),
+  ]);
   let versionMoved = false;
   for (const row of rows) versionMoved = (await afterHold(sql, row.id, row.before, row)) || versionMoved;
   return { versionMoved };
@@ -98,9 +98,7 @@ export async function holdStock(sql: Sql, lines: Line[]): Promise<{ versionMoved
 async function afterHold(sql: Sql, productId: string, before: number, row: Counted) {
   const { bumpVersion, notify, clearNotified } = afterCount(before, row);
   if (bumpVersion) {
-    await sql.query(
-      `INSERT INTO "CatalogVersion" ("id", "version") VALUES (1, 1) ON CONFLICT ("id") DO UPDATE SET "version" = "CatalogVersion"."version" + 1`,
-    );
+    await sql.query(`INSERT INTO "CatalogVersion" ("id", "version") VALUES (1, 1) ON CONFLICT ("id") DO UPDATE SET "version" = "CatalogVersion"."version" + 1`);
   }
   if (notify || clearNotified) await sql.query(`UPDATE "Product" SET "lowStockNotified" = $2 WHERE "id" = $1`, [productId, notify]);
   if (notify) await enqueueEmailsSql(sql, [lowStockEmail({ id: productId, name: row.name }, row.stock)]);

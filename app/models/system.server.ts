@@ -38,7 +38,9 @@ export async function systemStatus(now = new Date()): Promise<SystemJson> {
     lastWebhook: webhook ? { type: webhook.type, receivedAt: webhook.receivedAt.toISOString(), processed: webhook.processedAt !== null } : null,
     paymentMismatches: mismatches.flatMap((entry) => {
       const mismatch = paymentMismatchOf(entry);
-      return mismatch ? [{ orderId: entry.subjectId, paidCents: mismatch.paidCents, totalCents: mismatch.totalCents, noticedAt: entry.createdAt.toISOString() }] : [];
+      return mismatch
+        ? [{ orderId: entry.subjectId, paidCents: mismatch.paidCents, totalCents: mismatch.totalCents, noticedAt: entry.createdAt.toISOString() }]
+        : [];
     }),
     jobs: jobs.map((job) => ({
       name: job.name,
@@ -53,12 +55,20 @@ export async function systemStatus(now = new Date()): Promise<SystemJson> {
 
 /** Newest first; "pending" covers emails waiting and those a worker is handing over. */
 export async function listEmails({ page, pageSize, status }: { page: number; pageSize: number; status: EmailListStatus | null }) {
-  const where = status === null ? { status: { in: ["pending", "sending", "sent", "dead"] } } : status === "pending" ? { status: { in: ["pending", "sending"] } } : { status };
+  const where =
+    status === null
+      ? { status: { in: ["pending", "sending", "sent", "dead"] } }
+      : status === "pending"
+        ? { status: { in: ["pending", "sending"] } }
+        : { status };
   const [rows, total] = await Promise.all([
     db.outboxMessage.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], skip: (page - 1) * pageSize, take: pageSize }),
     db.outboxMessage.count({ where }),
   ]);
-  const resends = await db.auditEntry.findMany({ where: { action: "email.resend", subjectId: { in: rows.map((row) => row.id) } }, select: { subjectId: true, after: true } });
+  const resends = await db.auditEntry.findMany({
+    where: { action: "email.resend", subjectId: { in: rows.map((row) => row.id) } },
+    select: { subjectId: true, after: true },
+  });
   const resentAs = new Map(resends.map((entry) => [entry.subjectId, (JSON.parse(entry.after ?? "{}") as { id?: string }).id ?? null]));
   const emails: EmailRow[] = rows.map((row) => ({
     id: row.id,
@@ -88,14 +98,39 @@ export async function resendEmail(actorEmail: string, id: string): Promise<Resen
     if (!original) return { ok: false, status: 404, error: "No email with that id." };
     const email = await tx.outboxMessage.findUniqueOrThrow({ where: { id } });
     if (email.status !== "sent" && email.status !== "dead") {
-      return { ok: false, status: 409, error: email.status === "withdrawn" ? "This email was withdrawn (its order was refunded): it is not sent again." : "This email is still waiting to go out." };
+      return {
+        ok: false,
+        status: 409,
+        error:
+          email.status === "withdrawn" ? "This email was withdrawn (its order was refunded): it is not sent again." : "This email is still waiting to go out.",
+      };
     }
     const earlier = await tx.auditEntry.findFirst({ where: { action: "email.resend", subjectId: id } });
-    if (earlier) return { ok: false, status: 409, error: `This email was resent already (as ${(JSON.parse(earlier.after ?? "{}") as { id?: string }).id ?? "a new copy"}).` };
+    if (earlier)
+      return {
+        ok: false,
+        status: 409,
+        error: `This email was resent already (as ${(JSON.parse(earlier.after ?? "{}") as { id?: string }).id ?? "a new copy"}).`,
+      };
     const copy = await tx.outboxMessage.create({
-      data: { kind: email.kind, to: email.to, subject: email.subject, text: email.text, html: email.html, unsubscribeUrl: email.unsubscribeUrl, orderId: email.orderId },
+      data: {
+        kind: email.kind,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        unsubscribeUrl: email.unsubscribeUrl,
+        orderId: email.orderId,
+      },
     });
-    await recordAudit(tx, { actorEmail, action: "email.resend", subjectType: "email", subjectId: id, before: { status: email.status }, after: { id: copy.id } });
+    await recordAudit(tx, {
+      actorEmail,
+      action: "email.resend",
+      subjectType: "email",
+      subjectId: id,
+      before: { status: email.status },
+      after: { id: copy.id },
+    });
     return { ok: true, id: copy.id };
   });
 }

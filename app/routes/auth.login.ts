@@ -14,10 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const credentials = { email: formText(form, "email", EMAIL_MAX_LENGTH), password: formText(form, "password", 1024) };
     const result = await signIn(credentials, { clientAddress: context.clientAddress, cookieHeader: request.headers.get("Cookie") });
     if (result.ok === false && result.reason === "throttled") {
-      return json(
-        { error: result.error },
-        { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds), "Cache-Control": "no-store" } },
-      );
+      return json({ error: result.error }, { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds), "Cache-Control": "no-store" } });
     }
     if (!result.ok) return json({ error: result.error }, { status: 401, headers: { "Cache-Control": "no-store" } });
     const headers = new Headers({ "Cache-Control": "no-store" });

@@ -51,10 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     // The new cart's lines and the server's figures for them, as the root loader gives them.
     const [lines, price] = await Promise.all([loadCartLines(result.items), priceCart(result.items)]);
-    return json(
-      { ok: true as const, lines, price },
-      { headers: { "Set-Cookie": await commitCartSession(session) } },
-    );
+    return json({ ok: true as const, lines, price }, { headers: { "Set-Cookie": await commitCartSession(session) } });
   });
 }
 

@@ -70,10 +70,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return defer({ outcome: settled({ status: "error" }) }, { headers: noStore });
   }
   if (!limit.allowed) {
-    return defer(
-      { outcome: settled({ status: "limited" }) },
-      { status: 429, headers: { ...noStore, "Retry-After": String(limit.retryAfterSeconds) } },
-    );
+    return defer({ outcome: settled({ status: "limited" }) }, { status: 429, headers: { ...noStore, "Retry-After": String(limit.retryAfterSeconds) } });
   }
   const outcome = verify(sessionId);
   await waitBriefly(outcome);
@@ -185,8 +182,8 @@ function Limited() {
       <MessageBanner message={tooManyRequests} />
       <h1 id="result-title">Please Check Again Shortly</h1>
       <p>
-        We couldn&apos;t check this order just now. Please wait a minute and try again. If you were charged, your order is safe; write to{" "}
-        {brand.contactEmail} if anything looks wrong.
+        We couldn&apos;t check this order just now. Please wait a minute and try again. If you were charged, your order is safe; write to {brand.contactEmail}{" "}
+        if anything looks wrong.
       </p>
       <Link to={`${pathname}${search}`} reloadDocument className="button button--primary">
         Check Again

@@ -19,33 +19,31 @@ export default function Privacy() {
   return (
     <LegalPage title="Privacy Policy" updated="November 2026">
       <p>
-        We collect only what we need to make and deliver your order: your name, email, phone number (if you give
-        it) and delivery address. Card details are entered on our payment provider&apos;s page and never reach us.
+        We collect only what we need to make and deliver your order: your name, email, phone number (if you give it) and delivery address. Card details are
+        entered on our payment provider&apos;s page and never reach us.
       </p>
       <h2>How we use it</h2>
       <p>
-        To deliver your order, to send you order and delivery emails, and, if you join our newsletter, to tell you
-        about new flavors and offers. We never sell your information.
+        To deliver your order, to send you order and delivery emails, and, if you join our newsletter, to tell you about new flavors and offers. We never sell
+        your information.
       </p>
       <h2>Your cart</h2>
       <p>
-        Your cart is kept in a cookie and in your browser&apos;s local storage so it is still there when you come
-        back. We use no advertising or tracking cookies.
+        Your cart is kept in a cookie and in your browser&apos;s local storage so it is still there when you come back. We use no advertising or tracking
+        cookies.
       </p>
       <h2>How long we keep it</h2>
       <p>
-        An order&apos;s details are kept for our accounts. If you start a checkout and never pay, we erase your name and
-        address {days.abandonedDays} days later. What our emails to you said is erased {days.emailDays} days after we
-        send them, and the location we looked up for your address is forgotten after {days.geocoderDays} days.
+        An order&apos;s details are kept for our accounts. If you start a checkout and never pay, we erase your name and address {days.abandonedDays} days
+        later. What our emails to you said is erased {days.emailDays} days after we send them, and the location we looked up for your address is forgotten after{" "}
+        {days.geocoderDays} days.
       </p>
       <h2>Your rights</h2>
       <p>
-        Every newsletter email has an unsubscribe link. Under California law you may ask us what we hold about you
-        (we send it to you as a file) or ask us to delete it: write to{" "}
-        <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a> from the address you ordered with. We then
-        erase your name, address, phone and email from your orders, your newsletter subscription and our emails to you,
-        keeping only what our accounts must (the amounts, the items and the city we delivered to). If an order is still
-        on its way, we do it once it has been delivered.
+        Every newsletter email has an unsubscribe link. Under California law you may ask us what we hold about you (we send it to you as a file) or ask us to
+        delete it: write to <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a> from the address you ordered with. We then erase your name,
+        address, phone and email from your orders, your newsletter subscription and our emails to you, keeping only what our accounts must (the amounts, the
+        items and the city we delivered to). If an order is still on its way, we do it once it has been delivered.
       </p>
     </LegalPage>
   );

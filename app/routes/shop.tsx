@@ -74,9 +74,7 @@ export default function Shop() {
           <div className="container">
             <p className="eyebrow">Frozen fresh in Los Angeles</p>
             <h1>Shop bars &amp; bites</h1>
-            <p className="lead">
-              Organic Greek yogurt, real peanut butter and fruit, frozen into snacks with {barNutrition.proteinGrams}g of protein per bar.
-            </p>
+            <p className="lead">Organic Greek yogurt, real peanut butter and fruit, frozen into snacks with {barNutrition.proteinGrams}g of protein per bar.</p>
           </div>
         </section>
 

@@ -37,26 +37,21 @@ export default function Terms() {
     <LegalPage title="Terms of Service" updated="November 2026">
       <h2>Orders</h2>
       <p>
-        The minimum order is {formatCents(terms.minimumOrderCents)}. Shipping is a flat {formatCents(terms.shippingFeeCents)}, free on
-        orders of {formatCents(terms.freeShippingThresholdCents)} or more{shipping ? ` (${shipping})` : ""}. Prices are in US
-        dollars and are charged when you pay on our payment provider&apos;s page.
+        The minimum order is {formatCents(terms.minimumOrderCents)}. Shipping is a flat {formatCents(terms.shippingFeeCents)}, free on orders of{" "}
+        {formatCents(terms.freeShippingThresholdCents)} or more{shipping ? ` (${shipping})` : ""}. Prices are in US dollars and are charged when you pay on our
+        payment provider&apos;s page.
       </p>
       <h2>Delivery</h2>
       <p>
-        We deliver within {terms.radiusMiles} miles of our West LA kitchen, in 2-3 business days, and ship within 24
-        hours of your order.
+        We deliver within {terms.radiusMiles} miles of our West LA kitchen, in 2-3 business days, and ship within 24 hours of your order.
         {zoneMinimumWords(terms)}
       </p>
       <h2>Our products</h2>
-      <p>
-        Our bars and bites contain peanuts, milk and may contain traces of tree nuts and soy. Keep them frozen and
-        enjoy them within 30 days of delivery.
-      </p>
+      <p>Our bars and bites contain peanuts, milk and may contain traces of tree nuts and soy. Keep them frozen and enjoy them within 30 days of delivery.</p>
       <h2>Questions</h2>
       <p>
-        If something is not right with your order, write to{" "}
-        <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a> or call {brand.phone} and we will make it
-        right.
+        If something is not right with your order, write to <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a> or call {brand.phone} and we will
+        make it right.
       </p>
     </LegalPage>
   );

@@ -39,13 +39,14 @@ export default function Unsubscribe() {
         <p>This unsubscribe link is not valid. If you keep getting emails you don&apos;t want, write to {brand.contactEmail}.</p>
       ) : result?.done || alreadyUnsubscribed ? (
         <p role="status">
-          {email} is unsubscribed. You won&apos;t get any more newsletters from us. Changed your mind? Sign up again on our
-          home page anytime.
+          {email} is unsubscribed. You won&apos;t get any more newsletters from us. Changed your mind? Sign up again on our home page anytime.
         </p>
       ) : (
         <Form method="post">
           <input type="hidden" name="token" value={token} />
-          <p>Stop sending the {brand.name} newsletter to {email}?</p>
+          <p>
+            Stop sending the {brand.name} newsletter to {email}?
+          </p>
           <button type="submit" className="button button--primary">
             Unsubscribe
           </button>

@@ -273,7 +273,10 @@ export function orderStatusEmail(order: OrderForEmail, status: Exclude<Fulfilmen
  * The operator's reason stays in the order's record. An order the owner
  * cancelled is told so in the same one email (decision 064): cancelled, and refunded.
  */
-export function orderRefundEmail(order: OrderForEmail & { status?: OrderStatus }, { amountCents, refundedCents }: { amountCents: number; refundedCents: number }): EmailContent {
+export function orderRefundEmail(
+  order: OrderForEmail & { status?: OrderStatus },
+  { amountCents, refundedCents }: { amountCents: number; refundedCents: number },
+): EmailContent {
   const id = shortOrderId(order.id);
   const earlier = refundedCents > amountCents;
   if (order.status === "cancelled") {

@@ -49,7 +49,13 @@ const v8Line: StackLineParser = [
     const match = /^\s*at (?:(.+?) \()?(.+?):(\d+):(\d+)\)?$/.exec(line);
     if (!match) return undefined;
     const [, fn, file = "", lineno, colno] = match;
-    return { function: fn ?? "?", filename: file, lineno: Number(lineno), colno: Number(colno), in_app: !file.includes("node_modules") && !file.startsWith("node:") };
+    return {
+      function: fn ?? "?",
+      filename: file,
+      lineno: Number(lineno),
+      colno: Number(colno),
+      in_app: !file.includes("node_modules") && !file.startsWith("node:"),
+    };
   },
 ];
 const stackParser = createStackParser(v8Line);
@@ -77,14 +83,18 @@ export function scrubEvent(event: ErrorEvent): ErrorEvent {
     if (exception.value) exception.value = scrubText(exception.value);
     for (const frame of exception.stacktrace?.frames ?? []) delete frame.vars;
   }
-  if (event.extra) event.extra = Object.fromEntries(Object.entries(event.extra).map(([key, value]) => [key, typeof value === "string" ? scrubText(value) : value]));
+  if (event.extra)
+    event.extra = Object.fromEntries(Object.entries(event.extra).map(([key, value]) => [key, typeof value === "string" ? scrubText(value) : value]));
   return event;
 }
 
 function fetchTransport(options: Parameters<typeof createTransport>[0] & { url: string }): Transport {
   return createTransport(options, async (request) => {
     const response = await fetch(options.url, { method: "POST", body: request.body as BodyInit, signal: AbortSignal.timeout(5_000) });
-    return { statusCode: response.status, headers: { "retry-after": response.headers.get("retry-after"), "x-sentry-rate-limits": response.headers.get("x-sentry-rate-limits") } };
+    return {
+      statusCode: response.status,
+      headers: { "retry-after": response.headers.get("retry-after"), "x-sentry-rate-limits": response.headers.get("x-sentry-rate-limits") },
+    };
   });
 }
 
@@ -104,7 +114,12 @@ export function startErrorReports(dsn = env.SENTRY_DSN) {
 }
 
 /** Where an error was met: a request, a function, a browser's error page, a background job, the email worker, or the process itself (nothing caught it). */
-export type ErrorContext = { source: "request" | "function" | "browser" | "job" | "outbox" | "process" | "payment"; route?: string; method?: string; job?: string };
+export type ErrorContext = {
+  source: "request" | "function" | "browser" | "job" | "outbox" | "process" | "payment";
+  route?: string;
+  method?: string;
+  job?: string;
+};
 
 /** Reports an error (a no-op without SENTRY_DSN). Never throws: a tracker that is down is not the request's problem. */
 export function reportError(error: unknown, context: ErrorContext) {

@@ -45,7 +45,12 @@ export async function geocodeAddress(street: StreetAddress): Promise<Geocoded | 
   const knownMissing = cached && Date.now() - cached.createdAt.getTime() < NOT_FOUND_TTL_MS;
 
   if (!knownMissing && (await waitForTurn())) {
-    const answer = await timeOutsideCall("geocoder", "search", () => askGeocoder(query), (reply) => reply.status === "failed");
+    const answer = await timeOutsideCall(
+      "geocoder",
+      "search",
+      () => askGeocoder(query),
+      (reply) => reply.status === "failed",
+    );
     if (answer.status !== "failed") {
       // A "not found" is cached too (as no position), for a day.
       const position = answer.status === "found" ? answer.position : { lat: null, lon: null };

@@ -33,9 +33,7 @@ function envelope(email: OutgoingEmail) {
     text: email.text,
     html: email.html,
     messageId: `<${email.id}@chillpb.mail>`,
-    headers: email.unsubscribeUrl
-      ? { "List-Unsubscribe": `<${email.unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" }
-      : undefined,
+    headers: email.unsubscribeUrl ? { "List-Unsubscribe": `<${email.unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : undefined,
   };
 }
 
@@ -47,11 +45,7 @@ function envelope(email: OutgoingEmail) {
  */
 export const SMTP_TIMEOUTS = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 30_000 };
 
-export function createMailer(
-  smtpUrl: string | undefined = env.SMTP_URL,
-  timeouts: Partial<typeof SMTP_TIMEOUTS> = {},
-  connections = 1,
-): Mailer {
+export function createMailer(smtpUrl: string | undefined = env.SMTP_URL, timeouts: Partial<typeof SMTP_TIMEOUTS> = {}, connections = 1): Mailer {
   if (smtpUrl) {
     const { connectionMs, greetingMs, socketMs } = { ...SMTP_TIMEOUTS, ...timeouts };
     // Connections kept open and reused (nodemailer's pool), one for each send

@@ -81,9 +81,7 @@ export async function enqueueEmailsSql(sql: Sql, emails: EmailContent[]) {
   const now = at(new Date());
   await sql.db
     .insertInto("OutboxMessage")
-    .values(
-      emails.map((email) => ({ ...outboxRow(email), id: randomUUID(), nextAttemptAt: now, createdAt: now })),
-    )
+    .values(emails.map((email) => ({ ...outboxRow(email), id: randomUUID(), nextAttemptAt: now, createdAt: now })))
     .execute();
 }
 
@@ -172,14 +170,17 @@ async function renewLease(id: string, workerId: string, until: Date) {
 /** Runs `send` while renewing the row's lease every third of a lease, so a slow send keeps its row. */
 async function whileHoldingLease<T>(id: string, renew: () => Promise<boolean>, leaseMs: number, send: () => Promise<T>) {
   let renewal = Promise.resolve();
-  const timer = setInterval(() => {
-    renewal = renewal
-      .then(renew)
-      .then((held) => {
-        if (!held) console.error(`Email ${id} lost its lease while being sent`);
-      })
-      .catch((error: unknown) => console.error(`Could not renew the lease of email ${id}: ${describeError(error)}`));
-  }, Math.max(1, Math.floor(leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      renewal = renewal
+        .then(renew)
+        .then((held) => {
+          if (!held) console.error(`Email ${id} lost its lease while being sent`);
+        })
+        .catch((error: unknown) => console.error(`Could not renew the lease of email ${id}: ${describeError(error)}`));
+    },
+    Math.max(1, Math.floor(leaseMs / 3)),
+  );
   timer.unref();
   try {
     return await send();
@@ -254,7 +255,12 @@ async function sendOne(
   if (!(await renewLease(id, workerId, leaseEnd()))) return "lost";
   const mine = { id, claimedBy: workerId, status: "sending" };
   try {
-    await whileHoldingLease(id, () => renewLease(id, workerId, leaseEnd()), leaseMs, () => mailer.send(message));
+    await whileHoldingLease(
+      id,
+      () => renewLease(id, workerId, leaseEnd()),
+      leaseMs,
+      () => mailer.send(message),
+    );
   } catch (error) {
     const attempts = message.attempts + 1;
     const permanent = isPermanentFailure(error);
@@ -272,9 +278,7 @@ async function sendOne(
     });
     metrics().emailsFailed.inc();
     if (dead) metrics().emailsDead.inc();
-    console.error(
-      `Email ${id} (${message.kind}) failed, attempt ${attempts}${permanent ? ": refused permanently, giving up" : dead ? ": giving up" : ""}`,
-    );
+    console.error(`Email ${id} (${message.kind}) failed, attempt ${attempts}${permanent ? ": refused permanently, giving up" : dead ? ": giving up" : ""}`);
     return "failed";
   }
   metrics().emailsSent.inc();
@@ -285,7 +289,14 @@ async function sendOne(
   const sentAt = at(new Date());
   const record =
     flag && message.orderId
-      ? () => query(`WITH sent AS (${recordSent}) UPDATE "Order" SET "${flag}" = true, "updatedAt" = $4 WHERE "id" = $5`, [id, workerId, message.attempts + 1, sentAt, message.orderId])
+      ? () =>
+          query(`WITH sent AS (${recordSent}) UPDATE "Order" SET "${flag}" = true, "updatedAt" = $4 WHERE "id" = $5`, [
+            id,
+            workerId,
+            message.attempts + 1,
+            sentAt,
+            message.orderId,
+          ])
       : () => query(recordSent, [id, workerId, message.attempts + 1, sentAt]);
   await untilRecorded(record, id, Date.now() + leaseMs * RECORD_WITHIN_LEASE);
   return "sent";

@@ -89,10 +89,7 @@ export async function findSession(sessionId: string) {
  * at the same moment on any instance, one wins whole. Answers whether this
  * call moved it, and the session as it now stands (null when there is none).
  */
-async function leaveOpen(
-  sessionId: string,
-  data: { status: "complete" | "expired"; paymentStatus?: "paid" | "no_payment_required"; paymentIntent?: string },
-) {
+async function leaveOpen(sessionId: string, data: { status: "complete" | "expired"; paymentStatus?: "paid" | "no_payment_required"; paymentIntent?: string }) {
   const { count } = await db.mockCheckoutSession.updateMany({ where: { id: sessionId, status: "open" }, data });
   return { moved: count === 1, session: await findSession(sessionId) };
 }

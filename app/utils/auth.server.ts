@@ -8,13 +8,7 @@ import { EMAIL_MAX_LENGTH, isEmailAddress, normalizeEmail } from "~/lib/email";
 import { hasPermission, OWNER_ONLY_MESSAGE, type Admin, type Permission } from "~/lib/operators";
 import { hashPassword, verifyPassword } from "~/models/passwords.server";
 import { describeError } from "~/utils/errors.server";
-import {
-  clearBackoff,
-  releaseBackoffAttempt,
-  reserveBackoffAttempt,
-  type BackoffPolicy,
-  type BackoffReservation,
-} from "~/utils/rate-limit.server";
+import { clearBackoff, releaseBackoffAttempt, reserveBackoffAttempt, type BackoffPolicy, type BackoffReservation } from "~/utils/rate-limit.server";
 
 /**
  * Operator sign-in (docs/architecture.md §7): passwords checked against their scrypt

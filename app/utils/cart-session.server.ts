@@ -95,4 +95,3 @@ export async function settlePendingOrder(session: CartSession, items: CartItem[]
   if (!order || isTakenPayment(order.paymentStatus)) return { items, changed: true };
   return { items: refillCart(session, items, order.items), changed: true };
 }
-

@@ -71,7 +71,11 @@ function driverCause(error: Error): { code: string | null; kind: string | null; 
         : null;
   if (isRecord(cause)) {
     const code = typeof cause.originalCode === "string" ? cause.originalCode : typeof cause.code === "string" ? cause.code : null;
-    return { code, kind: typeof cause.kind === "string" ? cause.kind : null, message: typeof cause.originalMessage === "string" ? cause.originalMessage : typeof cause.message === "string" ? cause.message : "" };
+    return {
+      code,
+      kind: typeof cause.kind === "string" ? cause.kind : null,
+      message: typeof cause.originalMessage === "string" ? cause.originalMessage : typeof cause.message === "string" ? cause.message : "",
+    };
   }
   return { code: "code" in error && typeof error.code === "string" ? error.code : null, kind: null, message: error.message };
 }

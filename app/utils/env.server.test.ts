@@ -75,7 +75,15 @@ describe("where the server listens, and which proxies it trusts", () => {
   it("the demo and development listen on the loopback; production on every interface without a proxy, on the loopback behind one counted in hops", () => {
     expect(parseEnv({})).toMatchObject({ HOST: "127.0.0.1", TRUST_PROXY: false });
     expect(parseEnv({ NODE_ENV: "production", DEMO: "true" })).toMatchObject({ HOST: "127.0.0.1" });
-    const production = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(20), PUBLIC_URL: "https://chillpb.example", MOCKS: "false", STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x", SMTP_URL: "smtp://mail.example:587" };
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(20),
+      PUBLIC_URL: "https://chillpb.example",
+      MOCKS: "false",
+      STRIPE_SECRET_KEY: "sk_live_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+      SMTP_URL: "smtp://mail.example:587",
+    };
     expect(parseEnv(production)).toMatchObject({ HOST: "0.0.0.0", TRUST_PROXY: false });
     expect(parseEnv({ ...production, TRUST_PROXY: "1" })).toMatchObject({ HOST: "127.0.0.1", TRUST_PROXY: 1 });
     expect(parseEnv({ ...production, TRUST_PROXY: "true" })).toMatchObject({ HOST: "127.0.0.1", TRUST_PROXY: 1 });
@@ -97,7 +105,9 @@ describe("where the server listens, and which proxies it trusts", () => {
 
   it("takes proxy addresses, ranges and Express's named ranges, and refuses anything else by name", () => {
     expect(parseEnv({ TRUST_PROXY: "loopback, uniquelocal, ::1, fd00::/8" }).TRUST_PROXY).toEqual(["loopback", "uniquelocal", "::1", "fd00::/8"]);
-    expect(problems({ TRUST_PROXY: "10.0.0.1, nginx.internal, 10.0.0.0/33" })).toContain('TRUST_PROXY: not a number of hops or a list of proxy addresses: "nginx.internal", "10.0.0.0/33"');
+    expect(problems({ TRUST_PROXY: "10.0.0.1, nginx.internal, 10.0.0.0/33" })).toContain(
+      'TRUST_PROXY: not a number of hops or a list of proxy addresses: "nginx.internal", "10.0.0.0/33"',
+    );
   });
 
   it("refuses a shutdown time that is not a positive number of milliseconds", () => {

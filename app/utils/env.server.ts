@@ -112,7 +112,10 @@ const schema = z
       .positive("must be a positive number of milliseconds")
       .default(25_000),
     /** The PostgreSQL server; server.mjs sets it to the embedded database's when it is unset (decision 035). */
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
+      .optional(),
     SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
     PUBLIC_URL: z.string().url().optional(),
     /** Set by `npm start` when NODE_ENV is not production: a shop that runs on a fresh clone. */
@@ -125,7 +128,10 @@ const schema = z
     STRIPE_API_URL: z.string().url().optional(),
     STRIPE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     GEOCODER_URL: z.string().url().default("https://nominatim.openstreetmap.org/search"),
-    GEOCODER_USER_AGENT: z.string().min(1).default(`${brand.name.replaceAll(" ", "")}-Shop/1.0 (${brand.contactEmail})`),
+    GEOCODER_USER_AGENT: z
+      .string()
+      .min(1)
+      .default(`${brand.name.replaceAll(" ", "")}-Shop/1.0 (${brand.contactEmail})`),
     GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
     /** The kitchen: "lat,lon". */
     DELIVERY_ORIGIN: z

@@ -18,11 +18,13 @@ function failOnce(): Error {
 describe("an error as a log line", () => {
   it("names its class, its message and the top frames in the shop's own files, innermost first", () => {
     const line = describeError(failOnce());
-    expect(line).toMatch(/^TypeError: Cannot read properties of undefined \(reading 'y'\) \[at app\/utils\/errors\.server\.test\.ts:\d+ \(readY\) < app\/utils\/errors\.server\.test\.ts:\d+ \(failOnce\)/);
+    expect(line).toMatch(
+      /^TypeError: Cannot read properties of undefined \(reading 'y'\) \[at app\/utils\/errors\.server\.test\.ts:\d+ \(readY\) < app\/utils\/errors\.server\.test\.ts:\d+ \(failOnce\)/,
+    );
   });
 
   it("leaves out frames in node_modules and Node's own, and never the message's other lines", () => {
-    const error = new Error("Invalid `prisma.order.create()` invocation:\n\n  email: \"jane@example.com\"");
+    const error = new Error('Invalid `prisma.order.create()` invocation:\n\n  email: "jane@example.com"');
     error.stack = [
       "Error: Invalid `prisma.order.create()` invocation:",
       '  email: "jane@example.com"',

@@ -11,7 +11,11 @@ export function describeError(error: unknown) {
   if (!(error instanceof Error)) return `a thrown ${typeof error}`;
   const code = "code" in error && (typeof error.code === "string" || typeof error.code === "number") ? String(error.code) : null;
   const kind = error instanceof Stripe.errors.StripeError ? `${error.type}${error.statusCode ? ` (${error.statusCode})` : ""}` : error.name;
-  const line = error.message.split("\n").find((text) => text.trim())?.trim() ?? "";
+  const line =
+    error.message
+      .split("\n")
+      .find((text) => text.trim())
+      ?.trim() ?? "";
   const short = line.length > 200 ? `${line.slice(0, 200)}…` : line;
   const frames = ownFrames(error);
   return `${kind}${code ? ` ${code}` : ""}: ${short || "(no message)"}${frames.length > 0 ? ` [at ${frames.join(" < ")}]` : ""}`;

@@ -19,7 +19,10 @@ export function fingerprintedUrl(url: string) {
     const match = /^(\/images\/.+)(\.[a-z0-9]+)$/i.exec(url);
     if (match && !url.includes("..")) {
       try {
-        const hash = createHash("sha256").update(readFileSync(path.join("public", url))).digest("hex").slice(0, 10);
+        const hash = createHash("sha256")
+          .update(readFileSync(path.join("public", url)))
+          .digest("hex")
+          .slice(0, 10);
         result = `${match[1]}.${hash}${match[2]}`;
       } catch {
         // Not a file we have (yet): the plain URL, served as it is.

@@ -4,9 +4,7 @@ import { maskEmails } from "~/utils/logger.server";
 
 describe("maskEmails (the last guard on every written log line)", () => {
   it("replaces each email address in a line, wherever it is", () => {
-    expect(maskEmails('{"msg":"welcome sent to maya.lopez+treats@example.com","to2":"a@b.co"}\n')).toBe(
-      '{"msg":"welcome sent to [email]","to2":"[email]"}\n',
-    );
+    expect(maskEmails('{"msg":"welcome sent to maya.lopez+treats@example.com","to2":"a@b.co"}\n')).toBe('{"msg":"welcome sent to [email]","to2":"[email]"}\n');
     expect(maskEmails('{"err":"duplicate key (mailbox)=(ana@x.com)"}')).toBe('{"err":"duplicate key [email])"}');
   });
 

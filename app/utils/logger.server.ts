@@ -112,9 +112,7 @@ export const requestLineLogger = (globalForLog.__requestLineLogger ??= createReq
 
 /** One console argument as log text: strings and numbers as they are, an error (or any object) as describeError says it. */
 function consoleText(args: unknown[]) {
-  return args
-    .map((arg) => (typeof arg === "string" ? arg : typeof arg === "number" || typeof arg === "boolean" ? String(arg) : describeError(arg)))
-    .join(" ");
+  return args.map((arg) => (typeof arg === "string" ? arg : typeof arg === "number" || typeof arg === "boolean" ? String(arg) : describeError(arg))).join(" ");
 }
 
 /**

@@ -32,14 +32,22 @@ function createMetrics() {
   const metric = { registers: [registry] };
 
   // One query for the three outbox gauges of a scrape.
-  const outbox = sharedReading(readOutbox, (figures) => {
-    metrics().outboxBacklog.set(figures.backlog);
-    metrics().outboxOldestAge.set(figures.oldestAgeSeconds);
-    metrics().outboxDead.set(figures.dead);
-  }, "the email outbox");
-  const jobs = sharedReading(readJobSuccesses, (successes) => {
-    for (const { name, lastSucceededAt } of successes) metrics().jobLastSuccess.set({ job_name: name }, lastSucceededAt.getTime() / 1000);
-  }, "the background jobs' last successes");
+  const outbox = sharedReading(
+    readOutbox,
+    (figures) => {
+      metrics().outboxBacklog.set(figures.backlog);
+      metrics().outboxOldestAge.set(figures.oldestAgeSeconds);
+      metrics().outboxDead.set(figures.dead);
+    },
+    "the email outbox",
+  );
+  const jobs = sharedReading(
+    readJobSuccesses,
+    (successes) => {
+      for (const { name, lastSucceededAt } of successes) metrics().jobLastSuccess.set({ job_name: name }, lastSucceededAt.getTime() / 1000);
+    },
+    "the background jobs' last successes",
+  );
   const ready = sharedReading(
     () => readiness({ timeoutMs: READY_SCRAPE_TIMEOUT_MS }),
     (answer) => metrics().ready.set(answer.status === "ready" ? 1 : 0),
@@ -82,7 +90,11 @@ function createMetrics() {
       labelNames: ["outcome"] as const,
     }),
     emailsSent: new Counter({ ...metric, name: "shop_emails_sent_total", help: "Emails handed to the mail server." }),
-    emailsFailed: new Counter({ ...metric, name: "shop_emails_failed_total", help: "Attempts to send an email that failed (retried later unless the email is dead)." }),
+    emailsFailed: new Counter({
+      ...metric,
+      name: "shop_emails_failed_total",
+      help: "Attempts to send an email that failed (retried later unless the email is dead).",
+    }),
     emailsDead: new Counter({
       ...metric,
       name: "shop_emails_dead_total",

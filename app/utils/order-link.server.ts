@@ -14,7 +14,9 @@ import { publicOrigin } from "~/utils/origin.server";
 const PURPOSE = "chillpb:order-page:v1:";
 
 export function orderPageToken(orderId: string) {
-  return createHmac("sha256", sessionSecret).update(PURPOSE + orderId).digest("base64url");
+  return createHmac("sha256", sessionSecret)
+    .update(PURPOSE + orderId)
+    .digest("base64url");
 }
 
 /** Whether `token` is the order's, compared in constant time. */

@@ -65,7 +65,10 @@ const afterPaint = remixScripts
 /** What scriptsAfterPaint makes of `page` cut into chunks at `cuts` (byte offsets). */
 async function throughAfterPaint(page: Buffer, cuts: number[]) {
   const bounds = [0, ...[...new Set(cuts)].sort((a, b) => a - b), page.length];
-  const chunks = bounds.slice(1).map((end, index) => page.subarray(bounds[index], end)).filter((chunk) => chunk.length > 0);
+  const chunks = bounds
+    .slice(1)
+    .map((end, index) => page.subarray(bounds[index], end))
+    .filter((chunk) => chunk.length > 0);
   return buffer(Readable.from(chunks).pipe(scriptsAfterPaint()));
 }
 

@@ -61,10 +61,7 @@ export async function hitRateLimit(scope: RateLimitScope, clientAddress: string,
 export async function enforceRateLimit(scope: RateLimitScope, clientAddress: string) {
   const { allowed, retryAfterSeconds } = await hitRateLimit(scope, clientAddress);
   if (!allowed) {
-    throw json(
-      { error: tooManyRequests.description },
-      { status: 429, headers: { "Retry-After": String(retryAfterSeconds), "Cache-Control": "no-store" } },
-    );
+    throw json({ error: tooManyRequests.description }, { status: 429, headers: { "Retry-After": String(retryAfterSeconds), "Cache-Control": "no-store" } });
   }
 }
 
@@ -134,9 +131,7 @@ export async function reserveBackoffAttempt(key: string, policy: BackoffPolicy, 
 /** Takes a counted attempt back (it was not a failure after all). */
 export async function releaseBackoffAttempt({ key, before, after }: BackoffReservation) {
   const where = { key, ...after };
-  const { count: restored } = before
-    ? await db.rateLimitWindow.updateMany({ where, data: before })
-    : await db.rateLimitWindow.deleteMany({ where });
+  const { count: restored } = before ? await db.rateLimitWindow.updateMany({ where, data: before }) : await db.rateLimitWindow.deleteMany({ where });
   // Later attempts changed the row meanwhile: keep their wait, take back only the count.
   if (restored === 0) {
     await db.rateLimitWindow.updateMany({ where: { key, count: { gt: 0 } }, data: { count: { decrement: 1 } } });
@@ -153,4 +148,3 @@ export async function sweepExpiredRateLimits(now = Date.now()) {
   const { count } = await db.rateLimitWindow.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   return count;
 }
-

@@ -11,7 +11,9 @@ import { parentPaths, withRenderedRoutes } from "./rendered-routes.server";
 type ManifestRoutes = EntryContext["manifest"]["routes"];
 
 // The shop's own routes, as Remix reads them from app/routes, under the root.
-const routes: ManifestRoutes = { root: { id: "root", path: "", module: "root.js", hasAction: false, hasLoader: true, hasClientAction: false, hasClientLoader: false, hasErrorBoundary: true } };
+const routes: ManifestRoutes = {
+  root: { id: "root", path: "", module: "root.js", hasAction: false, hasLoader: true, hasClientAction: false, hasClientLoader: false, hasErrorBoundary: true },
+};
 for (const route of Object.values(flatRoutes("app", remixConfig.ignoredRouteFiles))) {
   routes[route.id] = {
     id: route.id,
@@ -40,7 +42,10 @@ const idsOf = (matches: { route: AgnosticRouteObject }[] | null) => (matches ?? 
 /** The page as Remix renders it: its matches, found in the whole manifest, and the entry context handed to the app. */
 function pageContext(pathname: string) {
   const matches = matchRoutes(tree, pathname) as AgnosticDataRouteMatch[];
-  const context = { manifest: { routes, entry: { module: "entry.js", imports: [] }, url: "manifest.js", version: "1" }, staticHandlerContext: { matches, location: { pathname } } };
+  const context = {
+    manifest: { routes, entry: { module: "entry.js", imports: [] }, url: "manifest.js", version: "1" },
+    staticHandlerContext: { matches, location: { pathname } },
+  };
   return { matches, context: context as unknown as EntryContext };
 }
 
@@ -62,7 +67,10 @@ function shopBuild(render: "whole" | "rendered"): ServerBuild {
         index: route!.index,
         caseSensitive: route!.caseSensitive,
         module: {
-          default: route!.id === "root" ? () => createElement("html", null, createElement("body", null, createElement(Outlet), createElement(Scripts))) : () => createElement(Outlet),
+          default:
+            route!.id === "root"
+              ? () => createElement("html", null, createElement("body", null, createElement(Outlet), createElement(Scripts)))
+              : () => createElement(Outlet),
           loader: () => null,
         },
       },
@@ -89,7 +97,17 @@ function shopBuild(render: "whole" | "rendered"): ServerBuild {
   } as unknown as ServerBuild;
 }
 
-const PAGES = ["/", "/shop", "/shop/bar-chocolate-pb", "/checkout", "/order-success", "/orders/0f8fad5b-d9cb-469f-a165-70867728950e", "/privacy", "/no/such/page", "/admin/orders/7"];
+const PAGES = [
+  "/",
+  "/shop",
+  "/shop/bar-chocolate-pb",
+  "/checkout",
+  "/order-success",
+  "/orders/0f8fad5b-d9cb-469f-a165-70867728950e",
+  "/privacy",
+  "/no/such/page",
+  "/admin/orders/7",
+];
 
 describe("a page renders with only the routes its path and parent paths match (decision 070)", () => {
   it("knows the shop's routes (the test reads the real ones)", () => {
@@ -100,20 +118,34 @@ describe("a page renders with only the routes its path and parent paths match (d
   const whole = createRequestHandler(shopBuild("whole"));
   const rendered = createRequestHandler(shopBuild("rendered"));
 
-  it.each(PAGES)("%s: Remix renders the same page, and inlines the same routes for the browser, from the few routes as from the whole manifest", async (pathname) => {
-    const request = () => new Request(`http://shop.test${pathname}`);
-    const [fromWhole, fromRendered] = await Promise.all([whole(request()).then((response) => response.text()), rendered(request()).then((response) => response.text())]);
-    expect(fromWhole).toContain("__remixManifest");
-    expect(fromRendered).toBe(fromWhole);
-    // And few routes they are: what the page's path and its parent paths match.
-    const { matches, context } = pageContext(pathname);
-    const few = withRenderedRoutes(context, pathname).manifest.routes;
-    expect(Object.values(few).filter((route) => route?.parentId === "root").length).toBeLessThan(5);
-    // What React Router renders (useRoutes matches the path again): the same routes, from the few given.
-    const prunedTree = Object.values(few).filter((route) => route?.parentId === "root");
-    const renderedTree = [{ id: "root", path: "", children: prunedTree.map((route) => (route!.index ? { id: route!.id, path: route!.path, index: true as const } : { id: route!.id, path: route!.path })) }];
-    expect(idsOf(matchRoutes(renderedTree, pathname))).toEqual(idsOf(matches));
-  });
+  it.each(PAGES)(
+    "%s: Remix renders the same page, and inlines the same routes for the browser, from the few routes as from the whole manifest",
+    async (pathname) => {
+      const request = () => new Request(`http://shop.test${pathname}`);
+      const [fromWhole, fromRendered] = await Promise.all([
+        whole(request()).then((response) => response.text()),
+        rendered(request()).then((response) => response.text()),
+      ]);
+      expect(fromWhole).toContain("__remixManifest");
+      expect(fromRendered).toBe(fromWhole);
+      // And few routes they are: what the page's path and its parent paths match.
+      const { matches, context } = pageContext(pathname);
+      const few = withRenderedRoutes(context, pathname).manifest.routes;
+      expect(Object.values(few).filter((route) => route?.parentId === "root").length).toBeLessThan(5);
+      // What React Router renders (useRoutes matches the path again): the same routes, from the few given.
+      const prunedTree = Object.values(few).filter((route) => route?.parentId === "root");
+      const renderedTree = [
+        {
+          id: "root",
+          path: "",
+          children: prunedTree.map((route) =>
+            route!.index ? { id: route!.id, path: route!.path, index: true as const } : { id: route!.id, path: route!.path },
+          ),
+        },
+      ];
+      expect(idsOf(matchRoutes(renderedTree, pathname))).toEqual(idsOf(matches));
+    },
+  );
 
   it("leaves the build's manifest whole: a render gets a copy", () => {
     const { context } = pageContext("/checkout");

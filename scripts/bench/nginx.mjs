@@ -55,11 +55,22 @@ http {
   const url = `http://127.0.0.1:${port}/page.html`;
   for (let attempt = 0; ; attempt++) {
     if (master.exitCode !== null) throw new Error(`nginx exited with code ${master.exitCode}`);
-    if (await fetch(url).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(url).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     if (attempt > 250) throw new Error("nginx did not serve within 5 s");
     await sleep(20);
   }
-  const worker = Number(execFileSync("pgrep", ["-P", String(master.pid)]).toString().trim().split("\n")[0]);
+  const worker = Number(
+    execFileSync("pgrep", ["-P", String(master.pid)])
+      .toString()
+      .trim()
+      .split("\n")[0],
+  );
   const served = await fetch(url, { headers: { "accept-encoding": "gzip" } });
   if (served.headers.get("content-encoding") !== "gzip") throw new Error("nginx did not serve the pre-compressed copy");
   return {

@@ -281,7 +281,9 @@ export function summariseProfile(profile, { top = 15, window = { fromMs: 0, toMs
     const origin = originOf(callFrame.url, callFrame.functionName);
     if (origin === "idle") continue;
     busy += ticks;
-    const where = callFrame.url ? `${callFrame.url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(build|app|server)\//, "$1/")}:${callFrame.lineNumber + 1}` : "";
+    const where = callFrame.url
+      ? `${callFrame.url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(build|app|server)\//, "$1/")}:${callFrame.lineNumber + 1}`
+      : "";
     const key = `${callFrame.functionName || "(anonymous)"} ${where}`.trim();
     functions.set(key, { ticks: (functions.get(key)?.ticks ?? 0) + ticks, origin });
     origins.set(origin, (origins.get(origin) ?? 0) + ticks);
@@ -290,8 +292,14 @@ export function summariseProfile(profile, { top = 15, window = { fromMs: 0, toMs
   const share = (ticks) => ticks / busy;
   return {
     busySamples: busy,
-    functions: [...functions].sort((a, b) => b[1].ticks - a[1].ticks).slice(0, top).map(([name, { ticks, origin }]) => ({ name, origin, share: share(ticks) })),
-    origins: [...origins].sort((a, b) => b[1] - a[1]).slice(0, top).map(([origin, ticks]) => ({ origin, share: share(ticks) })),
+    functions: [...functions]
+      .sort((a, b) => b[1].ticks - a[1].ticks)
+      .slice(0, top)
+      .map(([name, { ticks, origin }]) => ({ name, origin, share: share(ticks) })),
+    origins: [...origins]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([origin, ticks]) => ({ origin, share: share(ticks) })),
   };
 }
 
@@ -358,7 +366,14 @@ export async function benchOrders({ figure, step, port, clients = 20, seconds = 
   for (const [name, label] of Object.entries(pageLabels)) {
     const page = measured.pages?.[name];
     if (!page) continue;
-    figure(`personal:${name}`, `${label}, 10 connections`, throughputText(page), "≤ 3 ms CPU per request", page.cpuMsPerRequest <= 3 && answeredAll(page), page);
+    figure(
+      `personal:${name}`,
+      `${label}, 10 connections`,
+      throughputText(page),
+      "≤ 3 ms CPU per request",
+      page.cpuMsPerRequest <= 3 && answeredAll(page),
+      page,
+    );
   }
   if (!profile) return;
 
@@ -370,7 +385,10 @@ export async function benchOrders({ figure, step, port, clients = 20, seconds = 
   figure(
     "orders:profile-origins",
     "order path profile: busy CPU by origin (self time, top 6)",
-    summary.origins.slice(0, 6).map(({ origin, share }) => `${origin} ${pct(share)}`).join(" · "),
+    summary.origins
+      .slice(0, 6)
+      .map(({ origin, share }) => `${origin} ${pct(share)}`)
+      .join(" · "),
     "",
     null,
     summary,
@@ -378,7 +396,10 @@ export async function benchOrders({ figure, step, port, clients = 20, seconds = 
   figure(
     "orders:profile-functions",
     "order path profile: the heaviest functions (self time, top 8)",
-    summary.functions.slice(0, 8).map(({ name, share }) => `\`${name}\` ${pct(share)}`).join(" · "),
+    summary.functions
+      .slice(0, 8)
+      .map(({ name, share }) => `\`${name}\` ${pct(share)}`)
+      .join(" · "),
     "",
     null,
     null,

@@ -7,17 +7,7 @@
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  firstLoadScripts,
-  getRaw,
-  htmlCompression,
-  htmlEncodings,
-  imageCaching,
-  pageFonts,
-  pageImages,
-  stylesheets,
-  wireTotal,
-} from "./assets.mjs";
+import { firstLoadScripts, getRaw, htmlCompression, htmlEncodings, imageCaching, pageFonts, pageImages, stylesheets, wireTotal } from "./assets.mjs";
 import { BROWSER_HEADERS, answeredAll, hammer, median, medianOfRounds } from "./load.mjs";
 import { nginxInstalled, servePrecompressed } from "./nginx.mjs";
 import { MB, kB, ms, percent, seconds, throughputText } from "./report.mjs";
@@ -71,34 +61,73 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   // What a visitor downloads.
   step("first-load scripts, fonts, images, compression");
   /** @type {[string, string][]} */
-  const firstLoadPages = [["/", landingHtml], ["/shop", shopHtml]];
+  const firstLoadPages = [
+    ["/", landingHtml],
+    ["/shop", shopHtml],
+  ];
   for (const [path, page] of firstLoadPages) {
     const scripts = await wireTotal(shop.origin, firstLoadScripts(shop.origin, page));
-    figure(`firstLoadJs:${path}`, `first-load JS gzip, \`${path}\``, `${kB(scripts.bytes)} (${scripts.files.length} files)`, "≤ 90 kB", scripts.bytes <= 90_000, scripts);
+    figure(
+      `firstLoadJs:${path}`,
+      `first-load JS gzip, \`${path}\``,
+      `${kB(scripts.bytes)} (${scripts.files.length} files)`,
+      "≤ 90 kB",
+      scripts.bytes <= 90_000,
+      scripts,
+    );
   }
   // What a first visit's files cost the server: each of /shop's scripts, stylesheets and fonts, as Chromium asks for
   // them, 100 times over (the CPU clock counts in 10 ms ticks). Compressed at build time, so no compression here.
-  const firstVisitFiles = [...firstLoadScripts(shop.origin, shopHtml), ...stylesheets(shop.origin, shopHtml), ...(await pageFonts(shop.origin, shopHtml)).files.map((file) => file.path)];
+  const firstVisitFiles = [
+    ...firstLoadScripts(shop.origin, shopHtml),
+    ...stylesheets(shop.origin, shopHtml),
+    ...(await pageFonts(shop.origin, shopHtml)).files.map((file) => file.path),
+  ];
   const visits = 100;
   const cpuBefore = cpuMs(shop.pid);
   for (let visit = 0; visit < visits; visit++) {
     await Promise.all(firstVisitFiles.map((path) => download(shop.origin, path, { "accept-encoding": BROWSER_HEADERS["accept-encoding"] })));
   }
   const assetCpuMs = (cpuMs(shop.pid) - cpuBefore) / visits;
-  figure("assetsCpu:/shop", `server CPU for a first visit's files of \`/shop\` (${firstVisitFiles.length} scripts, stylesheets and fonts)`, ms(assetCpuMs), "", null, { ms: assetCpuMs, files: firstVisitFiles });
+  figure(
+    "assetsCpu:/shop",
+    `server CPU for a first visit's files of \`/shop\` (${firstVisitFiles.length} scripts, stylesheets and fonts)`,
+    ms(assetCpuMs),
+    "",
+    null,
+    { ms: assetCpuMs, files: firstVisitFiles },
+  );
   // Where the budget's floor lies: a page with nothing interactive of its own
   // (/privacy) loads the framework and the shell every page shares (cart state,
   // toasts, header and footer, error pages), and the framework chunk is one file.
   const shell = await wireTotal(shop.origin, firstLoadScripts(shop.origin, privacyHtml));
-  figure("firstLoadJs:/privacy", "first-load JS gzip, `/privacy` (framework + the shell every page shares)", `${kB(shell.bytes)} (${shell.files.length} files)`, "", null, shell);
+  figure(
+    "firstLoadJs:/privacy",
+    "first-load JS gzip, `/privacy` (framework + the shell every page shares)",
+    `${kB(shell.bytes)} (${shell.files.length} files)`,
+    "",
+    null,
+    shell,
+  );
   const framework = await frameworkChunk(shop.origin, shell.files);
   if (framework) {
-    figure("firstLoadJs:framework", "… of which the framework chunk (react-dom, React Router, Remix)", `${kB(framework.bytes)} (${framework.path})`, "", null, framework);
+    figure(
+      "firstLoadJs:framework",
+      "… of which the framework chunk (react-dom, React Router, Remix)",
+      `${kB(framework.bytes)} (${framework.path})`,
+      "",
+      null,
+      framework,
+    );
   }
   /** @type {Record<string, Awaited<ReturnType<typeof pageFonts>>>} */
   const fontsByPage = {};
   /** @type {[string, string][]} */
-  const fontPages = [["/", landingHtml], ["/shop", shopHtml], ["/admin", adminHtml]];
+  const fontPages = [
+    ["/", landingHtml],
+    ["/shop", shopHtml],
+    ["/admin", adminHtml],
+  ];
   for (const [path, page] of fontPages) {
     fontsByPage[path] = await pageFonts(shop.origin, page);
   }
@@ -106,7 +135,9 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   figure(
     "fonts",
     "fonts a page loads (`/`, `/shop`, `/admin`)",
-    Object.entries(fontsByPage).map(([path, fonts]) => `${path} ${kB(fonts.bytes)}`).join(" · "),
+    Object.entries(fontsByPage)
+      .map(([path, fonts]) => `${path} ${kB(fonts.bytes)}`)
+      .join(" · "),
     "≤ 30 kB",
     heaviestFonts <= 30_000,
     fontsByPage,
@@ -175,15 +206,18 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   process.once("exit", () => nginx?.stop());
   if ((await fetch(targets.ssr)).headers.get("X-Page-Cache") !== "hit") throw new Error("/shop without a cart is not served from the page cache");
   await fetch(targets.product);
-  if ((await fetch(targets.product)).headers.get("X-Page-Cache") !== "hit") throw new Error("a product's page without a cart is not served from the page cache");
+  if ((await fetch(targets.product)).headers.get("X-Page-Cache") !== "hit")
+    throw new Error("a product's page without a cart is not served from the page cache");
   // Visitors with a cart, 40 different ones: the cached page with each one's cart filled in.
   const carts = (await cartCookies(shop.origin, 40)).map((cookie) => ({ ...BROWSER_HEADERS, cookie }));
   for (const url of [targets.ssr, targets.product]) {
-    if ((await fetch(url, { headers: carts[0] })).headers.get("X-Page-Cache") !== "filled") throw new Error(`${url} with a cart was not the cached page filled in`);
+    if ((await fetch(url, { headers: carts[0] })).headers.get("X-Page-Cache") !== "filled")
+      throw new Error(`${url} with a cart was not the cached page filled in`);
   }
   // The open drawer lists a cart's lines: that page is rendered for each request.
   const withCart = { ...BROWSER_HEADERS, cookie: await cartCookie(shop.origin) };
-  if ((await fetch(targets.drawer, { headers: withCart })).headers.get("X-Page-Cache") !== null) throw new Error("/shop?cart=open with a cart came from the page cache");
+  if ((await fetch(targets.drawer, { headers: withCart })).headers.get("X-Page-Cache") !== null)
+    throw new Error("/shop?cart=open with a cart came from the page cache");
 
   step("warming up");
   for (const url of Object.values(targets)) await hammer({ url, connections: 10, seconds: 2 });
@@ -227,7 +261,14 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   const shareAt10 = share(runs.ssr10, runs.static10);
   const shareAt1 = share(runs.ssr1, runs.static1);
 
-  figure("shop:c10", "`/shop` from the page cache (no cart), 10 connections", throughputText(throughput.ssr10), "p99 ≤ 50 ms", throughput.ssr10.p99Ms <= 50 && answeredAll(throughput.ssr10), throughput.ssr10);
+  figure(
+    "shop:c10",
+    "`/shop` from the page cache (no cart), 10 connections",
+    throughputText(throughput.ssr10),
+    "p99 ≤ 50 ms",
+    throughput.ssr10.p99Ms <= 50 && answeredAll(throughput.ssr10),
+    throughput.ssr10,
+  );
   if (nginx) {
     const shareOfNginx = share(runs.ssr10, runs.nginx10);
     figure(
@@ -238,15 +279,47 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
       null,
       throughput.nginx10,
     );
-    figure("share:nginx", "`/shop` from the page cache as a share of nginx's pre-compressed copy, 10 connections", percent(shareOfNginx), "≥ 30%", shareOfNginx >= 0.3, { ratio: shareOfNginx });
+    figure(
+      "share:nginx",
+      "`/shop` from the page cache as a share of nginx's pre-compressed copy, 10 connections",
+      percent(shareOfNginx),
+      "≥ 30%",
+      shareOfNginx >= 0.3,
+      { ratio: shareOfNginx },
+    );
   } else {
-    figure("nginx:c10", "the ceiling: `/shop`'s HTML pre-compressed, served by nginx", "not measured: nginx is not installed (apt-get install nginx-light)", "(the limit)", null, null);
+    figure(
+      "nginx:c10",
+      "the ceiling: `/shop`'s HTML pre-compressed, served by nginx",
+      "not measured: nginx is not installed (apt-get install nginx-light)",
+      "(the limit)",
+      null,
+      null,
+    );
   }
-  figure("static:c10", "`/shop`'s HTML as a static file from the shop's process (compressed per request), 10 connections", throughputText(throughput.static10), "(the limit)", null, throughput.static10);
+  figure(
+    "static:c10",
+    "`/shop`'s HTML as a static file from the shop's process (compressed per request), 10 connections",
+    throughputText(throughput.static10),
+    "(the limit)",
+    null,
+    throughput.static10,
+  );
   figure("shop:c1", "`/shop` from the page cache (no cart), 1 connection", throughputText(throughput.ssr1), "", null, throughput.ssr1);
-  figure("static:c1", "`/shop`'s HTML as a static file from the shop's process (compressed per request), 1 connection", throughputText(throughput.static1), "(the limit)", null, throughput.static1);
-  figure("share:c10", "`/shop` from the cache as a share of the shop's static file, 10 connections", percent(shareAt10), "≥ 30%", shareAt10 >= 0.3, { ratio: shareAt10 });
-  figure("share:c1", "`/shop` from the cache as a share of the shop's static file, 1 connection", percent(shareAt1), "≥ 30%", shareAt1 >= 0.3, { ratio: shareAt1 });
+  figure(
+    "static:c1",
+    "`/shop`'s HTML as a static file from the shop's process (compressed per request), 1 connection",
+    throughputText(throughput.static1),
+    "(the limit)",
+    null,
+    throughput.static1,
+  );
+  figure("share:c10", "`/shop` from the cache as a share of the shop's static file, 10 connections", percent(shareAt10), "≥ 30%", shareAt10 >= 0.3, {
+    ratio: shareAt10,
+  });
+  figure("share:c1", "`/shop` from the cache as a share of the shop's static file, 1 connection", percent(shareAt1), "≥ 30%", shareAt1 >= 0.3, {
+    ratio: shareAt1,
+  });
   /**
    * A page for visitors with a cart, beside the same page from the cache: the issue's budget is a quarter of the cached figure.
    * @param {string} key @param {string} label @param {RunName} filled @param {RunName} cached
@@ -254,13 +327,51 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   const filledFigure = (key, label, filled, cached) => {
     const ratio = share(runs[filled], runs[cached]);
     const measured = throughput[filled];
-    figure(key, label, `${throughputText(measured)} · ${percent(ratio)} of the cached figure`, "≥ 25% of the cached figure", ratio >= 0.25 && answeredAll(measured), { ...measured, shareOfCached: ratio });
+    figure(
+      key,
+      label,
+      `${throughputText(measured)} · ${percent(ratio)} of the cached figure`,
+      "≥ 25% of the cached figure",
+      ratio >= 0.25 && answeredAll(measured),
+      { ...measured, shareOfCached: ratio },
+    );
   };
-  filledFigure("cart:c10", "`/shop` for visitors with a cart (40 different carts): the cached page with each one's cart filled in, 10 connections", "cart10", "ssr10");
-  figure("product:c10", "`/shop/bar-banana-pb` from the page cache (no cart), 10 connections", throughputText(throughput.product10), "", null, throughput.product10);
-  filledFigure("productCart:c10", "`/shop/bar-banana-pb` for visitors with a cart (40 carts): the cached page filled in, 10 connections", "productCart10", "product10");
-  figure("drawer:c10", "`/shop?cart=open` rendered for a visitor with a cart (the open drawer lists the lines: never cached), 10 connections", throughputText(throughput.drawer10), "", null, throughput.drawer10);
-  figure("landing:c10", "`/` landing from the page cache, 10 connections", throughputText(throughput.landing10), "p99 ≤ 50 ms", throughput.landing10.p99Ms <= 50 && answeredAll(throughput.landing10), throughput.landing10);
+  filledFigure(
+    "cart:c10",
+    "`/shop` for visitors with a cart (40 different carts): the cached page with each one's cart filled in, 10 connections",
+    "cart10",
+    "ssr10",
+  );
+  figure(
+    "product:c10",
+    "`/shop/bar-banana-pb` from the page cache (no cart), 10 connections",
+    throughputText(throughput.product10),
+    "",
+    null,
+    throughput.product10,
+  );
+  filledFigure(
+    "productCart:c10",
+    "`/shop/bar-banana-pb` for visitors with a cart (40 carts): the cached page filled in, 10 connections",
+    "productCart10",
+    "product10",
+  );
+  figure(
+    "drawer:c10",
+    "`/shop?cart=open` rendered for a visitor with a cart (the open drawer lists the lines: never cached), 10 connections",
+    throughputText(throughput.drawer10),
+    "",
+    null,
+    throughput.drawer10,
+  );
+  figure(
+    "landing:c10",
+    "`/` landing from the page cache, 10 connections",
+    throughputText(throughput.landing10),
+    "p99 ≤ 50 ms",
+    throughput.landing10.p99Ms <= 50 && answeredAll(throughput.landing10),
+    throughput.landing10,
+  );
 
   step(`letting the server settle for ${SETTLE_MS / 1000} s`);
   await sleep(SETTLE_MS);

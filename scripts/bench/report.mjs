@@ -46,7 +46,9 @@ export function machine() {
   const cpus = os.cpus();
   let commit = "unknown";
   try {
-    commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     // not a git checkout
   }

@@ -115,7 +115,12 @@ export function startCommand() {
  */
 export async function startServer(env, command = startCommand()) {
   const origin = env.PUBLIC_URL;
-  if (await fetch(`${origin}/healthz`).then(() => true, () => false)) {
+  if (
+    await fetch(`${origin}/healthz`).then(
+      () => true,
+      () => false,
+    )
+  ) {
     throw new Error(`${origin} already answers: set BENCH_PORT to a free port`);
   }
   const { variables, flags } = command;
@@ -126,7 +131,13 @@ export async function startServer(env, command = startCommand()) {
   process.once("exit", killOnExit);
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    if (await fetch(`${origin}/healthz`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`${origin}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     if (attempt > 1_500) throw new Error("the server did not start within 30 s");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -156,7 +167,10 @@ export async function cartCookie(origin) {
     headers: { "content-type": "application/x-www-form-urlencoded", origin, accept: "application/json" },
     body: "intent=add&productId=bites-variety&quantity=2",
   });
-  const cookie = added.headers.getSetCookie().find((line) => line.startsWith("chillpb_cart="))?.split(";")[0];
+  const cookie = added.headers
+    .getSetCookie()
+    .find((line) => line.startsWith("chillpb_cart="))
+    ?.split(";")[0];
   if (!cookie) throw new Error(`adding to the cart gave no cart cookie (${added.status})`);
   return cookie;
 }
@@ -182,7 +196,11 @@ export async function cartCookies(origin, count) {
         headers: { "content-type": "application/x-www-form-urlencoded", origin, accept: "application/json", ...(cookie ? { cookie } : {}) },
         body: `intent=add&productId=${productId}&quantity=${quantity}`,
       });
-      cookie = added.headers.getSetCookie().find((header) => header.startsWith("chillpb_cart="))?.split(";")[0] ?? cookie;
+      cookie =
+        added.headers
+          .getSetCookie()
+          .find((header) => header.startsWith("chillpb_cart="))
+          ?.split(";")[0] ?? cookie;
     }
     if (!cookie) throw new Error("adding to the cart gave no cart cookie");
     cookies.push(cookie);

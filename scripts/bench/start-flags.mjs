@@ -51,7 +51,9 @@ for (let round = 1; round <= ROUNDS; round++) {
     result.rps.push(run.requestsPerSecond);
     result.rss.push(rss);
     await shop.stop();
-    console.log(`round ${round}: ${configuration.name}: ${run.cpuMsPerRequest.toFixed(2)} ms CPU/request, ${Math.round(run.requestsPerSecond)} req/s, RSS ${MB(rss)}`);
+    console.log(
+      `round ${round}: ${configuration.name}: ${run.cpuMsPerRequest.toFixed(2)} ms CPU/request, ${Math.round(run.requestsPerSecond)} req/s, RSS ${MB(rss)}`,
+    );
   }
 }
 await database.release();

@@ -55,7 +55,10 @@ async function startInstance(port: number) {
   for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk: Buffer) => printed.set(port, printed.get(port) + chunk.toString()));
   instances.set(port, child);
   for (let tries = 0; tries < 150; tries++) {
-    const up = await fetch(`${origin(port)}/healthz`).then((response) => response.ok, () => false);
+    const up = await fetch(`${origin(port)}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (up) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -194,8 +197,11 @@ describe("three instances on one PostgreSQL database", () => {
       totalCents: number;
     };
     const dailyTotals = async () =>
-      (await database((client) => client.query(`SELECT coalesce(sum(orders), 0)::int AS orders, coalesce(sum("revenueCents"), 0)::int AS "revenueCents" FROM "DailySales"`)))
-        .rows[0] as { orders: number; revenueCents: number };
+      (
+        await database((client) =>
+          client.query(`SELECT coalesce(sum(orders), 0)::int AS orders, coalesce(sum("revenueCents"), 0)::int AS "revenueCents" FROM "DailySales"`),
+        )
+      ).rows[0] as { orders: number; revenueCents: number };
     const totalsBefore = await dailyTotals();
 
     // B and C ask verify-payment again and again, as a customer's success page would, from before
@@ -206,7 +212,10 @@ describe("three instances on one PostgreSQL database", () => {
     const verifyUntilPaid = async (instance: string) => {
       const deadline = Date.now() + 20_000;
       while (Date.now() < deadline) {
-        const answer = (await (await postJson(instance, "/functions/v1/verify-payment", { sessionId })).json()) as { verified: boolean; orderId: string | null };
+        const answer = (await (await postJson(instance, "/functions/v1/verify-payment", { sessionId })).json()) as {
+          verified: boolean;
+          orderId: string | null;
+        };
         answers.push({ instance, ...answer, answeredAt: Date.now() });
         if (answer.verified) return;
         await new Promise((resolve) => setTimeout(resolve, 25));
@@ -226,7 +235,9 @@ describe("three instances on one PostgreSQL database", () => {
     // paidAt is UTC in a column without a time zone: read it as milliseconds since the epoch.
     const order = (
       await database((client) =>
-        client.query(`SELECT "paymentStatus", (extract(epoch FROM "paidAt" AT TIME ZONE 'UTC') * 1000)::float8 AS "paidAtMs" FROM "Order" WHERE id = $1`, [orderId]),
+        client.query(`SELECT "paymentStatus", (extract(epoch FROM "paidAt" AT TIME ZONE 'UTC') * 1000)::float8 AS "paidAtMs" FROM "Order" WHERE id = $1`, [
+          orderId,
+        ]),
       )
     ).rows[0] as { paymentStatus: string; paidAtMs: number };
     expect(order.paymentStatus).toBe("paid");
@@ -265,9 +276,7 @@ describe("three instances on one PostgreSQL database", () => {
 
   it("the outbox workers of all instances send each email once", async () => {
     const placed = await Promise.all(Array.from({ length: 12 }, (_, index) => placeOrder(origin(PORTS[index % 3]!))));
-    await Promise.all(
-      placed.map(({ sessionId }, index) => postForm(origin(PORTS[index % 3]!), `/mock-stripe/pay/${sessionId}`, { card: "4242424242424242" })),
-    );
+    await Promise.all(placed.map(({ sessionId }, index) => postForm(origin(PORTS[index % 3]!), `/mock-stripe/pay/${sessionId}`, { card: "4242424242424242" })));
     for (const { orderId } of placed) {
       const emails = await emailsFor(orderId, { settleMs: 0 });
       expect(emails, orderId).toHaveLength(2);
@@ -288,7 +297,12 @@ describe("three instances on one PostgreSQL database", () => {
     const address = visitor();
     const answers: number[] = [];
     for (let index = 0; index < RATE_LIMIT + 3; index++) {
-      const response = await postJson(origin(PORTS[index % 3]!), "/functions/v1/validate-discount-code", { code: "WELCOME10", email: "a@example.com" }, address);
+      const response = await postJson(
+        origin(PORTS[index % 3]!),
+        "/functions/v1/validate-discount-code",
+        { code: "WELCOME10", email: "a@example.com" },
+        address,
+      );
       answers.push(response.status);
     }
     expect(answers.slice(0, RATE_LIMIT).every((status) => status === 200)).toBe(true);
@@ -298,10 +312,14 @@ describe("three instances on one PostgreSQL database", () => {
   it("an operator signed in on one instance is signed in on all; signing out on one ends it everywhere", async () => {
     const email = `operator-${randomUUID().slice(0, 8)}@cluster.test`;
     const password = "a long cluster passphrase";
-    const created = spawnSync(process.execPath, ["node_modules/.bin/tsx", "scripts/admin-create.ts", "--email", email, "--password", password, "--role", "staff"], {
-      env: environment(PORTS[0]),
-      encoding: "utf8",
-    });
+    const created = spawnSync(
+      process.execPath,
+      ["node_modules/.bin/tsx", "scripts/admin-create.ts", "--email", email, "--password", password, "--role", "staff"],
+      {
+        env: environment(PORTS[0]),
+        encoding: "utf8",
+      },
+    );
     expect(created.status, created.stderr).toBe(0);
 
     const signedIn = await postForm(A, "/auth/login", { email, password });
@@ -339,9 +357,7 @@ describe("three instances on one PostgreSQL database", () => {
     await Promise.all(Array.from({ length: 20 }, client));
 
     expect(acknowledged.length).toBeGreaterThan(250);
-    const stored = await database((client) =>
-      client.query(`SELECT id FROM "Order" WHERE id = ANY($1) AND "stripeSessionId" IS NOT NULL`, [acknowledged]),
-    );
+    const stored = await database((client) => client.query(`SELECT id FROM "Order" WHERE id = ANY($1) AND "stripeSessionId" IS NOT NULL`, [acknowledged]));
     expect(stored.rows.length).toBe(acknowledged.length);
     console.log(`300 orders with an instance killed after 100: ${acknowledged.length} acknowledged and stored, ${refused} refused or cut off`);
   }, 180_000);

@@ -59,7 +59,9 @@ beforeEach(({ onTestFailed }) => {
   onTestFailed(() => {
     for (const shop of shops) {
       const lines = shop.logLines().filter((line) => line.level !== "info");
-      console.error(`--- ${shop.origin} (exit ${shop.child.exitCode ?? shop.child.signalCode ?? "none: running"})\n${shop.output()}\n${lines.map((line) => JSON.stringify(line)).join("\n")}`);
+      console.error(
+        `--- ${shop.origin} (exit ${shop.child.exitCode ?? shop.child.signalCode ?? "none: running"})\n${shop.output()}\n${lines.map((line) => JSON.stringify(line)).join("\n")}`,
+      );
     }
   });
 });
@@ -183,7 +185,9 @@ describe("a PostgreSQL restart under load", () => {
 
     // Every order answered 200 is stored with its payment page, and every payment answered is recorded.
     const stored = await withClient(databaseUrl, (client) =>
-      client.query<{ id: string; paymentStatus: string }>(`SELECT "id", "paymentStatus" FROM "Order" WHERE "id" = ANY($1) AND "stripeSessionUrl" IS NOT NULL`, [placed]),
+      client.query<{ id: string; paymentStatus: string }>(`SELECT "id", "paymentStatus" FROM "Order" WHERE "id" = ANY($1) AND "stripeSessionUrl" IS NOT NULL`, [
+        placed,
+      ]),
     );
     expect(stored.rows.map((row) => row.id).sort()).toEqual([...placed].sort());
     const paidStatus = new Map(stored.rows.map((row) => [row.id, row.paymentStatus]));

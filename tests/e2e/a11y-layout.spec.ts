@@ -28,7 +28,10 @@ async function expectOnScreen(page: Page, locator: Locator) {
 const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-for (const [name, viewport] of [["phone", phone], ["desktop", desktop]] as const) {
+for (const [name, viewport] of [
+  ["phone", phone],
+  ["desktop", desktop],
+] as const) {
   for (const path of ["/", "/shop"]) {
     test(`Shift+Tab from the footer to the top of ${path} never stops under the sticky header (${name})`, async ({ page }) => {
       await page.setViewportSize(viewport);

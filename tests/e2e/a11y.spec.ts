@@ -187,7 +187,10 @@ const admin: State[] = [
     name: "admin-order",
     open: async (page) => {
       await page.goto("/admin");
-      await page.getByRole("link", { name: /^[0-9a-f]{8}$/ }).first().click({ timeout: 30_000 });
+      await page
+        .getByRole("link", { name: /^[0-9a-f]{8}$/ })
+        .first()
+        .click({ timeout: 30_000 });
       await adminExpect(page.getByRole("heading", { name: /^Order [0-9a-f]{8}$/ })).toBeVisible();
       await expect(page.getByRole("heading", { name: "Items" })).toBeVisible();
     },
@@ -209,7 +212,10 @@ const admin: State[] = [
     name: "admin-customer-details",
     open: async (page) => {
       await page.goto("/admin");
-      await page.getByRole("link", { name: /^[0-9a-f]{8}$/ }).first().click({ timeout: 30_000 });
+      await page
+        .getByRole("link", { name: /^[0-9a-f]{8}$/ })
+        .first()
+        .click({ timeout: 30_000 });
       await adminExpect(page.getByRole("button", { name: "Show customer details" })).toBeVisible();
       await page.getByRole("button", { name: "Show customer details" }).click();
       await adminExpect(page.getByRole("group", { name: "Customer details" })).toBeVisible();

@@ -35,7 +35,9 @@ test("the owner adds a product with a picture, a customer buys it, and once arch
 
   try {
     await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
-    await page.getByRole("textbox", { name: "Description", exact: true }).fill("Ripe mango folded into peanut-butter Greek yogurt, half-dipped in fair-trade chocolate.");
+    await page
+      .getByRole("textbox", { name: "Description", exact: true })
+      .fill("Ripe mango folded into peanut-butter Greek yogurt, half-dipped in fair-trade chocolate.");
     await page.getByRole("textbox", { name: "Price (dollars)" }).fill("7");
     await page.getByRole("textbox", { name: "Flavour (the card's label)" }).fill("Mango PB");
     await page.getByRole("checkbox", { name: "Fruit" }).check();

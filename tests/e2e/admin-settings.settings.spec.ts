@@ -38,14 +38,10 @@ async function restoreDefaults(page: Page, kitchen: SettingsJson["kitchen"]) {
   expect(response.ok()).toBe(true);
 }
 
-const shopWide = (page: Page) =>
-  page.getByRole("region", { name: "Shipping and minimum order" });
-const zone = (page: Page, number: number) =>
-  page.getByRole("group", { name: `Zone ${number}` });
+const shopWide = (page: Page) => page.getByRole("region", { name: "Shipping and minimum order" });
+const zone = (page: Page, number: number) => page.getByRole("group", { name: `Zone ${number}` });
 
-test("the owner changes the shipping fee and free shipping and saves them", async ({
-  adminPage: page,
-}) => {
+test("the owner changes the shipping fee and free shipping and saves them", async ({ adminPage: page }) => {
   const before = await getSettings(page);
   try {
     await page.goto("/admin/settings");
@@ -58,9 +54,7 @@ test("the owner changes the shipping fee and free shipping and saves them", asyn
     // The first admin page of a fresh server on a busy machine can take a while.
     await expect(fee).toHaveValue("10.00", { timeout: 20_000 });
     await expect(freeFrom).toHaveValue("50.00");
-    await expect(
-      zone(page, 2).getByRole("textbox", { name: "Up to (miles)" })
-    ).toHaveValue("20");
+    await expect(zone(page, 2).getByRole("textbox", { name: "Up to (miles)" })).toHaveValue("20");
 
     await fee.fill("12.50");
     await freeFrom.fill("60");
@@ -76,20 +70,14 @@ test("the owner changes the shipping fee and free shipping and saves them", asyn
     });
 
     await page.reload();
-    await expect(
-      shopWide(page).getByRole("textbox", { name: "Shipping fee ($)" })
-    ).toHaveValue("12.50");
-    await expect(
-      shopWide(page).getByRole("textbox", { name: "Free shipping from ($)" })
-    ).toHaveValue("60.00");
+    await expect(shopWide(page).getByRole("textbox", { name: "Shipping fee ($)" })).toHaveValue("12.50");
+    await expect(shopWide(page).getByRole("textbox", { name: "Free shipping from ($)" })).toHaveValue("60.00");
   } finally {
     await restoreDefaults(page, before.kitchen);
   }
 });
 
-test("a zone that does not reach beyond the one before it is refused beside its field, with every value kept", async ({
-  adminPage: page,
-}) => {
+test("a zone that does not reach beyond the one before it is refused beside its field, with every value kept", async ({ adminPage: page }) => {
   const before = await getSettings(page);
   try {
     await page.goto("/admin/settings");
@@ -108,15 +96,9 @@ test("a zone that does not reach beyond the one before it is refused beside its 
     const miles = zone(page, 2).getByRole("textbox", { name: "Up to (miles)" });
     await miles.fill("8");
     await page.getByRole("button", { name: "Save settings" }).click();
-    await expect(
-      zone(page, 2).getByText(
-        "Must reach further than the zone before it (10 miles)"
-      )
-    ).toBeVisible();
+    await expect(zone(page, 2).getByText("Must reach further than the zone before it (10 miles)")).toBeVisible();
     await expect(miles).toHaveAttribute("aria-invalid", "true");
-    await expect(
-      page.getByText("Please correct the fields marked in red.")
-    ).toBeVisible();
+    await expect(page.getByText("Please correct the fields marked in red.")).toBeVisible();
     await expect(miles).toHaveValue("8");
     await expect(fee).toHaveValue("11");
     await page.screenshot({
@@ -133,26 +115,14 @@ test("a zone that does not reach beyond the one before it is refused beside its 
 
 test("staff see the settings read-only", async ({ staffPage: page }) => {
   await page.goto("/admin/settings");
-  await expect(
-    page.getByRole("heading", { name: "Settings", level: 2 })
-  ).toBeVisible({ timeout: 20_000 });
-  await expect(
-    page
-      .getByRole("navigation", { name: "Admin" })
-      .getByRole("link", { name: "Settings" })
-  ).toBeVisible();
-  await expect(
-    page.getByText("Only the shop's owner can change these settings.")
-  ).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Settings", level: 2 })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Settings" })).toBeVisible();
+  await expect(page.getByText("Only the shop's owner can change these settings.")).toBeVisible();
   const fee = shopWide(page).getByRole("textbox", { name: "Shipping fee ($)" });
   await expect(fee).toHaveValue("10.00");
   await expect(fee).toBeDisabled();
-  await expect(
-    zone(page, 1).getByRole("textbox", { name: "Zone name" })
-  ).toBeDisabled();
-  await expect(page.getByRole("button", { name: "Save settings" })).toHaveCount(
-    0
-  );
+  await expect(zone(page, 1).getByRole("textbox", { name: "Zone name" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Save settings" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Add zone" })).toHaveCount(0);
   // The server refuses a save from staff all the same.
   const refused = await page.request.post("/functions/v1/save-settings", {
@@ -161,9 +131,7 @@ test("staff see the settings read-only", async ({ staffPage: page }) => {
   expect(refused.status()).toBe(403);
 });
 
-test("the settings page and the code form at 390 and 1440 px", async ({
-  adminPage: page,
-}) => {
+test("the settings page and the code form at 390 and 1440 px", async ({ adminPage: page }) => {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     for (const [path, ready, name] of [
@@ -174,13 +142,8 @@ test("the settings page and the code form at 390 and 1440 px", async ({
       await expect(page.getByRole("button", { name: ready })).toBeVisible({
         timeout: 20_000,
       });
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - window.innerWidth
-      );
-      expect(
-        overflow,
-        `${path} is wider than the screen at ${width} px`
-      ).toBeLessThanOrEqual(0);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${path} is wider than the screen at ${width} px`).toBeLessThanOrEqual(0);
       await page.screenshot({
         path: `test-results/screenshots/admin-${name}-${width}.png`,
         fullPage: true,
@@ -189,44 +152,29 @@ test("the settings page and the code form at 390 and 1440 px", async ({
   }
 });
 
-test("the owner makes an amount code with a minimum; the preview follows the sample cart", async ({
-  adminPage: page,
-}) => {
+test("the owner makes an amount code with a minimum; the preview follows the sample cart", async ({ adminPage: page }) => {
   const code = `SAVE5-${Date.now().toString(36).toUpperCase()}`;
   await page.goto("/admin/discount-codes/new");
   await page.getByRole("textbox", { name: "Code" }).fill(code);
-  await page
-    .getByRole("radiogroup", { name: "Kind" })
-    .getByRole("radio", { name: "Amount off" })
-    .check();
-  await expect(page.getByRole("textbox", { name: "Percent off" })).toHaveCount(
-    0
-  );
+  await page.getByRole("radiogroup", { name: "Kind" }).getByRole("radio", { name: "Amount off" }).check();
+  await expect(page.getByRole("textbox", { name: "Percent off" })).toHaveCount(0);
   await page.getByRole("textbox", { name: "Amount off ($)" }).fill("5");
   await page.getByRole("textbox", { name: "Minimum subtotal ($)" }).fill("40");
-  await page
-    .getByRole("textbox", { name: "Description" })
-    .fill("$5 off orders of $40 or more");
+  await page.getByRole("textbox", { name: "Description" }).fill("$5 off orders of $40 or more");
 
   // The sample: 4 Strawberry Bliss bars at $6.00 come to $24.00, short of the $40.00.
   const preview = page.getByRole("region", {
     name: "Preview on a sample cart",
   });
-  await preview
-    .getByRole("combobox", { name: "Sample product" })
-    .selectOption({ label: "Strawberry Bliss" });
-  await expect(preview.getByRole("textbox", { name: "Quantity" })).toHaveValue(
-    "4"
-  );
+  await preview.getByRole("combobox", { name: "Sample product" }).selectOption({ label: "Strawberry Bliss" });
+  await expect(preview.getByRole("textbox", { name: "Quantity" })).toHaveValue("4");
   await expect(preview.getByTestId("preview-subtotal")).toHaveText("$24.00", {
     timeout: 15_000,
   });
   await expect(preview.getByTestId("preview-discount")).toHaveText("$0.00");
   await expect(preview.getByTestId("preview-shipping")).toHaveText("$10.00");
   await expect(preview.getByTestId("preview-total")).toHaveText("$34.00");
-  await expect(preview.getByTestId("preview-problem")).toContainText(
-    `Spend $40.00 or more to use ${code}.`
-  );
+  await expect(preview.getByTestId("preview-problem")).toContainText(`Spend $40.00 or more to use ${code}.`);
 
   // 7 bars: $42.00, the code takes $5.00 off; shipping still applies below $50.00.
   await preview.getByRole("textbox", { name: "Quantity" }).fill("7");
@@ -240,30 +188,20 @@ test("the owner makes an amount code with a minimum; the preview follows the sam
   });
 
   // Bites only: the bars in the sample no longer count towards it.
-  await page
-    .getByRole("combobox", { name: "Applies to" })
-    .selectOption({ label: "Bites only" });
+  await page.getByRole("combobox", { name: "Applies to" }).selectOption({ label: "Bites only" });
   await expect(preview.getByTestId("preview-discount")).toHaveText("$0.00");
   await expect(preview.getByTestId("preview-total")).toHaveText("$52.00");
   await expect(preview.getByTestId("preview-problem")).toBeVisible();
-  await page
-    .getByRole("combobox", { name: "Applies to" })
-    .selectOption({ label: "All products" });
+  await page.getByRole("combobox", { name: "Applies to" }).selectOption({ label: "All products" });
   await expect(preview.getByTestId("preview-discount")).toHaveText("−$5.00");
 
   await page.getByRole("button", { name: "Create code" }).click();
   await expect(page.getByText(`${code} created.`)).toBeVisible();
-  await expect(page.getByRole("row").filter({ hasText: code })).toContainText(
-    "$5.00 off orders of $40.00+"
-  );
+  await expect(page.getByRole("row").filter({ hasText: code })).toContainText("$5.00 off orders of $40.00+");
 
   // Opened again, the form holds the code's kind and figures.
   await page.getByRole("link", { name: code }).click();
   await expect(page.getByRole("radio", { name: "Amount off" })).toBeChecked();
-  await expect(
-    page.getByRole("textbox", { name: "Amount off ($)" })
-  ).toHaveValue("5.00");
-  await expect(
-    page.getByRole("textbox", { name: "Minimum subtotal ($)" })
-  ).toHaveValue("40.00");
+  await expect(page.getByRole("textbox", { name: "Amount off ($)" })).toHaveValue("5.00");
+  await expect(page.getByRole("textbox", { name: "Minimum subtotal ($)" })).toHaveValue("40.00");
 });

@@ -118,13 +118,55 @@ test("a failed role check is an error with Try again, not 'owners only', and Try
  * retry (a 5xx is retried once, half a second later), and Try again loads it. `loaded` is what the page shows once its data has come.
  */
 const ownerPages: { path: string; fn: string; loading: string; error: string; loaded: (page: Page) => Locator }[] = [
-  { path: "/admin/products", fn: "get-products", loading: "Loading products…", error: "Failed to fetch products", loaded: (page) => page.getByRole("link", { name: "Chocolate Mini Bites" }).first() },
-  { path: "/admin/products/bites-variety", fn: "get-products", loading: "Loading the product", error: "Failed to fetch the product", loaded: (page) => page.getByRole("button", { name: "Save changes" }) },
-  { path: "/admin/discount-codes", fn: "get-discount-codes", loading: "Loading discount codes…", error: "Failed to fetch discount codes", loaded: (page) => page.getByRole("link", { name: "WELCOME10" }).first() },
-  { path: "/admin/discount-codes/WELCOME10", fn: "get-discount-codes", loading: "Loading the code", error: "Failed to fetch the code", loaded: (page) => page.getByRole("button", { name: "Save code" }) },
-  { path: "/admin/subscribers", fn: "get-subscribers", loading: "Loading subscribers…", error: "Failed to fetch subscribers", loaded: (page) => page.getByRole("row").nth(1).or(page.getByText("No subscribers found")) },
-  { path: "/admin/inquiries", fn: "get-inquiries", loading: "Loading inquiries…", error: "Failed to fetch inquiries", loaded: (page) => page.getByRole("listitem").first().or(page.getByText("No inquiries found")) },
-  { path: "/admin/operators", fn: "get-operators", loading: "Loading operators…", error: "Failed to fetch operators", loaded: (page) => page.getByRole("cell", { name: /admin@chillpb\.example/ }) },
+  {
+    path: "/admin/products",
+    fn: "get-products",
+    loading: "Loading products…",
+    error: "Failed to fetch products",
+    loaded: (page) => page.getByRole("link", { name: "Chocolate Mini Bites" }).first(),
+  },
+  {
+    path: "/admin/products/bites-variety",
+    fn: "get-products",
+    loading: "Loading the product",
+    error: "Failed to fetch the product",
+    loaded: (page) => page.getByRole("button", { name: "Save changes" }),
+  },
+  {
+    path: "/admin/discount-codes",
+    fn: "get-discount-codes",
+    loading: "Loading discount codes…",
+    error: "Failed to fetch discount codes",
+    loaded: (page) => page.getByRole("link", { name: "WELCOME10" }).first(),
+  },
+  {
+    path: "/admin/discount-codes/WELCOME10",
+    fn: "get-discount-codes",
+    loading: "Loading the code",
+    error: "Failed to fetch the code",
+    loaded: (page) => page.getByRole("button", { name: "Save code" }),
+  },
+  {
+    path: "/admin/subscribers",
+    fn: "get-subscribers",
+    loading: "Loading subscribers…",
+    error: "Failed to fetch subscribers",
+    loaded: (page) => page.getByRole("row").nth(1).or(page.getByText("No subscribers found")),
+  },
+  {
+    path: "/admin/inquiries",
+    fn: "get-inquiries",
+    loading: "Loading inquiries…",
+    error: "Failed to fetch inquiries",
+    loaded: (page) => page.getByRole("listitem").first().or(page.getByText("No inquiries found")),
+  },
+  {
+    path: "/admin/operators",
+    fn: "get-operators",
+    loading: "Loading operators…",
+    error: "Failed to fetch operators",
+    loaded: (page) => page.getByRole("cell", { name: /admin@chillpb\.example/ }),
+  },
 ];
 
 for (const ownerPage of ownerPages) {

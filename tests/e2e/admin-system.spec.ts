@@ -19,10 +19,7 @@ const expect = baseExpect.configure({ timeout: 20_000 });
 
 test.beforeAll(() => {
   const url = process.env.E2E_DATABASE_URL;
-  if (!url)
-    throw new Error(
-      "E2E_DATABASE_URL is not set: tests/e2e/global-setup.ts sets it to the shared shop's database"
-    );
+  if (!url) throw new Error("E2E_DATABASE_URL is not set: tests/e2e/global-setup.ts sets it to the shared shop's database");
   db = createPrismaClient(url);
 });
 
@@ -55,39 +52,25 @@ const fact = (page: Page, card: string, label: string) =>
     })
     .getByRole("definition");
 
-async function showStatus(
-  page: Page,
-  status: "All" | "Waiting" | "Sent" | "Dead"
-) {
+async function showStatus(page: Page, status: "All" | "Waiting" | "Sent" | "Dead") {
   await page.getByRole("textbox", { name: "Status" }).click();
   await page.getByRole("option", { name: status, exact: true }).click();
-  await expect(
-    page.getByRole("status", { name: "Loading emails…" })
-  ).toBeHidden();
+  await expect(page.getByRole("status", { name: "Loading emails…" })).toBeHidden();
 }
 
-test("the owner sees a dead email with its error and sends it again, once", async ({
-  adminPage: page,
-}) => {
+test("the owner sees a dead email with its error and sends it again, once", async ({ adminPage: page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const email = await deadEmail();
 
   await page.goto("/admin");
-  await page
-    .getByRole("navigation", { name: "Admin" })
-    .getByRole("link", { name: "System" })
-    .click();
-  await expect(
-    page.getByRole("heading", { name: "System", level: 2 })
-  ).toBeVisible();
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "System" }).click();
+  await expect(page.getByRole("heading", { name: "System", level: 2 })).toBeVisible();
   await expect(fact(page, "Release", "Version")).toHaveText(/^\d+\.\d+\.\d+/);
   await expect(fact(page, "Database", "State")).toHaveText("Ready");
   // At least this test's; the other tests here add theirs meanwhile.
   await expect(fact(page, "Email queue", "Dead")).toHaveText(/^[1-9]\d*$/);
   const dead = Number(await fact(page, "Email queue", "Dead").textContent());
-  expect(dead).toBeLessThanOrEqual(
-    await db.outboxMessage.count({ where: { status: "dead" } })
-  );
+  expect(dead).toBeLessThanOrEqual(await db.outboxMessage.count({ where: { status: "dead" } }));
 
   await showStatus(page, "Dead");
   await expect(page).toHaveURL(/status.*dead/);
@@ -101,12 +84,8 @@ test("the owner sees a dead email with its error and sends it again, once", asyn
     fullPage: true,
   });
 
-  await row
-    .getByRole("button", { name: `Resend "${email.subject}" to ${email.to}` })
-    .click();
-  await expect(
-    page.getByRole("alert").filter({ hasText: "Email queued again" })
-  ).toBeVisible();
+  await row.getByRole("button", { name: `Resend "${email.subject}" to ${email.to}` }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Email queued again" })).toBeVisible();
   const copy = await db.outboxMessage.findFirstOrThrow({
     where: { to: email.to, NOT: { id: email.id } },
   });
@@ -114,14 +93,9 @@ test("the owner sees a dead email with its error and sends it again, once", asyn
   await expect(row.getByRole("button", { name: /^Resend/ })).toHaveCount(0);
   // The cards are refetched: the copy waits for the worker (or has gone out already), and the original stays dead.
   await expect(fact(page, "Email queue", "Dead")).toHaveText(/^[1-9]\d*$/);
-  expect(
-    Number(await fact(page, "Email queue", "Dead").textContent())
-  ).toBeGreaterThanOrEqual(dead);
+  expect(Number(await fact(page, "Email queue", "Dead").textContent())).toBeGreaterThanOrEqual(dead);
   await showStatus(page, "All");
-  const copyRow = page
-    .getByRole("row")
-    .filter({ hasText: email.to })
-    .filter({ hasNotText: "Resent" });
+  const copyRow = page.getByRole("row").filter({ hasText: email.to }).filter({ hasNotText: "Resent" });
   await expect(copyRow).toHaveCount(1);
   await expect(copyRow).toContainText(/Waiting|Sent/);
   await page.screenshot({
@@ -139,13 +113,9 @@ test("the owner sees a dead email with its error and sends it again, once", asyn
   });
 });
 
-test("a refused Resend shows the server's words", async ({
-  adminPage: page,
-}) => {
+test("a refused Resend shows the server's words", async ({ adminPage: page }) => {
   const email = await deadEmail();
-  await page.goto(
-    "/admin/system?filters[0][field]=status&filters[0][operator]=eq&filters[0][value]=dead"
-  );
+  await page.goto("/admin/system?filters[0][field]=status&filters[0][operator]=eq&filters[0][value]=dead");
   const row = page.getByRole("row").filter({ hasText: email.to });
   await expect(row).toContainText("Dead");
   // Someone else resent it meanwhile: this page's button still shows, and the server refuses.
@@ -154,14 +124,10 @@ test("a refused Resend shows the server's words", async ({
       await page.request.post("/functions/v1/resend-email", {
         data: { id: email.id },
       })
-    ).ok()
+    ).ok(),
   ).toBe(true);
-  await row
-    .getByRole("button", { name: `Resend "${email.subject}" to ${email.to}` })
-    .click();
-  await expect(
-    page.getByRole("alert").filter({ hasText: "Email not resent" })
-  ).toContainText("This email was resent already");
+  await row.getByRole("button", { name: `Resend "${email.subject}" to ${email.to}` }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Email not resent" })).toContainText("This email was resent already");
   // The list is refetched: the row now says it was resent.
   await expect(row).toContainText("Resent as");
 });
@@ -170,25 +136,18 @@ test("the System page fits a phone", async ({ adminPage: page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const email = await deadEmail();
   await page.goto("/admin/system");
-  await expect(
-    page.getByRole("heading", { name: "System", level: 2 })
-  ).toBeVisible();
+  await expect(page.getByRole("heading", { name: "System", level: 2 })).toBeVisible();
   await expect(fact(page, "Email queue", "Dead")).toHaveText(/^\d+$/);
   // Each email is a card on a phone, its Resend on screen rather than scrolled off to the side.
-  const card = page
-    .getByRole("list", { name: "Emails" })
-    .getByRole("listitem")
-    .filter({ hasText: email.to });
+  const card = page.getByRole("list", { name: "Emails" }).getByRole("listitem").filter({ hasText: email.to });
   await expect(card).toContainText("550 5.1.1 Mailbox does not exist");
   await expect(
     card.getByRole("button", {
       name: `Resend "${email.subject}" to ${email.to}`,
-    })
+    }),
   ).toBeVisible();
   await expect(page.getByRole("table")).toHaveCount(0);
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - window.innerWidth
-  );
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({
     path: "test-results/screenshots/admin-system-390.png",
@@ -196,9 +155,7 @@ test("the System page fits a phone", async ({ adminPage: page }) => {
   });
 });
 
-test("staff do not see the System page: not in the menu, and a direct link says owners only", async ({
-  staffPage: page,
-}) => {
+test("staff do not see the System page: not in the menu, and a direct link says owners only", async ({ staffPage: page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/admin");
   const nav = page.getByRole("navigation", { name: "Admin" });
@@ -206,13 +163,7 @@ test("staff do not see the System page: not in the menu, and a direct link says 
   await expect(nav.getByRole("link", { name: "Orders" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "System" })).toHaveCount(0);
   await page.goto("/admin/system");
-  await expect(
-    page.getByRole("alert").filter({ hasText: "Owners only" })
-  ).toBeVisible();
-  await expect(
-    page.getByRole("heading", { name: "System", level: 2 })
-  ).toHaveCount(0);
-  expect(
-    (await page.request.post("/functions/v1/get-system", { data: {} })).status()
-  ).toBe(403);
+  await expect(page.getByRole("alert").filter({ hasText: "Owners only" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "System", level: 2 })).toHaveCount(0);
+  expect((await page.request.post("/functions/v1/get-system", { data: {} })).status()).toBe(403);
 });

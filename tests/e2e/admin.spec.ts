@@ -43,7 +43,11 @@ test("filter by status, keep it in the URL, and search by order id", async ({ ad
   await page.reload();
   await expect(page.getByRole("textbox", { name: "Status" })).toHaveValue("Delivered");
 
-  const firstId = (await page.getByRole("link", { name: /^[0-9a-f]{8}$/ }).first().textContent()) ?? "";
+  const firstId =
+    (await page
+      .getByRole("link", { name: /^[0-9a-f]{8}$/ })
+      .first()
+      .textContent()) ?? "";
   await page.getByRole("textbox", { name: "Search" }).fill(firstId);
   await expect(page.getByRole("link", { name: /^[0-9a-f]{8}$/ })).toHaveCount(1);
 });
@@ -54,7 +58,9 @@ test("a customer who calls is found by name, by the email spelled another way an
   const orderLinks = page.getByRole("link", { name: /^[0-9a-f]{8}$/ });
   /** Types `q` into Search and waits for the list the shop answers for it. */
   const searchFor = async (q: string) => {
-    const answered = page.waitForResponse((response) => response.url().includes("/functions/v1/get-orders") && (response.request().postData() ?? "").includes(JSON.stringify(q)));
+    const answered = page.waitForResponse(
+      (response) => response.url().includes("/functions/v1/get-orders") && (response.request().postData() ?? "").includes(JSON.stringify(q)),
+    );
     await page.getByRole("textbox", { name: "Search" }).fill(q);
     expect((await answered).ok()).toBe(true);
   };
@@ -82,7 +88,9 @@ test("a customer who calls is found by name, by the email spelled another way an
 test("the owner shows an order's customer details, and the look is in its history; staff have no such button", async ({ adminPage: page, browser }) => {
   await page.goto("/admin");
   // The demo's first order: Olivia Martinez, (310) 555-0110 (prisma/seed-demo.ts).
-  const answered = page.waitForResponse((response) => response.url().includes("/functions/v1/get-orders") && (response.request().postData() ?? "").includes("olivia.martinez0"));
+  const answered = page.waitForResponse(
+    (response) => response.url().includes("/functions/v1/get-orders") && (response.request().postData() ?? "").includes("olivia.martinez0"),
+  );
   await page.getByRole("textbox", { name: "Search" }).fill("olivia.martinez0@demo.chillpb.example");
   await answered;
   await expect(page.getByRole("link", { name: /^[0-9a-f]{8}$/ })).toHaveCount(1);
@@ -98,7 +106,10 @@ test("the owner shows an order's customer details, and the look is in its histor
   await expect(details).toContainText("Santa Monica, CA 90405");
   const history = page.getByRole("list", { name: "Order history" });
   await expect(history.getByRole("listitem").filter({ hasText: "Customer details shown" }).last()).toContainText("admin@chillpb.example");
-  for (const [width, name] of [[1440, "desktop"], [390, "phone"]] as const) {
+  for (const [width, name] of [
+    [1440, "desktop"],
+    [390, "phone"],
+  ] as const) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `test-results/screenshots/admin-customer-details-${name}.png`, fullPage: true });
   }

@@ -14,7 +14,12 @@ test("a refresh keeps every field typed, and what the page had checked", async (
   // code), as a person pausing would. A save sent while typing (the ZIP code in, the phone not yet) is not that one.
   const saved = page.waitForResponse((response) => {
     const sent = new URLSearchParams(response.request().postData() ?? "");
-    return new URL(response.url()).pathname === "/checkout/draft" && response.status() === 204 && sent.get("zipCode") === "90025" && sent.get("phone") === "310 555 0100";
+    return (
+      new URL(response.url()).pathname === "/checkout/draft" &&
+      response.status() === 204 &&
+      sent.get("zipCode") === "90025" &&
+      sent.get("phone") === "310 555 0100"
+    );
   });
   await fillShipping(page, { ...westLa, email, phone: "310 555 0100" });
   await saved;

@@ -61,9 +61,7 @@ test("form errors keep the values and name the fields", async ({ page }) => {
   await page.goto("/checkout");
   await fillShipping(page, { firstName: "Maya", email: "not-an-email", city: "Los Angeles" });
   await page.getByRole("button", { name: "Check Delivery & Continue" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Missing Information" })).toContainText(
-    "Please fill in all required fields.",
-  );
+  await expect(page.getByRole("alert").filter({ hasText: "Missing Information" })).toContainText("Please fill in all required fields.");
   await expect(page.getByLabel(/First name/)).toHaveValue("Maya");
   await expect(page.getByLabel(/^Email/)).toHaveValue("not-an-email");
   await expect(page.getByLabel(/Last name/)).toHaveAttribute("aria-invalid", "true");
@@ -78,9 +76,7 @@ test("an address outside the area shows the contact card with a prefilled email"
   await page.goto("/checkout");
   await fillShipping(page, { ...westLa, address: "1 Truxtun Ave", city: "Bakersfield", zipCode: "93301" });
   await page.getByRole("button", { name: "Check Delivery", exact: true }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Outside Delivery Area" })).toContainText(
-    "You're outside our 25-mile delivery area.",
-  );
+  await expect(page.getByRole("alert").filter({ hasText: "Outside Delivery Area" })).toContainText("You're outside our 25-mile delivery area.");
   const card = page.getByTestId("delivery-result");
   await expect(card).toContainText("hello@chillpb.example");
   await expect(card).toContainText("(310) 555-0142");

@@ -23,7 +23,11 @@ test("the owner exports a customer's data, then forgets them: their order keeps 
   await adminPage.getByLabel("Customer's email").fill(email.toUpperCase());
   const download = adminPage.waitForEvent("download");
   await adminPage.getByRole("button", { name: "Export their data (JSON)" }).click();
-  const file = JSON.parse(readFileSync(await (await download).path(), "utf8")) as { orders: { id: string; first_name: string }[]; subscriptions: unknown[]; emails: unknown[] };
+  const file = JSON.parse(readFileSync(await (await download).path(), "utf8")) as {
+    orders: { id: string; first_name: string }[];
+    subscriptions: unknown[];
+    emails: unknown[];
+  };
   expect(file.orders.map((each) => each.id)).toEqual([order.id]);
   expect(file.orders[0]!.first_name).toBe("Maya");
   expect(file.subscriptions).toHaveLength(1);

@@ -56,7 +56,15 @@ test.afterAll(async () => {
 async function launch(probe: string) {
   const shop = await startShop(
     PORT,
-    { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: database.url, PUBLIC_URL: ORIGIN, OUTBOX_POLL_MS: "0", SENTRY_DSN: dsn, FAULT_PROBE: probe },
+    {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: database.url,
+      PUBLIC_URL: ORIGIN,
+      OUTBOX_POLL_MS: "0",
+      SENTRY_DSN: dsn,
+      FAULT_PROBE: probe,
+    },
     { origin: ORIGIN, nodeOptions: ["--import", "./tests/support/fault-probe.mjs"] },
   );
   launched.add(shop);

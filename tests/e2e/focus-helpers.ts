@@ -12,24 +12,26 @@ export async function expectFocusInView(page: Page) {
 }
 
 function focusProblem(page: Page) {
-  return page.evaluate(() => {
-    const element = document.activeElement;
-    if (!(element instanceof HTMLElement) || element === document.body) return { problem: "nothing has focus" };
-    const box = element.getBoundingClientRect();
-    const what = `${element.tagName.toLowerCase()} "${(element.getAttribute("aria-label") ?? element.textContent ?? "").trim().slice(0, 40)}"`;
-    if (box.width === 0 || box.height === 0) return { problem: `${what} has no size` };
-    if (box.top < 0 || box.left < 0 || box.bottom > window.innerHeight + 1 || box.right > window.innerWidth + 1) {
-      return { problem: `${what} is not wholly on the screen (top ${Math.round(box.top)}, bottom ${Math.round(box.bottom)})` };
-    }
-    const x = box.left + box.width / 2;
-    for (const y of [box.top + box.height / 2, box.top + Math.min(4, box.height / 2)]) {
-      const hit = document.elementFromPoint(x, y);
-      if (!hit || !(hit === element || element.contains(hit))) {
-        return { problem: `${what} is covered at y=${Math.round(y)} by ${hit?.outerHTML.slice(0, 80) ?? "nothing"}` };
+  return page
+    .evaluate(() => {
+      const element = document.activeElement;
+      if (!(element instanceof HTMLElement) || element === document.body) return { problem: "nothing has focus" };
+      const box = element.getBoundingClientRect();
+      const what = `${element.tagName.toLowerCase()} "${(element.getAttribute("aria-label") ?? element.textContent ?? "").trim().slice(0, 40)}"`;
+      if (box.width === 0 || box.height === 0) return { problem: `${what} has no size` };
+      if (box.top < 0 || box.left < 0 || box.bottom > window.innerHeight + 1 || box.right > window.innerWidth + 1) {
+        return { problem: `${what} is not wholly on the screen (top ${Math.round(box.top)}, bottom ${Math.round(box.bottom)})` };
       }
-    }
-    return { problem: null };
-  }).then((focus) => focus.problem);
+      const x = box.left + box.width / 2;
+      for (const y of [box.top + box.height / 2, box.top + Math.min(4, box.height / 2)]) {
+        const hit = document.elementFromPoint(x, y);
+        if (!hit || !(hit === element || element.contains(hit))) {
+          return { problem: `${what} is covered at y=${Math.round(y)} by ${hit?.outerHTML.slice(0, 80) ?? "nothing"}` };
+        }
+      }
+      return { problem: null };
+    })
+    .then((focus) => focus.problem);
 }
 
 /**

@@ -54,7 +54,16 @@ const FORMS: { name: string; path: string; fields: Record<string, string> }[] = 
   {
     name: "the checkout's address",
     path: "/checkout",
-    fields: { intent: "check-delivery", firstName: "Ana", lastName: "Ruiz", email: "ana@example.com", address: "1 Main St{}", city: "Santa Monica", state: "CA", zipCode: "90401" },
+    fields: {
+      intent: "check-delivery",
+      firstName: "Ana",
+      lastName: "Ruiz",
+      email: "ana@example.com",
+      address: "1 Main St{}",
+      city: "Santa Monica",
+      state: "CA",
+      zipCode: "90401",
+    },
   },
   { name: "unsubscribe", path: "/unsubscribe", fields: { token: "token{}" } },
   { name: "the operator sign-in", path: "/auth/login", fields: { email: "admin@chillpb.example", password: "chillpb-demo-admin{}" } },
@@ -111,11 +120,16 @@ for (const hostile of HOSTILE) {
       const boundary = "chillpbboundary";
       const raw = hostile.name === "NUL" ? Buffer.from([0]) : Buffer.from([0xed, 0xa0, 0x80]);
       const body = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nnewsletter\r\n--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\nana`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nnewsletter\r\n--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\nana`,
+        ),
         raw,
         Buffer.from(`@example.com\r\n--${boundary}--\r\n`),
       ]);
-      const response = await request.post("/?index", { headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, Accept: "application/json" }, data: body });
+      const response = await request.post("/?index", {
+        headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, Accept: "application/json" },
+        data: body,
+      });
       await expectRefusedBody(response, "multipart");
     });
 

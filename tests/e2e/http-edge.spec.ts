@@ -156,7 +156,11 @@ test("the demo, and a shop behind a proxy counted in hops, listen on the loopbac
 });
 
 test("a proxy counted in hops with the port open to the network refuses to start, and says to list the proxies' addresses", async () => {
-  const refused = await startShop(PORT + 1, { ...process.env, DATABASE_URL: database.url, MOCKS: "true", TRUST_PROXY: "1", HOST: "0.0.0.0" }, { waitUntilReady: false });
+  const refused = await startShop(
+    PORT + 1,
+    { ...process.env, DATABASE_URL: database.url, MOCKS: "true", TRUST_PROXY: "1", HOST: "0.0.0.0" },
+    { waitUntilReady: false },
+  );
   expect(await refused.exited).toBe(1);
   expect(refused.output()).toContain("TRUST_PROXY: a number of hops (1) is only safe when the shop listens on the loopback, and HOST is 0.0.0.0");
   expect(refused.output()).toContain("list the proxies' addresses instead");

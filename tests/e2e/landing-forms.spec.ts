@@ -32,9 +32,7 @@ test("partnership: missing information keeps the dialog open; success closes it 
 
   await dialog.getByLabel("Name*").fill("Sam Lee");
   await dialog.getByRole("button", { name: "Send Message" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Missing Information" })).toContainText(
-    "Please fill in all required fields.",
-  );
+  await expect(page.getByRole("alert").filter({ hasText: "Missing Information" })).toContainText("Please fill in all required fields.");
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel("Name*")).toHaveValue("Sam Lee");
 
@@ -42,9 +40,7 @@ test("partnership: missing information keeps the dialog open; success closes it 
   await dialog.getByLabel("Business Name").fill("Beach Gym");
   await dialog.getByLabel("Message*").fill("We'd love to stock your bars at our smoothie counter.");
   await dialog.getByRole("button", { name: "Send Message" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Message Sent!" })).toContainText(
-    "Thank you for your interest! We'll be in touch soon.",
-  );
+  await expect(page.getByRole("status").filter({ hasText: "Message Sent!" })).toContainText("Thank you for your interest! We'll be in touch soon.");
   await expect(dialog).toBeHidden();
 
   await page.getByRole("link", { name: "Partner With Us" }).click();

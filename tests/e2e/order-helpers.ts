@@ -47,4 +47,3 @@ export function orderPageLink(text: string) {
   expect(link, "the email links to the order page").toBeDefined();
   return link!;
 }
-

@@ -204,7 +204,9 @@ test("the owner refunds one carton, then cancels the rest: the customer is told 
   await customer.close();
 });
 
-test("a refund Stripe answers too late: the owner is told it is not known yet, and the order shows Refund pending, on its page and in the list", async ({ adminPage }) => {
+test("a refund Stripe answers too late: the owner is told it is not known yet, and the order shows Refund pending, on its page and in the list", async ({
+  adminPage,
+}) => {
   // The stand-in refunds, but answers only after the shop's two tries have timed out (STRIPE_TIMEOUT_MS, 10 s each).
   const email = `slow-refund-${Date.now()}-${Math.floor(Math.random() * 1e6)}${STRIPE_SLOW_REFUND_TAG}example.com`;
   const { orderId, shortId } = await paidOrder(adminPage.request, email);

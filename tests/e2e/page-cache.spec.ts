@@ -150,7 +150,10 @@ test("a visitor's own pages are never cached, and a plain read sets no cookie", 
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
     body: "intent=add&productId=bites-variety&quantity=2",
   });
-  const cookie = added.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+  const cookie = added.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
   expect(cookie).toContain("chillpb_cart=");
   const theirs = await get(`${origin}/shop`, { Cookie: cookie });
   // The page everyone shares, with their cart in it (decision 060); the next test checks it is the page Remix renders for them.
@@ -193,7 +196,11 @@ async function cartCookie(origin: string, adds: { productId: string; quantity: n
       body: `intent=add&productId=${productId}&quantity=${quantity}`,
     });
     expect(added.ok).toBe(true);
-    cookie = added.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ") || cookie;
+    cookie =
+      added.headers
+        .getSetCookie()
+        .map((line) => line.split(";")[0])
+        .join("; ") || cookie;
   }
   return cookie;
 }

@@ -23,14 +23,97 @@ test.describe.configure({ mode: "serial" });
 
 /** The seeded day: five paid orders to prepare in three zones, and three that are not work (shipped, unpaid, refunded). */
 const DAY = [
-  { name: ["Maya", "Rivera"], street: "1200 Ocean Park Blvd", zip: "90405", city: "Santa Monica", zone: "standard", tenths: 45, status: "pending", pay: "paid", items: [["bar-banana-pb", "Banana Blast", 600, 4]] },
-  { name: ["Noah", "Kim"], street: "11600 Wilshire Blvd", zip: "90025", city: "Los Angeles", zone: "standard", tenths: 12, status: "pending", pay: "paid", items: [["bar-banana-pb", "Banana Blast", 600, 1], ["bites-variety", "Chocolate Mini Bites", 1000, 3]] },
-  { name: ["Ava", "Chen"], street: "500 Pier Ave", zip: "90254", city: "Hermosa Beach", zone: "extended", tenths: 150, status: "preparing", pay: "paid", items: [["bites-variety", "Chocolate Mini Bites", 1000, 5]] },
-  { name: ["Liam", "Patel"], street: "300 Harbor Dr", zip: "90277", city: "Redondo Beach", zone: "premium", tenths: 230, status: "pending", pay: "paid", items: [["bites-strawberry", "Organic Strawberry Bites", 1000, 10]] },
-  { name: ["Zoe", "Garcia"], street: "2000 Main St", zip: "90405", city: "Santa Monica", zone: "standard", tenths: 30, status: "pending", pay: "paid", items: [["bar-chocolate-pb", "Chocolate Crunch", 600, 4]] },
-  { name: ["Old", "Shipped"], street: "1 Shipped St", zip: "90025", city: "Los Angeles", zone: "standard", tenths: 20, status: "shipped", pay: "paid", items: [["bar-chocolate-pb", "Chocolate Crunch", 600, 7]] },
-  { name: ["Not", "Paid"], street: "1 Unpaid St", zip: "90025", city: "Los Angeles", zone: "standard", tenths: 20, status: "pending", pay: "unpaid", items: [["bar-chocolate-pb", "Chocolate Crunch", 600, 9]] },
-  { name: ["Was", "Refunded"], street: "1 Refund St", zip: "90025", city: "Los Angeles", zone: "standard", tenths: 20, status: "pending", pay: "refunded", items: [["bar-chocolate-pb", "Chocolate Crunch", 600, 11]] },
+  {
+    name: ["Maya", "Rivera"],
+    street: "1200 Ocean Park Blvd",
+    zip: "90405",
+    city: "Santa Monica",
+    zone: "standard",
+    tenths: 45,
+    status: "pending",
+    pay: "paid",
+    items: [["bar-banana-pb", "Banana Blast", 600, 4]],
+  },
+  {
+    name: ["Noah", "Kim"],
+    street: "11600 Wilshire Blvd",
+    zip: "90025",
+    city: "Los Angeles",
+    zone: "standard",
+    tenths: 12,
+    status: "pending",
+    pay: "paid",
+    items: [
+      ["bar-banana-pb", "Banana Blast", 600, 1],
+      ["bites-variety", "Chocolate Mini Bites", 1000, 3],
+    ],
+  },
+  {
+    name: ["Ava", "Chen"],
+    street: "500 Pier Ave",
+    zip: "90254",
+    city: "Hermosa Beach",
+    zone: "extended",
+    tenths: 150,
+    status: "preparing",
+    pay: "paid",
+    items: [["bites-variety", "Chocolate Mini Bites", 1000, 5]],
+  },
+  {
+    name: ["Liam", "Patel"],
+    street: "300 Harbor Dr",
+    zip: "90277",
+    city: "Redondo Beach",
+    zone: "premium",
+    tenths: 230,
+    status: "pending",
+    pay: "paid",
+    items: [["bites-strawberry", "Organic Strawberry Bites", 1000, 10]],
+  },
+  {
+    name: ["Zoe", "Garcia"],
+    street: "2000 Main St",
+    zip: "90405",
+    city: "Santa Monica",
+    zone: "standard",
+    tenths: 30,
+    status: "pending",
+    pay: "paid",
+    items: [["bar-chocolate-pb", "Chocolate Crunch", 600, 4]],
+  },
+  {
+    name: ["Old", "Shipped"],
+    street: "1 Shipped St",
+    zip: "90025",
+    city: "Los Angeles",
+    zone: "standard",
+    tenths: 20,
+    status: "shipped",
+    pay: "paid",
+    items: [["bar-chocolate-pb", "Chocolate Crunch", 600, 7]],
+  },
+  {
+    name: ["Not", "Paid"],
+    street: "1 Unpaid St",
+    zip: "90025",
+    city: "Los Angeles",
+    zone: "standard",
+    tenths: 20,
+    status: "pending",
+    pay: "unpaid",
+    items: [["bar-chocolate-pb", "Chocolate Crunch", 600, 9]],
+  },
+  {
+    name: ["Was", "Refunded"],
+    street: "1 Refund St",
+    zip: "90025",
+    city: "Los Angeles",
+    zone: "standard",
+    tenths: 20,
+    status: "pending",
+    pay: "refunded",
+    items: [["bar-chocolate-pb", "Chocolate Crunch", 600, 11]],
+  },
 ] as const;
 
 function tsx(script: string) {
@@ -132,7 +215,11 @@ test("the owner sees what to make and the drop-offs by zone, nearest first, and 
 
   // Each order shown in full has the look in its history.
   await page.goto(`${ORIGIN}/admin/prepare`);
-  await zones.nth(0).getByRole("link", { name: /^[0-9a-f]{8}$/ }).first().click();
+  await zones
+    .nth(0)
+    .getByRole("link", { name: /^[0-9a-f]{8}$/ })
+    .first()
+    .click();
   await expect(page.getByText(/Customer details shown/).first()).toBeVisible();
 });
 
@@ -158,7 +245,9 @@ test("staff move the selected orders along together: preparing, then shipped wit
 
   await page.goto(`${ORIGIN}/admin/prepare`);
   await expect(standard.getByRole("listitem")).toHaveCount(3);
-  const ids = await standard.getByRole("checkbox", { name: /^Select order / }).evaluateAll((boxes) => boxes.map((box) => box.getAttribute("aria-label")!.slice("Select order ".length)));
+  const ids = await standard
+    .getByRole("checkbox", { name: /^Select order / })
+    .evaluateAll((boxes) => boxes.map((box) => box.getAttribute("aria-label")!.slice("Select order ".length)));
   await standard.getByRole("checkbox", { name: `Select order ${ids[0]}` }).check();
   await standard.getByRole("checkbox", { name: `Select order ${ids[1]}` }).check();
   await page.getByRole("button", { name: "Mark shipped…" }).click();

@@ -19,9 +19,7 @@ test("a visitor opens a product from the shop, reads what is in it and buys it; 
   const cspViolations = await watchCsp(page);
   await page.goto("/shop");
   const card = page.getByRole("article", { name: "Strawberry Bliss" });
-  await expect(card.getByTestId("allergen-line")).toHaveText(
-    "Contains: peanuts, milk. Contains honey: not suitable for infants under 12 months.",
-  );
+  await expect(card.getByTestId("allergen-line")).toHaveText("Contains: peanuts, milk. Contains honey: not suitable for infants under 12 months.");
   await page.evaluate(() => ((window as unknown as { marker: string }).marker = "no reload"));
   await card.getByRole("link", { name: "Strawberry Bliss" }).click();
 

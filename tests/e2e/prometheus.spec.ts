@@ -81,11 +81,7 @@ test("Prometheus scrapes the shop (up == 1) with the shipped rules loaded, and a
 
   prometheus = spawn(
     PROMETHEUS,
-    [
-      `--config.file=${writeConfig()}`,
-      `--storage.tsdb.path=${path.join(folder, "data")}`,
-      `--web.listen-address=127.0.0.1:${PROMETHEUS_PORT}`,
-    ],
+    [`--config.file=${writeConfig()}`, `--storage.tsdb.path=${path.join(folder, "data")}`, `--web.listen-address=127.0.0.1:${PROMETHEUS_PORT}`],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   for (const stream of [prometheus.stdout!, prometheus.stderr!]) stream.on("data", (chunk: Buffer) => (prometheusOutput += chunk.toString()));
@@ -97,7 +93,9 @@ test("Prometheus scrapes the shop (up == 1) with the shipped rules loaded, and a
       throw new Error(`Prometheus never scraped the shop: ${String(error)}\n${prometheusOutput.slice(-2_000)}`);
     });
 
-  const rules = (await (await fetch(`${PROMETHEUS_ORIGIN}/api/v1/rules`)).json()) as { data: { groups: { name: string; rules: { name: string; health: string }[] }[] } };
+  const rules = (await (await fetch(`${PROMETHEUS_ORIGIN}/api/v1/rules`)).json()) as {
+    data: { groups: { name: string; rules: { name: string; health: string }[] }[] };
+  };
   const loaded = rules.data.groups.flatMap((group) => group.rules);
   expect(loaded.map((rule) => rule.name)).toEqual(
     expect.arrayContaining(["ChillPBDeadEmails", "ChillPBEmailBacklogOld", "ChillPBWebhookFailures", "ChillPBServerErrors", "ChillPBNoPaidOrder"]),

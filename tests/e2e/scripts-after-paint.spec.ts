@@ -70,18 +70,19 @@ const withoutPaintEntries = {
     };
   },
 };
-for (const [what, browser] of Object.entries(withoutPaintEntries)) test(`a browser that ${what} hydrates the page after its first frame`, async ({ page }) => {
-  await page.addInitScript(browser);
-  const errors = collectErrors(page);
-  await page.goto("/shop");
-  await page.locator("html[data-enhanced]").waitFor({ state: "attached" });
-  const { scripts } = await paintAndScripts(page);
-  expect(scripts.length).toBeGreaterThanOrEqual(4);
-  // The enhanced page works: the cart opens in place.
-  await page.getByRole("link", { name: /^Open cart/ }).click();
-  await expect(page.getByRole("dialog", { name: "Your Cart" })).toBeVisible();
-  expect(errors).toEqual([]);
-});
+for (const [what, browser] of Object.entries(withoutPaintEntries))
+  test(`a browser that ${what} hydrates the page after its first frame`, async ({ page }) => {
+    await page.addInitScript(browser);
+    const errors = collectErrors(page);
+    await page.goto("/shop");
+    await page.locator("html[data-enhanced]").waitFor({ state: "attached" });
+    const { scripts } = await paintAndScripts(page);
+    expect(scripts.length).toBeGreaterThanOrEqual(4);
+    // The enhanced page works: the cart opens in place.
+    await page.getByRole("link", { name: /^Open cart/ }).click();
+    await expect(page.getByRole("dialog", { name: "Your Cart" })).toBeVisible();
+    expect(errors).toEqual([]);
+  });
 
 test.describe("a page whose bytes arrive in two parts", () => {
   test.use({ awaitEnhanced: false });
@@ -93,25 +94,29 @@ test.describe("a page whose bytes arrive in two parts", () => {
    */
   async function cutPageProxy(origin: string) {
     const server = http.createServer((request, response) => {
-      const upstream = http.request(`${origin}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(origin).host, "accept-encoding": "identity" } }, (answer) => {
-        if (request.url !== "/shop") {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(response);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
-        answer.on("end", () => {
-          const page = Buffer.concat(chunks).toString("utf8");
-          const script = page.indexOf('type="module-after-paint"');
-          const cut = page.indexOf("import", script) + 10;
-          const headers = { ...answer.headers };
-          delete headers["content-length"];
-          response.writeHead(answer.statusCode ?? 502, headers);
-          response.write(page.slice(0, cut));
-          setTimeout(() => response.end(page.slice(cut)), 1_000);
-        });
-      });
+      const upstream = http.request(
+        `${origin}${request.url}`,
+        { method: request.method, headers: { ...request.headers, host: new URL(origin).host, "accept-encoding": "identity" } },
+        (answer) => {
+          if (request.url !== "/shop") {
+            response.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(response);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+          answer.on("end", () => {
+            const page = Buffer.concat(chunks).toString("utf8");
+            const script = page.indexOf('type="module-after-paint"');
+            const cut = page.indexOf("import", script) + 10;
+            const headers = { ...answer.headers };
+            delete headers["content-length"];
+            response.writeHead(answer.statusCode ?? 502, headers);
+            response.write(page.slice(0, cut));
+            setTimeout(() => response.end(page.slice(cut)), 1_000);
+          });
+        },
+      );
       request.pipe(upstream);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

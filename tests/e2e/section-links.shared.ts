@@ -13,12 +13,8 @@ import type { Locator, Page } from "@playwright/test";
 export async function expectScrolledTo(page: Page, id: string, below = 160) {
   await expect(page).toHaveURL(new RegExp(`#${id}$`));
   const section = page.locator(`#${id}`);
-  await expect
-    .poll(() => section.evaluate((element) => Math.round(element.getBoundingClientRect().top)), { timeout: 5_000 })
-    .toBeGreaterThanOrEqual(0);
-  await expect
-    .poll(() => section.evaluate((element) => Math.round(element.getBoundingClientRect().top)), { timeout: 5_000 })
-    .toBeLessThan(below);
+  await expect.poll(() => section.evaluate((element) => Math.round(element.getBoundingClientRect().top)), { timeout: 5_000 }).toBeGreaterThanOrEqual(0);
+  await expect.poll(() => section.evaluate((element) => Math.round(element.getBoundingClientRect().top)), { timeout: 5_000 }).toBeLessThan(below);
 }
 
 const header = (page: Page): Locator => page.getByRole("banner").getByRole("navigation", { name: "Main" });

@@ -57,7 +57,11 @@ function startShop(smtp: TestSmtpServer, env: Record<string, string> = {}) {
 }
 
 /** What the process logged, one message a line. */
-const messages = (shop: ShopProcess) => shop.logLines().map((line) => String(line.msg)).join("\n");
+const messages = (shop: ShopProcess) =>
+  shop
+    .logLines()
+    .map((line) => String(line.msg))
+    .join("\n");
 
 /** A real shop's settings (Stripe is configured but never called here). */
 const production = {
@@ -234,9 +238,11 @@ test("a fully configured shop without NODE_ENV=production refuses to start, says
     const shop = await launch({ ...settings, DATABASE_URL: url });
     expect(await shop.exited).toBe(1);
     expect(shop.output()).toBe(
-      'SESSION_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET are set but NODE_ENV is not set: this looks like a real shop, which must not start as the demo (stand-ins, demo accounts with public passwords). Set NODE_ENV=production to run the real shop, or unset them to run the demo.\n',
+      "SESSION_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET are set but NODE_ENV is not set: this looks like a real shop, which must not start as the demo (stand-ins, demo accounts with public passwords). Set NODE_ENV=production to run the real shop, or unset them to run the demo.\n",
     );
-    const tables = await withClient(url, (client) => client.query("SELECT count(*)::int AS count FROM information_schema.tables WHERE table_schema = 'public'"));
+    const tables = await withClient(url, (client) =>
+      client.query("SELECT count(*)::int AS count FROM information_schema.tables WHERE table_schema = 'public'"),
+    );
     expect(tables.rows).toEqual([{ count: 0 }]);
   } finally {
     await drop();

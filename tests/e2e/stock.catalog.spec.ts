@@ -20,7 +20,10 @@ test("30 checkouts at once for the 10 left sell exactly 10; the shop says Only N
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByText(`${PRODUCT.name} saved.`)).toBeVisible();
     await expect(page.getByText("10 left", { exact: true })).toBeVisible();
-    for (const [name, width] of [["desktop", 1440], ["phone", 390]] as const) {
+    for (const [name, width] of [
+      ["desktop", 1440],
+      ["phone", 390],
+    ] as const) {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({ path: `test-results/screenshots/admin-product-stock-${name}.png`, fullPage: true });
     }

@@ -64,7 +64,12 @@ test("a visitor browses, filters, fills the cart past $20 and finds it again aft
   // Wait until the server has the last change, then reload.
   await expect
     .poll(() => page.evaluate(() => window.localStorage.getItem("chillpbcart")))
-    .toBe(JSON.stringify([{ productId: "bar-chocolate-pb", quantity: 2 }, { productId: "bites-banana", quantity: 1 }]));
+    .toBe(
+      JSON.stringify([
+        { productId: "bar-chocolate-pb", quantity: 2 },
+        { productId: "bites-banana", quantity: 1 },
+      ]),
+    );
   await page.reload();
   await expect(page.getByTestId("cart-count")).toHaveText("3");
 });
@@ -73,9 +78,7 @@ test("a cart saved in the browser comes back when the server has none (new cooki
   await page.goto("/shop");
   await page.getByRole("button", { name: "Add to cart, Strawberry Bliss" }).click();
   await page.getByRole("button", { name: "Add to cart, Strawberry Bliss" }).click();
-  await expect
-    .poll(() => page.evaluate(() => window.localStorage.getItem("chillpbcart")))
-    .toContain('"quantity":2');
+  await expect.poll(() => page.evaluate(() => window.localStorage.getItem("chillpbcart"))).toContain('"quantity":2');
 
   await context.clearCookies();
   await page.reload();

@@ -215,9 +215,7 @@ describe("throttling failed sign-ins", () => {
     const admin = await createAdmin();
     const address = `burst-${randomUUID()}`;
     const start = windowStart();
-    const results = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => signIn(credentials(admin.email, `guess ${index}`), from(address), start)),
-    );
+    const results = await Promise.all(Array.from({ length: 12 }, (_, index) => signIn(credentials(admin.email, `guess ${index}`), from(address), start)));
     const checked = results.filter((result) => !result.ok && result.reason === "refused");
     expect(checked.length).toBeLessThanOrEqual(5);
     expect(checked.length).toBeGreaterThan(0);
@@ -276,74 +274,86 @@ describe("throttling failed sign-ins", () => {
     expect(cookieFrom(signedIn, ADMIN_COOKIE)).not.toBeNull();
   });
 
-  it("doubles the pair's wait with each further failure, up to 15 minutes", async () => {
-    const admin = await createAdmin();
-    const address = `doubling-${randomUUID()}`;
-    let now = windowStart();
-    // The operator signed in from their own browser before: it carries the account's device cookie.
-    const home = await signIn(credentials(admin.email, admin.password), from(`home-${randomUUID()}`), now);
-    if (!home.ok) throw new Error("the operator could not sign in");
-    const knownBrowser = home.setCookies.map((cookie) => cookie.split(";")[0]).join("; ");
-    for (let attempt = 0; attempt < 5; attempt++) {
-      expect(await wrong(admin.email, address, now)).toMatchObject({ reason: "refused" });
-    }
-    const waits: number[] = [];
-    for (let step = 0; step < 13; step++) {
-      const refused = await signIn(credentials(admin.email, admin.password), from(address), now);
-      if (refused.ok || refused.reason !== "throttled") throw new Error(`expected a 429 at step ${step}`);
-      waits.push(refused.retryAfterSeconds);
-      now += refused.retryAfterSeconds * SECOND;
-      expect(await wrong(admin.email, address, now)).toMatchObject({ reason: "refused" });
-    }
-    expect(waits).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900, 900, 900]);
-    const capped = await signIn(credentials(admin.email, admin.password), from(address), now);
-    expect(capped).toMatchObject({ reason: "throttled", retryAfterSeconds: 900, error: expect.stringMatching(/15 minutes/) });
-    // The right password still works after the wait, and at once from a browser the account knows, wherever it is.
-    expect(await signIn(credentials(admin.email, admin.password), from(`elsewhere-${randomUUID()}`, knownBrowser), now)).toMatchObject({ ok: true });
-    expect(await signIn(credentials(admin.email, admin.password), from(address), now + 15 * MINUTE)).toMatchObject({ ok: true });
-  }, SLOW_TEST_MS);
+  it(
+    "doubles the pair's wait with each further failure, up to 15 minutes",
+    async () => {
+      const admin = await createAdmin();
+      const address = `doubling-${randomUUID()}`;
+      let now = windowStart();
+      // The operator signed in from their own browser before: it carries the account's device cookie.
+      const home = await signIn(credentials(admin.email, admin.password), from(`home-${randomUUID()}`), now);
+      if (!home.ok) throw new Error("the operator could not sign in");
+      const knownBrowser = home.setCookies.map((cookie) => cookie.split(";")[0]).join("; ");
+      for (let attempt = 0; attempt < 5; attempt++) {
+        expect(await wrong(admin.email, address, now)).toMatchObject({ reason: "refused" });
+      }
+      const waits: number[] = [];
+      for (let step = 0; step < 13; step++) {
+        const refused = await signIn(credentials(admin.email, admin.password), from(address), now);
+        if (refused.ok || refused.reason !== "throttled") throw new Error(`expected a 429 at step ${step}`);
+        waits.push(refused.retryAfterSeconds);
+        now += refused.retryAfterSeconds * SECOND;
+        expect(await wrong(admin.email, address, now)).toMatchObject({ reason: "refused" });
+      }
+      expect(waits).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900, 900, 900]);
+      const capped = await signIn(credentials(admin.email, admin.password), from(address), now);
+      expect(capped).toMatchObject({ reason: "throttled", retryAfterSeconds: 900, error: expect.stringMatching(/15 minutes/) });
+      // The right password still works after the wait, and at once from a browser the account knows, wherever it is.
+      expect(await signIn(credentials(admin.email, admin.password), from(`elsewhere-${randomUUID()}`, knownBrowser), now)).toMatchObject({ ok: true });
+      expect(await signIn(credentials(admin.email, admin.password), from(address), now + 15 * MINUTE)).toMatchObject({ ok: true });
+    },
+    SLOW_TEST_MS,
+  );
 
-  it("slows an address that fails for 20 different emails, for a new email and the operator's too, but not other addresses", async () => {
-    const admin = await createAdmin();
-    const address = `sprayer-${randomUUID()}`;
-    const start = windowStart();
-    for (let attempt = 0; attempt < 20; attempt++) {
-      expect(await wrong(`guess-${attempt}-${randomUUID().slice(0, 8)}@chillpb.test`, address, start + attempt)).toMatchObject({ reason: "refused" });
-    }
-    const fresh = `fresh-${randomUUID().slice(0, 8)}@chillpb.test`;
-    expect(await wrong(fresh, address, start + 100)).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 1 });
-    expect(await signIn(credentials(admin.email, admin.password), from(address), start + 100)).toMatchObject({ reason: "throttled" });
-    expect(await signIn(credentials(admin.email, admin.password), from(`elsewhere-${randomUUID()}`), start + 100)).toMatchObject({ ok: true });
+  it(
+    "slows an address that fails for 20 different emails, for a new email and the operator's too, but not other addresses",
+    async () => {
+      const admin = await createAdmin();
+      const address = `sprayer-${randomUUID()}`;
+      const start = windowStart();
+      for (let attempt = 0; attempt < 20; attempt++) {
+        expect(await wrong(`guess-${attempt}-${randomUUID().slice(0, 8)}@chillpb.test`, address, start + attempt)).toMatchObject({ reason: "refused" });
+      }
+      const fresh = `fresh-${randomUUID().slice(0, 8)}@chillpb.test`;
+      expect(await wrong(fresh, address, start + 100)).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 1 });
+      expect(await signIn(credentials(admin.email, admin.password), from(address), start + 100)).toMatchObject({ reason: "throttled" });
+      expect(await signIn(credentials(admin.email, admin.password), from(`elsewhere-${randomUUID()}`), start + 100)).toMatchObject({ ok: true });
 
-    // The same growing delay: after a second one more try counts, then 2 s.
-    expect(await wrong(fresh, address, start + 19 + SECOND)).toMatchObject({ reason: "refused" });
-    expect(await wrong(fresh, address, start + 19 + SECOND)).toMatchObject({ reason: "throttled", retryAfterSeconds: 2 });
-    expect(await signIn(credentials(admin.email, admin.password), from(address), start + 19 + 3 * SECOND)).toMatchObject({ ok: true });
-  }, SLOW_TEST_MS);
+      // The same growing delay: after a second one more try counts, then 2 s.
+      expect(await wrong(fresh, address, start + 19 + SECOND)).toMatchObject({ reason: "refused" });
+      expect(await wrong(fresh, address, start + 19 + SECOND)).toMatchObject({ reason: "throttled", retryAfterSeconds: 2 });
+      expect(await signIn(credentials(admin.email, admin.password), from(address), start + 19 + 3 * SECOND)).toMatchObject({ ok: true });
+    },
+    SLOW_TEST_MS,
+  );
 
-  it("slows guesses at one account from many addresses (one guess each), never the browser the account signed in from", async () => {
-    const admin = await createAdmin();
-    const start = windowStart();
-    const home = await signIn(credentials(admin.email, admin.password), from(`home-${randomUUID()}`), start);
-    if (!home.ok) throw new Error("the operator could not sign in");
-    const knownBrowser = home.setCookies.map((cookie) => cookie.split(";")[0]).join("; ");
-    expect(home.setCookies[1]).toMatch(/^chillpb_device=.+; Max-Age=7776000; Path=\/auth; HttpOnly; SameSite=Lax$/);
+  it(
+    "slows guesses at one account from many addresses (one guess each), never the browser the account signed in from",
+    async () => {
+      const admin = await createAdmin();
+      const start = windowStart();
+      const home = await signIn(credentials(admin.email, admin.password), from(`home-${randomUUID()}`), start);
+      if (!home.ok) throw new Error("the operator could not sign in");
+      const knownBrowser = home.setCookies.map((cookie) => cookie.split(";")[0]).join("; ");
+      expect(home.setCookies[1]).toMatch(/^chillpb_device=.+; Max-Age=7776000; Path=\/auth; HttpOnly; SameSite=Lax$/);
 
-    // 30 addresses, one wrong password each, as the review tried: 10 are checked, then the account makes them wait.
-    const results = [];
-    for (let guess = 0; guess < 30; guess++) results.push(await wrong(admin.email, `botnet-${guess}-${randomUUID()}`, start + guess));
-    expect(results.slice(0, 10).every((result) => !result.ok && result.reason === "refused")).toBe(true);
-    expect(results[10]).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 1 });
-    expect(results.filter((result) => !result.ok && result.reason === "refused").length).toBeLessThan(15);
+      // 30 addresses, one wrong password each, as the review tried: 10 are checked, then the account makes them wait.
+      const results = [];
+      for (let guess = 0; guess < 30; guess++) results.push(await wrong(admin.email, `botnet-${guess}-${randomUUID()}`, start + guess));
+      expect(results.slice(0, 10).every((result) => !result.ok && result.reason === "refused")).toBe(true);
+      expect(results[10]).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 1 });
+      expect(results.filter((result) => !result.ok && result.reason === "refused").length).toBeLessThan(15);
 
-    // The operator's own browser signs in at once, from any address; a new browser waits its turn (never locked out).
-    expect(await signIn(credentials(admin.email, admin.password), from(`cafe-${randomUUID()}`, knownBrowser), start + 30)).toMatchObject({ ok: true });
-    expect(await signIn(credentials(admin.email, admin.password), from(`new-laptop-${randomUUID()}`), start + 30)).toMatchObject({ reason: "throttled" });
-    expect(await signIn(credentials(admin.email, admin.password), from(`new-laptop-${randomUUID()}`), start + 6 * MINUTE)).toMatchObject({ ok: true });
-    // Another account is not slowed by this one's guesses.
-    const other = await createAdmin();
-    expect(await signIn(credentials(other.email, other.password), from(`botnet-x-${randomUUID()}`), start + 30)).toMatchObject({ ok: true });
-  }, SLOW_TEST_MS);
+      // The operator's own browser signs in at once, from any address; a new browser waits its turn (never locked out).
+      expect(await signIn(credentials(admin.email, admin.password), from(`cafe-${randomUUID()}`, knownBrowser), start + 30)).toMatchObject({ ok: true });
+      expect(await signIn(credentials(admin.email, admin.password), from(`new-laptop-${randomUUID()}`), start + 30)).toMatchObject({ reason: "throttled" });
+      expect(await signIn(credentials(admin.email, admin.password), from(`new-laptop-${randomUUID()}`), start + 6 * MINUTE)).toMatchObject({ ok: true });
+      // Another account is not slowed by this one's guesses.
+      const other = await createAdmin();
+      expect(await signIn(credentials(other.email, other.password), from(`botnet-x-${randomUUID()}`), start + 30)).toMatchObject({ ok: true });
+    },
+    SLOW_TEST_MS,
+  );
 
   it("a successful sign-in clears the pair's failures", async () => {
     const admin = await createAdmin();
@@ -362,31 +372,35 @@ describe("throttling failed sign-ins", () => {
     expect(await wrong(admin.email, address, start + SECOND)).toMatchObject({ reason: "throttled", retryAfterSeconds: 1 });
   });
 
-  it("keeps the throttle's rows bounded: hashed keys, an expiry, and expired rows removed", async () => {
-    const address = `many-emails-${randomUUID()}`;
-    const start = windowStart();
-    const before = (await throttleRows()).length;
-    const emails = Array.from({ length: 40 }, (_, index) => `spray-${index}-${randomUUID().slice(0, 8)}@chillpb.test`);
-    for (const email of emails) await wrong(email, address, start);
+  it(
+    "keeps the throttle's rows bounded: hashed keys, an expiry, and expired rows removed",
+    async () => {
+      const address = `many-emails-${randomUUID()}`;
+      const start = windowStart();
+      const before = (await throttleRows()).length;
+      const emails = Array.from({ length: 40 }, (_, index) => `spray-${index}-${randomUUID().slice(0, 8)}@chillpb.test`);
+      for (const email of emails) await wrong(email, address, start);
 
-    const rows = await throttleRows();
-    // 20 pairs and 20 accounts before the address is slowed, plus the address itself; the refused tries add nothing.
-    expect(rows.length - before).toBeLessThanOrEqual(41);
-    for (const row of rows) {
-      expect(row.key).not.toContain("@");
-      expect(row.key).not.toContain(address);
-      expect(row.expiresAt.getTime()).toBeLessThanOrEqual(start + 15 * MINUTE + 24 * 60 * MINUTE + MINUTE);
-    }
+      const rows = await throttleRows();
+      // 20 pairs and 20 accounts before the address is slowed, plus the address itself; the refused tries add nothing.
+      expect(rows.length - before).toBeLessThanOrEqual(41);
+      for (const row of rows) {
+        expect(row.key).not.toContain("@");
+        expect(row.key).not.toContain(address);
+        expect(row.expiresAt.getTime()).toBeLessThanOrEqual(start + 15 * MINUTE + 24 * 60 * MINUTE + MINUTE);
+      }
 
-    // Two days on, the sweep (once a minute in each server) removes every expired row.
-    const later = start + 2 * 24 * 60 * MINUTE;
-    await sweepExpiredRateLimits(later);
-    await wrong(emails[0] ?? "", `another-${randomUUID()}`, later);
-    const remaining = await throttleRows();
-    expect(remaining.every((row) => row.expiresAt.getTime() >= later)).toBe(true);
-    // The new try's address, pair and account.
-    expect(remaining).toHaveLength(3);
-  }, SLOW_TEST_MS);
+      // Two days on, the sweep (once a minute in each server) removes every expired row.
+      const later = start + 2 * 24 * 60 * MINUTE;
+      await sweepExpiredRateLimits(later);
+      await wrong(emails[0] ?? "", `another-${randomUUID()}`, later);
+      const remaining = await throttleRows();
+      expect(remaining.every((row) => row.expiresAt.getTime() >= later)).toBe(true);
+      // The new try's address, pair and account.
+      expect(remaining).toHaveLength(3);
+    },
+    SLOW_TEST_MS,
+  );
 });
 
 describe("sessions end on the server", () => {

@@ -95,9 +95,7 @@ describe("without a signed-in operator", () => {
   it.each(cases)("%s answers 401 to a tampered or unknown session cookie", async (name, body) => {
     const value = admin.cookie.slice(ADMIN_COOKIE.length + 1);
     const tampered = `${ADMIN_COOKIE}=${value.slice(0, 5)}${value[5] === "x" ? "y" : "x"}${value.slice(6)}`;
-    const signedUnknown = (
-      await createCookie(ADMIN_COOKIE, { secrets: [sessionSecret] }).serialize(randomBytes(32).toString("base64url"))
-    ).split(";")[0];
+    const signedUnknown = (await createCookie(ADMIN_COOKIE, { secrets: [sessionSecret] }).serialize(randomBytes(32).toString("base64url"))).split(";")[0];
     for (const cookie of [tampered, signedUnknown ?? "", `${ADMIN_COOKIE}=`, "some_other_cookie=1"]) {
       const response = await callFunction(name, body, { cookie });
       expect(response.status, cookie).toBe(401);
@@ -127,7 +125,10 @@ describe("get-orders", () => {
       phone: "310-555-0199",
       address: "742 Evergreen Terrace",
     };
-    const { orderId } = await orderFor(customer, [["bites-variety", 2], ["bar-chocolate-pb", 2]]);
+    const { orderId } = await orderFor(customer, [
+      ["bites-variety", 2],
+      ["bar-chocolate-pb", 2],
+    ]);
 
     const response = await asAdmin("get-orders", { pageSize: 100, includeUnpaid: true });
     expect(response.status).toBe(200);
@@ -250,7 +251,10 @@ describe("get-orders", () => {
 
     for (const q of [domain, `@${domain}`, domain.toUpperCase(), `  ${domain}  `]) {
       const result = await ordersJson({ q });
-      expect(result.orders.map((order) => order.id), q).toEqual([mine.orderId]);
+      expect(
+        result.orders.map((order) => order.id),
+        q,
+      ).toEqual([mine.orderId]);
     }
     // Found whatever case the customer typed the address in, on every database.
     const shouted = await orderFor({ email: `Maya.Rivera@${domain.toUpperCase()}` });
@@ -261,7 +265,10 @@ describe("get-orders", () => {
   });
 
   it("finds a customer by whole email in another spelling, by name and by phone, for owners and staff, rows masked", async () => {
-    const tag = randomUUID().replace(/[^a-f]/g, "").slice(0, 4) || "abcd";
+    const tag =
+      randomUUID()
+        .replace(/[^a-f]/g, "")
+        .slice(0, 4) || "abcd";
     // A surname no other test uses (letters only), and a phone number of this test's own.
     const lastName = `Quill${tag}`;
     const digits = `31${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
@@ -287,7 +294,8 @@ describe("get-orders", () => {
         return found.orders.map((order) => order.id).sort();
       };
       // The same mailbox however it is spelled: case, dots and +tag in Gmail, googlemail.com.
-      for (const q of [mailbox, mailbox.toUpperCase(), `m.a.y.a.${tag}@gmail.com`, `maya.${tag}+other@googlemail.com`]) expect(await ids(q), q).toEqual([mine.orderId]);
+      for (const q of [mailbox, mailbox.toUpperCase(), `m.a.y.a.${tag}@gmail.com`, `maya.${tag}+other@googlemail.com`])
+        expect(await ids(q), q).toEqual([mine.orderId]);
       expect(await ids(`maya.${tag}@yahoo.com`)).toEqual([]);
       // A name: each word the start of the first or the last name, in any case.
       expect(await ids(lastName)).toEqual([mine.orderId, namesake.orderId].sort());
@@ -296,7 +304,12 @@ describe("get-orders", () => {
       expect(await ids(`Mayap ${lastName}`)).toEqual([namesake.orderId]);
       expect(await ids(`${lastName}x`)).toEqual([]);
       // A phone number typed any way: its last ten digits.
-      for (const q of [digits, typedPhone, `+1 ${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6)}`, `1-${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`]) {
+      for (const q of [
+        digits,
+        typedPhone,
+        `+1 ${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6)}`,
+        `1-${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`,
+      ]) {
         expect(await ids(q), q).toEqual([mine.orderId]);
       }
       // The rows stay masked for everyone.
@@ -308,7 +321,15 @@ describe("get-orders", () => {
   });
 
   it("gives the owner an order's full customer details and records each look in the order's history; staff are refused", async () => {
-    const customer = { email: emailAt(uniqueDomain()), firstName: "Maya", lastName: "Okafor", phone: "(310) 555-0177", address: "1200 Ocean Park Blvd", city: "Santa Monica", zipCode: "90405" };
+    const customer = {
+      email: emailAt(uniqueDomain()),
+      firstName: "Maya",
+      lastName: "Okafor",
+      phone: "(310) 555-0177",
+      address: "1200 Ocean Park Blvd",
+      city: "Santa Monica",
+      zipCode: "90405",
+    };
     const { orderId } = await orderFor(customer);
     const response = await asAdmin("get-customer-details", { orderId });
     expect(response.status).toBe(200);
@@ -317,7 +338,9 @@ describe("get-orders", () => {
     await asAdmin("get-customer-details", { orderId });
 
     // Each look, who and when, in the order's history; the order itself stays masked.
-    const { order } = await readJson<OrderJson & { order: { details_shown: { shown_by: string; shown_at: string }[] } }>(await asAdmin("get-order", { orderId }));
+    const { order } = await readJson<OrderJson & { order: { details_shown: { shown_by: string; shown_at: string }[] } }>(
+      await asAdmin("get-order", { orderId }),
+    );
     expect(order.details_shown).toEqual([
       { shown_by: admin.email, shown_at: expect.any(String) },
       { shown_by: admin.email, shown_at: expect.any(String) },
@@ -337,7 +360,9 @@ describe("get-orders", () => {
 
   it("finds an order once when both its names start with the word, and a word that could be an id prefix as a name too", async () => {
     // Letters a-f only: the term is read both as an id prefix and as a name, each part of the search gathered apart.
-    const word = `fade${randomUUID().replace(/[^a-f]/g, "").slice(0, 6)}`;
+    const word = `fade${randomUUID()
+      .replace(/[^a-f]/g, "")
+      .slice(0, 6)}`;
     const name = word[0]?.toUpperCase() + word.slice(1);
     const both = await orderFor({ email: emailAt(uniqueDomain()), firstName: name, lastName: `${name}son` });
     const last = await orderFor({ email: emailAt(uniqueDomain()), firstName: "Ada", lastName: name });
@@ -360,7 +385,9 @@ describe("get-orders", () => {
     // Three words no two of which start alike: no order's two names can hold them.
     expect(await ordersJson({ q: `ada ${word} zed` })).toMatchObject({ orders: [], total: 0 });
     // Every filter holds for each way of reading the term.
-    expect((await ordersJson({ q: word, includeUnpaid: true })).orders.map((order) => order.id).sort()).toEqual([both.orderId, last.orderId, unpaid.orderId].sort());
+    expect((await ordersJson({ q: word, includeUnpaid: true })).orders.map((order) => order.id).sort()).toEqual(
+      [both.orderId, last.orderId, unpaid.orderId].sort(),
+    );
     expect((await asAdmin("update-order-status", { orderId: last.orderId, newStatus: "shipped" })).status).toBe(200);
     const shipped = await ordersJson({ q: word, status: "shipped" });
     expect(shipped.orders.map((order) => order.id)).toEqual([last.orderId]);
@@ -379,7 +406,15 @@ describe("get-orders", () => {
     const ids = async (q: string) => (await ordersJson({ q, pageSize: 100 })).orders.map((order) => order.id);
     for (const q of [domain, domain.toUpperCase(), `@${domain}`, ` ${domain.replace("shop", "SHOP")} `]) expect(await ids(q), q).toEqual([shouted.orderId]);
     // What a LIKE would have taken for wildcards, or a tail or head of the domain, finds nothing.
-    for (const q of [domain.replace("-", "_"), domain.replace("-", "%"), `%${domain.slice(5)}`, "%.test", `_${domain.slice(1)}`, domain.slice(0, -1), `x${domain}`]) {
+    for (const q of [
+      domain.replace("-", "_"),
+      domain.replace("-", "%"),
+      `%${domain.slice(5)}`,
+      "%.test",
+      `_${domain.slice(1)}`,
+      domain.slice(0, -1),
+      `x${domain}`,
+    ]) {
       expect((await ordersJson({ q })).total, q).toBe(0);
     }
 
@@ -397,8 +432,7 @@ describe("get-orders", () => {
       paid
         .filter(
           (order) =>
-            order.id.startsWith(prefix) ||
-            (/^[a-z]+$/.test(prefix) && [order.firstName, order.lastName].some((name) => name.toLowerCase().startsWith(prefix))),
+            order.id.startsWith(prefix) || (/^[a-z]+$/.test(prefix) && [order.firstName, order.lastName].some((name) => name.toLowerCase().startsWith(prefix))),
         )
         .map((order) => order.id);
     // Up to and across a dash, the whole id, and one character past it.
@@ -418,7 +452,10 @@ describe("get-orders", () => {
     // Totals: $26, $30, $50 of products; placed in a different order from their totals.
     const middle = await orderFor({ email: emailAt(domain) }, [["bites-variety", 3]]);
     const large = await orderFor({ email: emailAt(domain) }, [["bites-variety", 5]]);
-    const small = await orderFor({ email: emailAt(domain) }, [["bites-variety", 2], ["bar-chocolate-pb", 1]]);
+    const small = await orderFor({ email: emailAt(domain) }, [
+      ["bites-variety", 2],
+      ["bar-chocolate-pb", 1],
+    ]);
     // Distinct, known creation times: large is the oldest, small the newest.
     const base = Date.now() - 10 * DAY;
     const created = new Map([
@@ -464,7 +501,7 @@ describe("bad requests", () => {
     await expect400("update-order-status", { orderId: "12345", newStatus: "shipped" }, /orderId/);
     await expect400("update-order-status", { orderId: `${orderId}' OR 1=1 --`, newStatus: "shipped" }, /orderId/);
     await expect400("update-order-status", { newStatus: "shipped" }, /orderId/);
-    await expect400("update-order-status", "{\"orderId\": ", /JSON/);
+    await expect400("update-order-status", '{"orderId": ', /JSON/);
     await expect400("update-order-status", "[1, 2]");
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("pending");
     expect(await historyOf(orderId)).toEqual([]);
@@ -492,7 +529,7 @@ describe("bad requests", () => {
     await expect400("get-orders", { status: "lost" }, /status/);
     await expect400("get-orders", { payment: "unpaid" }, /payment/);
     await expect400("get-orders", { q: "x".repeat(101) }, /q/);
-    await expect400("get-orders", "{\"page\": 1,}", /JSON/);
+    await expect400("get-orders", '{"page": 1,}', /JSON/);
   });
 
   it("answers 415 to a body that is not JSON", async () => {
@@ -532,7 +569,11 @@ describe("bad requests", () => {
   });
 
   it("refuses a status change posted from another site", async () => {
-    const response = await callFunction("update-order-status", { orderId, newStatus: "shipped" }, { cookie: admin.cookie, headers: { Origin: "https://evil.example" } });
+    const response = await callFunction(
+      "update-order-status",
+      { orderId, newStatus: "shipped" },
+      { cookie: admin.cookie, headers: { Origin: "https://evil.example" } },
+    );
     expect(response.status).toBe(403);
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("pending");
   });

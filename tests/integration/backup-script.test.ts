@@ -32,7 +32,8 @@ function backup(env: Record<string, string>) {
   return run("sh", ["scripts/backup.sh"], { env: environment as NodeJS.ProcessEnv });
 }
 
-const lastSuccess = () => Number(/^chillpb_backup_last_success_timestamp_seconds (\d+)$/m.exec(readFileSync(path.join(work, "chillpb_backup.prom"), "utf8"))?.[1]);
+const lastSuccess = () =>
+  Number(/^chillpb_backup_last_success_timestamp_seconds (\d+)$/m.exec(readFileSync(path.join(work, "chillpb_backup.prom"), "utf8"))?.[1]);
 
 describe("the nightly backup", () => {
   it("writes a dump that pg_restore reads, deletes the ones past their days, and records its time for Prometheus", async () => {

@@ -32,7 +32,9 @@ describe("cancel-order", () => {
 
     const response = await cancel(placed.orderId);
     expect(response.status).toBe(200);
-    expect((await readJson<{ message: string }>(response)).message).toBe(`Order ${placed.orderId.slice(0, 8)} is cancelled and refunded; the customer has been emailed.`);
+    expect((await readJson<{ message: string }>(response)).message).toBe(
+      `Order ${placed.orderId.slice(0, 8)} is cancelled and refunded; the customer has been emailed.`,
+    );
 
     const order = await db.order.findUniqueOrThrow({ where: { id: placed.orderId } });
     expect(order).toMatchObject({ status: "cancelled", paymentStatus: "refunded", firstOrderClaim: null, refundReason: "Out of banana this week" });
@@ -40,7 +42,9 @@ describe("cancel-order", () => {
     expect((await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } })).usesHeld).toBe(usesBefore - 1);
     // One email about it: cancelled and refunded together, not a second "refunded".
     const emails = (await emailsOf(placed.orderId)).filter((message) => message.kind === "order-cancelled" || message.kind === "order-refunded");
-    expect(emails).toEqual([expect.objectContaining({ kind: "order-cancelled", subject: `Your Chill PB order ${placed.orderId.slice(0, 8)} was cancelled and refunded` })]);
+    expect(emails).toEqual([
+      expect.objectContaining({ kind: "order-cancelled", subject: `Your Chill PB order ${placed.orderId.slice(0, 8)} was cancelled and refunded` }),
+    ]);
     expect(emails[0]!.text).toContain("refunded $37.00");
     // Recorded: the status change with who, and the owner's reason in the audit.
     expect(await db.orderStatusChange.findMany({ where: { orderId: placed.orderId }, select: { fromStatus: true, toStatus: true, changedBy: true } })).toEqual([

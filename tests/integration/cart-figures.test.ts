@@ -13,8 +13,7 @@ type CartFigures = CartPrice;
 
 type CartAnswer = { ok: boolean; price: CartFigures | null };
 
-const soldOut = (productId: string, inStock: boolean) =>
-  changeCatalog((tx) => tx.product.update({ where: { id: productId }, data: { inStock } }));
+const soldOut = (productId: string, inStock: boolean) => changeCatalog((tx) => tx.product.update({ where: { id: productId }, data: { inStock } }));
 
 describe("the cart's figures come from the server", () => {
   it("are in the /cart answer and the root loader: line totals, subtotal, shipping, total, minimum and free shipping", async () => {

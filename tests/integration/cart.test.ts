@@ -153,10 +153,7 @@ describe("/cart as a plain form post (no JavaScript)", () => {
 
   it("redirects back to the card it came from and leaves the popup for the next page once", async () => {
     const cart = cartClient();
-    const response = await cart.post(
-      { intent: "add", productId: "bar-strawberry-pb", redirectTo: "/shop?category=bars" },
-      { html: true },
-    );
+    const response = await cart.post({ intent: "add", productId: "bar-strawberry-pb", redirectTo: "/shop?category=bars" }, { html: true });
     expect(response.status).toBe(302);
     expect(response).toHaveRedirect("/shop?category=bars#product-bar-strawberry-pb");
 

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  CATALOG_CHECK_INTERVAL_MS,
-  catalogVersion,
-  changeCatalog,
-  findProducts,
-  listProducts,
-} from "~/models/catalog.server";
+import { CATALOG_CHECK_INTERVAL_MS, catalogVersion, changeCatalog, findProducts, listProducts } from "~/models/catalog.server";
 import { createPrismaClient, db } from "~/utils/db.server";
 
 /** Another server instance over the same database: its own client, its own writes. */

@@ -34,7 +34,12 @@ describe("the checkout's draft", () => {
   it("keeps what a quiet save carried, and never the decisions a save cannot make", async () => {
     const visitor = await shopper();
     const email = uniqueEmail("draft");
-    const response = await visitor.post(draftAction, "/checkout/draft", { ...shipping({ email }), code: "WELC", appliedCode: "WELCOME10", checkedAddress: "forged" });
+    const response = await visitor.post(draftAction, "/checkout/draft", {
+      ...shipping({ email }),
+      code: "WELC",
+      appliedCode: "WELCOME10",
+      checkedAddress: "forged",
+    });
     expect(response.status).toBe(204);
     expect(response.headers.get("Set-Cookie")).toMatch(/chillpb_checkout=.*Path=\/checkout.*HttpOnly/i);
 

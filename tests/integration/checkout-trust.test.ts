@@ -58,12 +58,7 @@ describe("first-order codes compare the canonical mailbox", () => {
     const base = `x.y${letters}@gmail.com`;
     const { sessionId } = await placeOrder([["bites-variety", 3]], { email: base, discountCode: "WELCOME10" });
     await payOrder(sessionId);
-    const variants = [
-      `x.y${letters}+2@gmail.com`,
-      `xy${letters}@gmail.com`,
-      `x.y${letters}@googlemail.com`,
-      `X.Y${letters.toUpperCase()}@GMAIL.COM.`,
-    ];
+    const variants = [`x.y${letters}+2@gmail.com`, `xy${letters}@gmail.com`, `x.y${letters}@googlemail.com`, `X.Y${letters.toUpperCase()}@GMAIL.COM.`];
     return { base, mailbox: `xy${letters}@gmail.com`, variants };
   }
 
@@ -135,7 +130,10 @@ describe("a usage limit cannot be beaten by parallel placements", () => {
     const statuses = responses.map((response) => response.status);
 
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
-    expect(statuses.filter((status) => status === 409), `statuses: ${statuses.join(", ")}`).toHaveLength(4);
+    expect(
+      statuses.filter((status) => status === 409),
+      `statuses: ${statuses.join(", ")}`,
+    ).toHaveLength(4);
     for (const response of responses.filter((r) => r.status !== 200)) {
       expect((await readJson<ErrorJson>(response)).error).toMatch(/has already been used as often as it can be/);
     }

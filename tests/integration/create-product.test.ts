@@ -80,7 +80,8 @@ async function create(values: Record<string, string | string[] | null>, upload: 
   return callRoute(functionHandler("create-product"), createRequest(values, upload, cookie));
 }
 
-const archive = (body: unknown, cookie?: string) => callRoute(functionHandler("archive-product"), jsonRequest("/functions/v1/archive-product", body, { cookie }));
+const archive = (body: unknown, cookie?: string) =>
+  callRoute(functionHandler("archive-product"), jsonRequest("/functions/v1/archive-product", body, { cookie }));
 
 const png = async (width = 1200, height = 900) => ({ bytes: await picture(width, height), name: "mango.png", type: "image/png" });
 
@@ -132,7 +133,10 @@ describe("create-product", () => {
       expect((await readJson<FormErrorJson>(response)).fieldErrors?.price).toMatch(message);
     }
     const stock = await create(fields({ stock: "-3", lowStockThreshold: "lots" }), await png(), cookie);
-    expect((await readJson<FormErrorJson>(stock)).fieldErrors).toMatchObject({ stock: "Stock must be a whole number", lowStockThreshold: "Low-stock threshold must be a whole number" });
+    expect((await readJson<FormErrorJson>(stock)).fieldErrors).toMatchObject({
+      stock: "Stock must be a whole number",
+      lowStockThreshold: "Low-stock threshold must be a whole number",
+    });
     expect(await db.product.count()).toBe(6);
     expect(await db.productImage.count()).toBe(0);
   });
@@ -151,7 +155,9 @@ describe("create-product", () => {
     await refused({ bytes: new TextEncoder().encode(svg), name: "mango.svg", type: "image/svg+xml" }, 415, /JPEG, PNG or WebP/);
     // An SVG under a picture's name and type is still an SVG.
     await refused({ bytes: new TextEncoder().encode(svg), name: "mango.jpg", type: "image/jpeg" }, 415, /JPEG, PNG or WebP/);
-    const gif = await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#fa0" } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#fa0" } })
+      .gif()
+      .toBuffer();
     await refused({ bytes: gif, name: "mango.png", type: "image/png" }, 415, /JPEG, PNG or WebP/);
     // A PNG's signature on bytes that are not one.
     const forged = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new TextEncoder().encode("just text")]);
@@ -261,7 +267,8 @@ describe("GET /product-images/<id>.webp", () => {
     const response = await create(fields({ name: "Served Bar" }), await png(1000, 800), cookie);
     const { product } = await readJson<AnswerJson>(response);
     const file = product.image.slice("/product-images/".length);
-    const get = (name: string, headers: Record<string, string> = {}) => callRoute(productImage, shopRequest(`/product-images/${name}`, { headers }), { params: { file: name } });
+    const get = (name: string, headers: Record<string, string> = {}) =>
+      callRoute(productImage, shopRequest(`/product-images/${name}`, { headers }), { params: { file: name } });
 
     const served = await get(file);
     expect(served.status).toBe(200);
@@ -331,7 +338,10 @@ describe("archive-product", () => {
     expect(held.lines).toEqual([]);
     expect(held.price?.unavailable).toEqual([{ productId: id, name: "Retiring Bar", quantity: 4, reason: "gone" }]);
     expect(held.price?.checkoutBlocked).toBe("Remove the items we no longer sell to check out");
-    expect(await readCartJson(await cart.post({ intent: "add", productId: id, quantity: "1" }))).toMatchObject({ ok: false, error: "Retiring Bar is no longer sold." });
+    expect(await readCartJson(await cart.post({ intent: "add", productId: id, quantity: "1" }))).toMatchObject({
+      ok: false,
+      error: "Retiring Bar is no longer sold.",
+    });
     const checkout = await callFunction("simple-checkout", checkoutBody([[id, 4]]));
     expect(checkout.status).toBe(400);
     expect((await readJson<ErrorJson>(checkout)).error).toBe("Retiring Bar is no longer sold. Please remove it from your cart.");

@@ -45,7 +45,9 @@ describe("export-customer", () => {
     expect(data.subscriptions).toEqual([{ email: ana.email, subscribed_at: expect.any(String), unsubscribed_at: null }]);
     expect(data.inquiries).toEqual([expect.objectContaining({ name: "Ana Lopez", business: "Ana's Gym", message: "Forty bars a week?" })]);
     // The order confirmations, the kitchen's copies (about her orders), the welcome and the team's copy of her inquiry.
-    expect(new Set(data.emails.map((email) => email.kind))).toEqual(new Set(["order-confirmation", "order-fulfilment", "newsletter-welcome", "partnership-inquiry"]));
+    expect(new Set(data.emails.map((email) => email.kind))).toEqual(
+      new Set(["order-confirmation", "order-fulfilment", "newsletter-welcome", "partnership-inquiry"]),
+    );
     expect(data.emails.some((email) => email.text.includes("Ana"))).toBe(true);
     expect(JSON.stringify(data)).not.toContain(ana.other);
 
@@ -65,7 +67,11 @@ describe("export-customer", () => {
 describe("forget-customer", () => {
   it("waits for open orders, then erases the personal data everywhere, keeps the books, and says what it changed", async () => {
     const ana = await customer();
-    await db.geocodeResult.upsert({ where: { query: geocoderCacheKey({ ...ana.street, state: "CA" }) }, create: { query: geocoderCacheKey({ ...ana.street, state: "CA" }), lat: 34, lon: -118 }, update: {} });
+    await db.geocodeResult.upsert({
+      where: { query: geocoderCacheKey({ ...ana.street, state: "CA" }) },
+      create: { query: geocoderCacheKey({ ...ana.street, state: "CA" }), lat: 34, lon: -118 },
+      update: {},
+    });
 
     const refused = await callFunction("forget-customer", { email: ana.email }, { cookie: owner.cookie });
     expect(refused.status).toBe(409);

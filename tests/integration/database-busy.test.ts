@@ -4,7 +4,19 @@ import { createServer, type AddressInfo } from "node:net";
 import { createRequestHandler, type ActionFunctionArgs, type SerializeFrom, type ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createPrismaClient, db, isDatabaseBusy, isUniqueViolation } from "~/utils/db.server";
-import { browser, callRoute, shopRequest, cartClient, checkoutBody, jsonRequest, readJson, shipping, uniqueEmail, type CheckoutJson, type ErrorJson } from "../utils";
+import {
+  browser,
+  callRoute,
+  shopRequest,
+  cartClient,
+  checkoutBody,
+  jsonRequest,
+  readJson,
+  shipping,
+  uniqueEmail,
+  type CheckoutJson,
+  type ErrorJson,
+} from "../utils";
 
 /**
  * A full connection pool (decision 043): a request that can get no database
@@ -118,7 +130,10 @@ describe("no free database connection", () => {
     const { port } = silent.address() as AddressInfo;
     const client = await withSmallPool(() => createPrismaClient(`postgresql://nobody@127.0.0.1:${port}/nothing`));
     try {
-      const failure = await client.$queryRaw`SELECT 1`.then(() => new Error("connected to a server that never answers"), (error: unknown) => error);
+      const failure = await client.$queryRaw`SELECT 1`.then(
+        () => new Error("connected to a server that never answers"),
+        (error: unknown) => error,
+      );
       expect((failure as Error).message).toBe("Connection terminated due to connection timeout");
       expect(isDatabaseBusy(failure)).toBe(true);
     } finally {
@@ -136,7 +151,10 @@ describe("no free database connection", () => {
     const client = createPrismaClient(url.toString());
     try {
       for (const query of [() => client.order.count(), () => client.$queryRaw`SELECT 1`]) {
-        const failure = await query().then(() => new Error("connected past the role's connection limit"), (error: unknown) => error);
+        const failure = await query().then(
+          () => new Error("connected past the role's connection limit"),
+          (error: unknown) => error,
+        );
         expect((failure as Error).message).toMatch(/too many connections for role/);
         expect(isDatabaseBusy(failure)).toBe(true);
       }
@@ -150,7 +168,10 @@ describe("no free database connection", () => {
     for (const error of [new Error("connect ECONNREFUSED 127.0.0.1:5432"), new Error("Timed out"), "timeout exceeded when trying to connect", null]) {
       expect(isDatabaseBusy(error)).toBe(false);
     }
-    const duplicate = await db.product.create({ data: { ...(await db.product.findFirstOrThrow()), facts: undefined } }).then(() => null, (error: unknown) => error);
+    const duplicate = await db.product.create({ data: { ...(await db.product.findFirstOrThrow()), facts: undefined } }).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(isUniqueViolation(duplicate)).toBe(true);
     expect(isDatabaseBusy(duplicate)).toBe(false);
   });
@@ -234,7 +255,10 @@ describe("no free database connection", () => {
     const remix = createRequestHandler(build);
     const visitor = browser();
     const added = await cartClient(visitor).post({ intent: "add", productId: "bites-variety", quantity: "3" });
-    const cart = added.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+    const cart = added.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0])
+      .join("; ");
     const navigate = () => remix(shopRequest("/checkout?_data=routes%2Fcheckout", { cookie: cart }), { clientAddress: "127.0.0.1" });
 
     const release = await holdEveryConnection(instance);

@@ -49,7 +49,10 @@ describe("get-discount-codes and save-discount-code guard the owner's codes", ()
     expect((await callFunction("get-discount-codes", {})).status).toBe(401);
     expect((await callFunction("save-discount-code", terms())).status).toBe(401);
     const { cookie } = await signedInAdmin("staff", "staff");
-    for (const [name, body] of [["get-discount-codes", {}], ["save-discount-code", terms({ code: "STAFF-CODE" })]] as const) {
+    for (const [name, body] of [
+      ["get-discount-codes", {}],
+      ["save-discount-code", terms({ code: "STAFF-CODE" })],
+    ] as const) {
       const response = await callFunction(name, body, { cookie });
       expect(response.status).toBe(403);
       expect(await readJson<ErrorJson>(response)).toEqual({ error: "Only the shop's owner can do this." });
@@ -284,7 +287,10 @@ describe("limits and expiry at checkout", () => {
 describe("the seed", () => {
   it("keeps an owner's changes to WELCOME10 and to the products", async () => {
     const { cookie } = await owner();
-    await save({ code: "WELCOME10", percentOff: 12, description: "12% off your first order", active: false, firstOrderOnly: true, usageLimit: 500, expiresAt: null }, cookie);
+    await save(
+      { code: "WELCOME10", percentOff: 12, description: "12% off your first order", active: false, firstOrderOnly: true, usageLimit: 500, expiresAt: null },
+      cookie,
+    );
     await callFunction("update-product", { productId: "bar-banana-pb", price: 6.25, inStock: false, name: "Banana Blast!" }, { cookie });
     await seed(db);
     expect(await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } })).toMatchObject({

@@ -59,7 +59,11 @@ describe("with SENTRY_DSN", () => {
     expect(response.status).toBe(500);
     const [event, ...more] = await reported();
     expect(more).toEqual([]);
-    expect(event).toMatchObject({ level: "error", tags: { source: "function", route: "/functions/v1/get-orders" }, release: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(event).toMatchObject({
+      level: "error",
+      tags: { source: "function", route: "/functions/v1/get-orders" },
+      release: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
     const text = JSON.stringify(event);
     expect(text).toContain("TypeError");
     expect(text).toContain("Cannot read the order of [email] (call [number])");
@@ -78,7 +82,10 @@ describe("with SENTRY_DSN", () => {
   });
 
   it("a browser's error page is reported through /client-errors, scrubbed; a bad body is refused", async () => {
-    const response = await callRoute(clientErrors, jsonRequest("/client-errors", { message: `TypeError: x is undefined for ${CUSTOMER.email}`, path: "/checkout" }));
+    const response = await callRoute(
+      clientErrors,
+      jsonRequest("/client-errors", { message: `TypeError: x is undefined for ${CUSTOMER.email}`, path: "/checkout" }),
+    );
     expect(response.status).toBe(204);
     const [event] = await reported();
     expect(event).toMatchObject({ level: "error", tags: { source: "browser", route: "/checkout" }, message: "TypeError: x is undefined for [email]" });
@@ -94,7 +101,12 @@ describe("background work, with SENTRY_DSN", () => {
   it("a background job that fails is reported with its name, and a run that met the database away is not", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const name = `report-job-${Date.now()}`;
-    const broken = { name, everyMs: 60_000, leaseMs: 30_000, run: async (): Promise<string> => Promise.reject(new RangeError(`no slot for ${CUSTOMER.email}`)) };
+    const broken = {
+      name,
+      everyMs: 60_000,
+      leaseMs: 30_000,
+      run: async (): Promise<string> => Promise.reject(new RangeError(`no slot for ${CUSTOMER.email}`)),
+    };
     expect(await runJobIfDue(broken, "reports-instance")).toBe("failed");
     const [event, ...more] = await reported();
     expect(more).toEqual([]);
@@ -115,7 +127,9 @@ describe("background work, with SENTRY_DSN", () => {
     const [event] = await reported();
     expect(event).toMatchObject({ tags: { source: "outbox" } });
     received.length = 0;
-    reportBackgroundFailure(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }), "Outbox worker pass", { source: "outbox" });
+    reportBackgroundFailure(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }), "Outbox worker pass", {
+      source: "outbox",
+    });
     expect(await reported()).toEqual([]);
     expect(warned).toHaveBeenCalledWith(expect.stringContaining("Outbox worker pass found the database busy or away: Error ECONNREFUSED"));
   });

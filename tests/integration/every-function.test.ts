@@ -33,7 +33,8 @@ function hostileCopy(value: unknown, text: string): unknown {
 }
 
 const hasString = (value: unknown): boolean =>
-  typeof value === "string" || (Array.isArray(value) ? value.some(hasString) : value !== null && typeof value === "object" && Object.values(value).some(hasString));
+  typeof value === "string" ||
+  (Array.isArray(value) ? value.some(hasString) : value !== null && typeof value === "object" && Object.values(value).some(hasString));
 
 describe("the registry", () => {
   it("declares functions, each with an example body its own schema accepts", () => {

@@ -23,14 +23,20 @@ describe("parallel first-order checkouts for one mailbox", () => {
         Array.from({ length: PARALLEL }, () => callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { email, discountCode: "WELCOME10" }))),
       );
       const statuses = responses.map((response) => response.status);
-      expect(statuses.filter((status) => status !== 200 && status !== 409), `round ${round}: ${statuses.join(", ")}`).toEqual([]);
+      expect(
+        statuses.filter((status) => status !== 200 && status !== 409),
+        `round ${round}: ${statuses.join(", ")}`,
+      ).toEqual([]);
       for (const response of responses.filter((candidate) => candidate.status === 409)) {
         expect((await readJson<ErrorJson>(response)).error).toEqual(expect.any(String));
       }
       const accepted = await Promise.all(responses.filter((response) => response.status === 200).map((response) => readJson<CheckoutJson>(response)));
       expect(accepted.length, `round ${round}: ${statuses.join(", ")}`).toBeGreaterThan(0);
 
-      const holders = await db.order.findMany({ where: { firstOrderClaim: { not: null }, email }, select: { id: true, paymentStatus: true, stripeSessionId: true } });
+      const holders = await db.order.findMany({
+        where: { firstOrderClaim: { not: null }, email },
+        select: { id: true, paymentStatus: true, stripeSessionId: true },
+      });
       expect(holders, `round ${round}`).toHaveLength(1);
       const [holder] = holders;
       expect(holder!.paymentStatus).toBe("unpaid");
@@ -67,7 +73,10 @@ describe("parallel first-order checkouts for one mailbox", () => {
     const later = await callFunction("simple-checkout", checkoutBody([["bites-variety", 3]], { email, discountCode: "WELCOME10" }));
     expect(later.status).toBe(200);
     const replacement = await readJson<CheckoutJson>(later);
-    expect(await db.order.findUniqueOrThrow({ where: { id: orderId }, select: { paymentStatus: true, firstOrderClaim: true } })).toEqual({ paymentStatus: "cancelled", firstOrderClaim: null });
+    expect(await db.order.findUniqueOrThrow({ where: { id: orderId }, select: { paymentStatus: true, firstOrderClaim: true } })).toEqual({
+      paymentStatus: "cancelled",
+      firstOrderClaim: null,
+    });
     expect((await db.order.findUniqueOrThrow({ where: { id: replacement.orderId } })).firstOrderClaim).not.toBeNull();
   });
 });

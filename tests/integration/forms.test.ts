@@ -48,11 +48,7 @@ function inquiry(overrides: Record<string, unknown> = {}) {
 }
 
 async function storedCounts() {
-  const [subscribers, inquiries, outbox] = await Promise.all([
-    db.subscriber.count(),
-    db.partnershipInquiry.count(),
-    db.outboxMessage.count(),
-  ]);
+  const [subscribers, inquiries, outbox] = await Promise.all([db.subscriber.count(), db.partnershipInquiry.count(), db.outboxMessage.count()]);
   return { subscribers, inquiries, outbox };
 }
 
@@ -113,25 +109,19 @@ describe("send-welcome-email", () => {
   });
 
   it("answers 413 to a body over 32 kB and stores nothing", async () => {
-    const response = await storesNothing(() =>
-      callFunction("send-welcome-email", { email: uniqueEmail("big"), padding: "x".repeat(100 * 1024) }),
-    );
+    const response = await storesNothing(() => callFunction("send-welcome-email", { email: uniqueEmail("big"), padding: "x".repeat(100 * 1024) }));
     expect(response.status).toBe(413);
     expect(await readJson<ErrorJson>(response)).toEqual({ error: "Request body is too large." });
   });
 
   it("answers 415 to a body that is not JSON", async () => {
-    const response = await storesNothing(() =>
-      callFunction("send-welcome-email", JSON.stringify({ email: uniqueEmail() }), { contentType: "text/plain" }),
-    );
+    const response = await storesNothing(() => callFunction("send-welcome-email", JSON.stringify({ email: uniqueEmail() }), { contentType: "text/plain" }));
     expect(response.status).toBe(415);
     expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.any(String) });
   });
 
   it("answers 403 to a cross-site request and stores nothing", async () => {
-    const response = await storesNothing(() =>
-      callFunction("send-welcome-email", { email: uniqueEmail() }, { headers: { Origin: "https://evil.example" } }),
-    );
+    const response = await storesNothing(() => callFunction("send-welcome-email", { email: uniqueEmail() }, { headers: { Origin: "https://evil.example" } }));
     expect(response.status).toBe(403);
     expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.any(String) });
   });
@@ -236,16 +226,12 @@ describe("send-partnership-inquiry", () => {
   });
 
   it("answers 415 to a text/plain body", async () => {
-    const response = await storesNothing(() =>
-      callFunction("send-partnership-inquiry", JSON.stringify(inquiry()), { contentType: "text/plain" }),
-    );
+    const response = await storesNothing(() => callFunction("send-partnership-inquiry", JSON.stringify(inquiry()), { contentType: "text/plain" }));
     expect(response.status).toBe(415);
   });
 
   it("answers 403 to a cross-site request and stores nothing", async () => {
-    const response = await storesNothing(() =>
-      callFunction("send-partnership-inquiry", inquiry(), { headers: { Origin: "https://evil.example" } }),
-    );
+    const response = await storesNothing(() => callFunction("send-partnership-inquiry", inquiry(), { headers: { Origin: "https://evil.example" } }));
     expect(response.status).toBe(403);
     expect(await readJson<ErrorJson>(response)).toEqual({ error: expect.any(String) });
   });
@@ -370,7 +356,10 @@ describe("the landing page's forms", () => {
   });
 
   it("answers 403 to a cross-site post and stores nothing", async () => {
-    for (const fields of [{ intent: "newsletter", email: uniqueEmail() }, { intent: "partnership", ...inquiry() }]) {
+    for (const fields of [
+      { intent: "newsletter", email: uniqueEmail() },
+      { intent: "partnership", ...inquiry() },
+    ]) {
       const outcome = await storesNothing(() => postLanding(fields, { origin: "https://evil.example" }));
       expect(outcome).toBeInstanceOf(Response);
       expect(outcome.status).toBe(403);

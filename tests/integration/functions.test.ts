@@ -229,8 +229,7 @@ describe("simple-checkout", () => {
     };
     const strawberry = catalogue.find((product) => product.id === "bar-strawberry-pb")!;
     /** An owner's price change: Strawberry Bliss from $6 to $7. */
-    const raiseStrawberry = () =>
-      changeCatalog((tx) => tx.product.update({ where: { id: strawberry.id }, data: { priceCents: 700 } }));
+    const raiseStrawberry = () => changeCatalog((tx) => tx.product.update({ where: { id: strawberry.id }, data: { priceCents: 700 } }));
     afterEach(async () => {
       await changeCatalog((tx) => tx.product.update({ where: { id: strawberry.id }, data: { priceCents: strawberry.priceCents } }));
     });
@@ -455,9 +454,7 @@ describe("simple-checkout", () => {
       const before = await orderCount();
       const response = await callFunction("simple-checkout", checkoutBody([["bites-variety", 6]], { zipCode: "90802" }));
       expect(response.status).toBe(400);
-      expect((await readJson<ErrorJson>(response)).error).toBe(
-        "Your delivery zone requires a minimum order of $100. Please add more items to your cart.",
-      );
+      expect((await readJson<ErrorJson>(response)).error).toBe("Your delivery zone requires a minimum order of $100. Please add more items to your cart.");
       expect(await orderCount()).toBe(before);
     });
 
@@ -530,7 +527,10 @@ describe("simple-checkout", () => {
     });
 
     it("names the field that is wrong", async () => {
-      const response = await callFunction("simple-checkout", withShipping((s) => delete s.city));
+      const response = await callFunction(
+        "simple-checkout",
+        withShipping((s) => delete s.city),
+      );
       expect((await readJson<ErrorJson>(response)).error).toMatch(/shipping\.city/);
     });
 

@@ -84,6 +84,13 @@ describe("/readyz: readiness", () => {
 describe("the newest migration of a release", () => {
   it("is the highest NNN of prisma/migrations/NNN.do.*.sql, null without the folder", () => {
     expect(newestMigration("no/such/folder")).toBeNull();
-    expect(newestMigration()).toBe(Math.max(...execFileSync("ls", ["prisma/migrations"], { encoding: "utf8" }).split("\n").filter(Boolean).map((name) => Number(name.split(".")[0]))));
+    expect(newestMigration()).toBe(
+      Math.max(
+        ...execFileSync("ls", ["prisma/migrations"], { encoding: "utf8" })
+          .split("\n")
+          .filter(Boolean)
+          .map((name) => Number(name.split(".")[0])),
+      ),
+    );
   });
 });

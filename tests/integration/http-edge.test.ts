@@ -63,7 +63,11 @@ describe("route facts (server/routes.mjs)", () => {
     ["/", "index", { pattern: "/", allow: ["GET", "HEAD", "POST"], notFound: false, routeIds: ["root", "routes/_index"] }],
     ["/shop/bar-chocolate-pb", "cart=open", { pattern: "/shop/:id", allow: ["GET", "HEAD"], notFound: false, routeIds: ["root", "routes/shop_.$id"] }],
     ["/cart", "", { pattern: "/cart", allow: ["GET", "HEAD", "POST"], notFound: false, routeIds: ["root", "routes/cart"] }],
-    ["/functions/v1/get-orders", "", { pattern: "/functions/v1/get-orders", allow: ["POST"], notFound: false, routeIds: ["root", "routes/functions.v1.get-orders"] }],
+    [
+      "/functions/v1/get-orders",
+      "",
+      { pattern: "/functions/v1/get-orders", allow: ["POST"], notFound: false, routeIds: ["root", "routes/functions.v1.get-orders"] },
+    ],
     ["/healthz", "", { pattern: "/healthz", allow: ["GET", "HEAD"], notFound: false, routeIds: ["root", "routes/healthz"] }],
     ["/admin/orders/42", "", { pattern: "/admin/*", allow: ["GET", "HEAD"], notFound: false, routeIds: ["root", "routes/admin.$"] }],
     ["/no/such/page", "", { pattern: "/*", allow: ["GET", "HEAD"], notFound: true, routeIds: ["root", "routes/$"] }],

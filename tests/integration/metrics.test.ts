@@ -45,9 +45,7 @@ async function change(samples: Record<string, [name: string, labels?: Record<str
   const before = await scrape();
   await work();
   const after = await scrape();
-  return Object.fromEntries(
-    Object.entries(samples).map(([key, [name, labels]]) => [key, sample(after, name, labels) - sample(before, name, labels)]),
-  );
+  return Object.fromEntries(Object.entries(samples).map(([key, [name, labels]]) => [key, sample(after, name, labels) - sample(before, name, labels)]));
 }
 
 describe("who may read /metrics", () => {
@@ -203,12 +201,9 @@ describe("the shop's own counters", () => {
 
     const refused = Object.assign(new Error("550 no such user"), { code: "EENVELOPE", responseCode: 550 });
     let sends = 0;
-    const moved = await change(
-      { sent: ["shop_emails_sent_total"], failed: ["shop_emails_failed_total"], dead: ["shop_emails_dead_total"] },
-      async () => {
-        await processOutbox({ mailer: { send: async () => (sends++ === 0 ? undefined : Promise.reject(refused)) }, workerId: "metrics", concurrency: 1 });
-      },
-    );
+    const moved = await change({ sent: ["shop_emails_sent_total"], failed: ["shop_emails_failed_total"], dead: ["shop_emails_dead_total"] }, async () => {
+      await processOutbox({ mailer: { send: async () => (sends++ === 0 ? undefined : Promise.reject(refused)) }, workerId: "metrics", concurrency: 1 });
+    });
     expect(moved).toEqual({ sent: 1, failed: 1, dead: 1 });
 
     const drained = await scrapeOutboxAgain();
@@ -233,7 +228,9 @@ describe("the shop's own counters", () => {
 
     const text = await scrapeOutboxAgain();
     for (const state of ["idle", "active", "waiting"]) expect(text).toMatch(new RegExp(`^chillpb_db_pool_connections\\{state="${state}"\\} \\d+$`, "m"));
-    expect(sample(text, "chillpb_db_pool_connections", { state: "idle" }) + sample(text, "chillpb_db_pool_connections", { state: "active" })).toBeGreaterThan(0);
+    expect(sample(text, "chillpb_db_pool_connections", { state: "idle" }) + sample(text, "chillpb_db_pool_connections", { state: "active" })).toBeGreaterThan(
+      0,
+    );
     expect(sample(text, "chillpb_ready")).toBe(1);
     expect(sample(text, "chillpb_job_period_seconds", { job_name: name })).toBe(120);
     // The failed run left the last success where the good one put it.

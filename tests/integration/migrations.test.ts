@@ -112,30 +112,26 @@ function schemaFromEmpty() {
 }
 
 describe("migrations against the schema", () => {
-  it(
-    "applying every migration gives the schema prisma/schema.prisma describes, plus only the documented hand-written indexes",
-    async () => {
-        const generated = await createScratchDatabase(adminUrl, "chillpb_schema");
-      const migrated = await createScratchDatabase(adminUrl, "chillpb_migrated");
-      try {
-        await withClient(generated.url, (client) => client.query(schemaFromEmpty()));
-        await migrate(migrated.url);
-        const want = await withClient(generated.url, describeSchema);
-        const got = await withClient(migrated.url, describeSchema);
+  it("applying every migration gives the schema prisma/schema.prisma describes, plus only the documented hand-written indexes", async () => {
+    const generated = await createScratchDatabase(adminUrl, "chillpb_schema");
+    const migrated = await createScratchDatabase(adminUrl, "chillpb_migrated");
+    try {
+      await withClient(generated.url, (client) => client.query(schemaFromEmpty()));
+      await migrate(migrated.url);
+      const want = await withClient(generated.url, describeSchema);
+      const got = await withClient(migrated.url, describeSchema);
 
-        expect(got.columns).toEqual(want.columns);
-        expect(got.constraints).toEqual(want.constraints);
-        expect(got.enums).toEqual(want.enums);
-        expect(got.indexes.filter((index) => !MIGRATION_ONLY_INDEXES.includes(index.indexname))).toEqual(want.indexes);
-        // The allowance is for indexes that exist: one dropped or renamed must be taken off the list too.
-        expect(got.indexes.map((index) => index.indexname)).toEqual(expect.arrayContaining(MIGRATION_ONLY_INDEXES));
-      } finally {
-        await generated.drop();
-        await migrated.drop();
-      }
-    },
-    60_000,
-  );
+      expect(got.columns).toEqual(want.columns);
+      expect(got.constraints).toEqual(want.constraints);
+      expect(got.enums).toEqual(want.enums);
+      expect(got.indexes.filter((index) => !MIGRATION_ONLY_INDEXES.includes(index.indexname))).toEqual(want.indexes);
+      // The allowance is for indexes that exist: one dropped or renamed must be taken off the list too.
+      expect(got.indexes.map((index) => index.indexname)).toEqual(expect.arrayContaining(MIGRATION_ONLY_INDEXES));
+    } finally {
+      await generated.drop();
+      await migrated.drop();
+    }
+  }, 60_000);
 });
 
 /**
@@ -150,8 +146,14 @@ describe("index builds under traffic", () => {
     const database = await createScratchDatabase(adminUrl, "chillpb_concurrently");
     const directory = mkdtempSync(path.join(os.tmpdir(), "chillpb-migrations-"));
     try {
-      writeFileSync(path.join(directory, "001.do.table.sql"), `CREATE TABLE "Big" ("id" int PRIMARY KEY, "name" text NOT NULL);\nINSERT INTO "Big" SELECT n, 'name ' || n FROM generate_series(1, 1000) AS n;\n`);
-      writeFileSync(path.join(directory, "002.do.big_name_index.sql"), `-- Alone in its file: no transaction may hold CREATE INDEX CONCURRENTLY.\nCREATE INDEX CONCURRENTLY "Big_name_idx" ON "Big" ("name");\n`);
+      writeFileSync(
+        path.join(directory, "001.do.table.sql"),
+        `CREATE TABLE "Big" ("id" int PRIMARY KEY, "name" text NOT NULL);\nINSERT INTO "Big" SELECT n, 'name ' || n FROM generate_series(1, 1000) AS n;\n`,
+      );
+      writeFileSync(
+        path.join(directory, "002.do.big_name_index.sql"),
+        `-- Alone in its file: no transaction may hold CREATE INDEX CONCURRENTLY.\nCREATE INDEX CONCURRENTLY "Big_name_idx" ON "Big" ("name");\n`,
+      );
       const applied = await withClient(database.url, (client) => migrateFrom(client, { directory }));
       expect(applied).toEqual(["001.do.table.sql", "002.do.big_name_index.sql"]);
       const { rows } = await withClient(database.url, (client) =>

@@ -131,7 +131,12 @@ describe("get-operators and remove-operator", () => {
     expect(response.status).toBe(200);
     expect(await getAdmin(requestWith(leaving.cookie))).toBeNull();
     expect(await db.adminUser.findUnique({ where: { email: leaving.email } })).toBeNull();
-    expect((await auditTrail("operator", leaving.email))[0]).toMatchObject({ action: "operator.remove", actorEmail: owner.email, before: { role: "staff" }, after: null });
+    expect((await auditTrail("operator", leaving.email))[0]).toMatchObject({
+      action: "operator.remove",
+      actorEmail: owner.email,
+      before: { role: "staff" },
+      after: null,
+    });
   });
 
   it("refuses to remove the caller's own account, or an unknown one", async () => {

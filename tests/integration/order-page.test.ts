@@ -55,7 +55,10 @@ const customer = {
 describe("the order page with its token", () => {
   it("opens from the confirmation email's link and shows status, dates, items, total and city, and nothing personal", async () => {
     const email = `philippa-${randomUUID().slice(0, 8)}@example.com`;
-    const { orderId } = await orderFor({ ...customer, email }, [["bites-variety", 2], ["bar-chocolate-pb", 2]]);
+    const { orderId } = await orderFor({ ...customer, email }, [
+      ["bites-variety", 2],
+      ["bar-chocolate-pb", 2],
+    ]);
     const confirmation = await db.outboxMessage.findFirstOrThrow({ where: { orderId, kind: "order-confirmation" } });
     const link = /http:\/\/shop\.test(\/orders\/\S+)/.exec(confirmation.text)?.[1];
     expect(link).toBe(orderPagePath(orderId));
@@ -140,10 +143,13 @@ describe("without the right token it is the shop's 404, whether or not the order
     ["an empty token", (orderId: string) => `/orders/${orderId}?token=`],
     ["a wrong token", (orderId: string) => `/orders/${orderId}?token=${"A".repeat(43)}`],
     ["a token cut short", (orderId: string) => `/orders/${orderId}?token=${orderPageToken(orderId).slice(0, 42)}`],
-    ["a token with a letter changed", (orderId: string) => {
-      const token = orderPageToken(orderId);
-      return `/orders/${orderId}?token=${token.slice(0, 10)}${token[10] === "x" ? "y" : "x"}${token.slice(11)}`;
-    }],
+    [
+      "a token with a letter changed",
+      (orderId: string) => {
+        const token = orderPageToken(orderId);
+        return `/orders/${orderId}?token=${token.slice(0, 10)}${token[10] === "x" ? "y" : "x"}${token.slice(11)}`;
+      },
+    ],
     ["another order's token", (orderId: string) => `/orders/${orderId}?token=${orderPageToken(randomUUID())}`],
     ["the id in upper case with its token", (orderId: string) => `/orders/${orderId.toUpperCase()}?token=${orderPageToken(orderId)}`],
   ])("%s", async (_name, path) => {

@@ -165,10 +165,18 @@ describe("the order path in SQL", () => {
     // Moved on by the kitchen, then part refunded: the page's steps and refunds come from the same statement.
     const preparingAt = new Date("2026-11-26T16:15:00.250Z");
     await db.order.update({ where: { id: placed.orderId }, data: { status: "preparing" } });
-    await db.orderStatusChange.create({ data: { orderId: placed.orderId, fromStatus: "pending", toStatus: "preparing", changedBy: "kitchen@example.com", changedAt: preparingAt } });
+    await db.orderStatusChange.create({
+      data: { orderId: placed.orderId, fromStatus: "pending", toStatus: "preparing", changedBy: "kitchen@example.com", changedAt: preparingAt },
+    });
     const refundedAt = new Date("2026-11-27T01:30:00.500Z");
     await db.refund.create({
-      data: { orderId: placed.orderId, amountCents: 500, refundedBy: "owner@example.com", lines: [{ itemId: stored.items[1]!.id, quantity: 1 }], createdAt: refundedAt },
+      data: {
+        orderId: placed.orderId,
+        amountCents: 500,
+        refundedBy: "owner@example.com",
+        lines: [{ itemId: stored.items[1]!.id, quantity: 1 }],
+        createdAt: refundedAt,
+      },
     });
     const { result: page, statements: reading } = await statementsOf(() => findCustomerOrder(placed.orderId));
     expect(prismaOnly(reading)).toEqual([]);

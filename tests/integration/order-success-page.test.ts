@@ -19,7 +19,9 @@ type Deferred = { done: boolean; data: { outcome: Promise<{ status: string }> } 
 
 async function load(sessionId: string) {
   const startedAt = performance.now();
-  const result = await callRoute(loader, shopRequest(`/order-success?session_id=${encodeURIComponent(sessionId)}`), { clientAddress: `203.0.113.7-${randomUUID()}` });
+  const result = await callRoute(loader, shopRequest(`/order-success?session_id=${encodeURIComponent(sessionId)}`), {
+    clientAddress: `203.0.113.7-${randomUUID()}`,
+  });
   if (result instanceof Response) throw new Error(`/order-success answered ${result.status}`);
   const deferred = result as unknown as Deferred;
   // As many turns as Remix takes before React renders: none of them a timer.

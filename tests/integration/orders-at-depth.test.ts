@@ -46,7 +46,10 @@ describe("get-orders beyond 10,000 orders", () => {
     expect(await ordersJson({ q: DOMAIN, pageSize: 1 })).toMatchObject({ total: 10_000, totalCapped: true });
     expect(await ordersJson({ q: DOMAIN, status: "delivered", pageSize: 1 })).toMatchObject({ total: 10_000, totalCapped: true });
     // Under the cap the count is exact.
-    expect(await ordersJson({ q: DOMAIN, from: new Date(OLDEST.getTime() + 99 * 3_600_000).toISOString(), pageSize: 1 })).toMatchObject({ total: 100, totalCapped: false });
+    expect(await ordersJson({ q: DOMAIN, from: new Date(OLDEST.getTime() + 99 * 3_600_000).toISOString(), pageSize: 1 })).toMatchObject({
+      total: 100,
+      totalCapped: false,
+    });
   });
 
   it("a name search with more matches than that: counted to 10,000, its page read newest first", async () => {
@@ -65,7 +68,9 @@ describe("get-orders beyond 10,000 orders", () => {
     expect(last.orders).toHaveLength(100);
     const deeper = await list({ q: DOMAIN, page: 101, pageSize: 100 });
     expect(deeper.status).toBe(400);
-    expect((await readJson<ErrorJson>(deeper)).error).toBe("page: goes deeper than 10,000 orders: give `from` (a date and time) to start the list at older orders");
+    expect((await readJson<ErrorJson>(deeper)).error).toBe(
+      "page: goes deeper than 10,000 orders: give `from` (a date and time) to start the list at older orders",
+    );
   });
 
   it("reaches the oldest order with `from`, newest first from there or oldest first", async () => {
@@ -97,7 +102,8 @@ describe("the start-up after a bulk import", () => {
       const changed = async () =>
         Number((await client.query(`SELECT n_mod_since_analyze AS n FROM pg_stat_user_tables WHERE relname = 'Order'`)).rows[0]?.n ?? 0);
       await expect.poll(changed, { timeout: 10_000 }).toBeGreaterThanOrEqual(MANY);
-      const lastVacuum = async () => (await client.query(`SELECT last_vacuum FROM pg_stat_user_tables WHERE relname = 'Order'`)).rows[0]?.last_vacuum as Date | null;
+      const lastVacuum = async () =>
+        (await client.query(`SELECT last_vacuum FROM pg_stat_user_tables WHERE relname = 'Order'`)).rows[0]?.last_vacuum as Date | null;
       const before = await lastVacuum();
 
       // Autovacuum (here another session) holds the table: it is left to it, and the start-up goes on.

@@ -54,7 +54,10 @@ describe("a sent email whose 'sent' write meets the database away", () => {
     expect(cut.failures).toBe(0);
     expect(await db.outboxMessage.findMany({ where: { to: email }, select: { status: true, attempts: true } })).toEqual([{ status: "sent", attempts: 1 }]);
     // Another worker, once the lease would have run out, finds nothing to send.
-    expect(await processOutbox({ mailer: createMailer(smtp.url), workerId: "worker-b", now: new Date(Date.now() + 60_000), concurrency: 1 })).toEqual({ sent: 0, failed: 0 });
+    expect(await processOutbox({ mailer: createMailer(smtp.url), workerId: "worker-b", now: new Date(Date.now() + 60_000), concurrency: 1 })).toEqual({
+      sent: 0,
+      failed: 0,
+    });
     expect(smtp.received.filter((received) => received.envelope.to.includes(email))).toHaveLength(1);
   });
 
@@ -63,7 +66,9 @@ describe("a sent email whose 'sent' write meets the database away", () => {
     const email = uniqueEmail("restart-mail-long");
     await subscribe(email, "http://shop.test");
     cut.failures = 1_000;
-    await expect(processOutbox({ mailer: createMailer(smtp.url), workerId: "worker-a", concurrency: 1, leaseMs: 1_500 })).rejects.toThrow("terminating connection");
+    await expect(processOutbox({ mailer: createMailer(smtp.url), workerId: "worker-a", concurrency: 1, leaseMs: 1_500 })).rejects.toThrow(
+      "terminating connection",
+    );
     cut.failures = 0;
     const again = await processOutbox({ mailer: createMailer(smtp.url), workerId: "worker-b", now: new Date(Date.now() + 5_000), concurrency: 1 });
     expect(again).toEqual({ sent: 1, failed: 0 });

@@ -371,10 +371,7 @@ describe("several workers", () => {
     const secondMailer = createMailer(smtp.url);
     // Both workers read the same due rows; the conditional claim lets exactly one of them have each.
 
-    const runs = await Promise.all([
-      processOutbox({ mailer, workerId: "worker-a" }),
-      processOutbox({ mailer: secondMailer, workerId: "worker-b" }),
-    ]);
+    const runs = await Promise.all([processOutbox({ mailer, workerId: "worker-a" }), processOutbox({ mailer: secondMailer, workerId: "worker-b" })]);
     expect(runs.reduce((sum, run) => sum + run.sent, 0)).toBe(10);
     expect(runs.reduce((sum, run) => sum + run.failed, 0)).toBe(0);
 
@@ -390,10 +387,7 @@ describe("several workers", () => {
     for (const address of addresses) await subscribe(address, "http://shop.test");
 
     for (let pass = 0; pass < 10; pass++) {
-      const runs = await Promise.all([
-        processOutbox({ mailer, workerId: "worker-a", limit: 3 }),
-        processOutbox({ mailer, workerId: "worker-b", limit: 3 }),
-      ]);
+      const runs = await Promise.all([processOutbox({ mailer, workerId: "worker-a", limit: 3 }), processOutbox({ mailer, workerId: "worker-b", limit: 3 })]);
       if (runs.every((run) => run.sent === 0)) break;
     }
     expect(await db.outboxMessage.count({ where: { status: { not: "sent" } } })).toBe(0);

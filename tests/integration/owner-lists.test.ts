@@ -44,8 +44,20 @@ beforeAll(async () => {
   await addSubscriber(`cy.${tag}@example.org`, { at: new Date(base + 3000) });
   await db.partnershipInquiry.createMany({
     data: [
-      { name: `Dana ${tag}`, email: "dana@cafe.example", business: "Sunny Cafe, Venice", message: "We'd love to stock your bars.", createdAt: new Date(base + 1000) },
-      { name: "Eli", email: `eli.${tag}@gym.example`, business: null, message: `=HYPERLINK("http://evil.example") "quoted"\nsecond line ${tag}`, createdAt: new Date(base + 2000) },
+      {
+        name: `Dana ${tag}`,
+        email: "dana@cafe.example",
+        business: "Sunny Cafe, Venice",
+        message: "We'd love to stock your bars.",
+        createdAt: new Date(base + 1000),
+      },
+      {
+        name: "Eli",
+        email: `eli.${tag}@gym.example`,
+        business: null,
+        message: `=HYPERLINK("http://evil.example") "quoted"\nsecond line ${tag}`,
+        createdAt: new Date(base + 2000),
+      },
     ],
   });
 });
@@ -121,7 +133,10 @@ describe("inquiries", () => {
       [`ELI.${tag}`, ["Eli"]],
     ] as const) {
       const body = await readJson<InquiriesJson>(await asOwner("get-inquiries", { q }));
-      expect(body.inquiries.map((row) => row.name), q).toEqual(names);
+      expect(
+        body.inquiries.map((row) => row.name),
+        q,
+      ).toEqual(names);
     }
   });
 });
@@ -175,7 +190,11 @@ describe("CSV exports", () => {
       })),
     });
     const text = await (await asOwner("export-subscribers", { q: bulk })).text();
-    const emails = text.trimEnd().split("\r\n").slice(1).map((line) => line.split(",")[0]);
+    const emails = text
+      .trimEnd()
+      .split("\r\n")
+      .slice(1)
+      .map((line) => line.split(",")[0]);
     expect(emails).toHaveLength(1203);
     expect(new Set(emails).size).toBe(1203);
   });

@@ -10,7 +10,11 @@ const anonymous = ['data-count="0"', '{"cart":{"lines":[]},'];
 const visitor = ['data-count="12"', '{"cart":{"lines":[{"id":"bar-banana-pb","quantity":12,"name":"Banana Blast \\u0026 more"}]},'];
 
 function page(nonce: string, parts = anonymous) {
-  const products = Array.from({ length: 200 }, (_, index) => `<article><h3>Bar ${index * 7919}</h3><p>Creamy organic Greek yogurt swirled with peanut butter, batch ${(index * 104729) % 9973}.</p></article>`);
+  const products = Array.from(
+    { length: 200 },
+    (_, index) =>
+      `<article><h3>Bar ${index * 7919}</h3><p>Creamy organic Greek yogurt swirled with peanut butter, batch ${(index * 104729) % 9973}.</p></article>`,
+  );
   return (
     `<!DOCTYPE html><html><head><title>Shop</title></head><body><a href="/cart" ${parts[0]}>Cart</a>${products.join("")}` +
     `<script nonce="${nonce}">restore()</script><script nonce="${nonce}">window.__remixContext = ${parts[1]}${JSON.stringify({ products })}};</script>` +
@@ -19,7 +23,12 @@ function page(nonce: string, parts = anonymous) {
 }
 
 const buffers = (texts: string[]) => texts.map((text) => Buffer.from(text));
-const cut = (template: { parts: Buffer[]; slots: number[] }) => ({ ...template, compressed: new Map<string, Buffer>(), compressedBytes: 0, compressedLimit: 1024 * 1024 });
+const cut = (template: { parts: Buffer[]; slots: number[] }) => ({
+  ...template,
+  compressed: new Map<string, Buffer>(),
+  compressedBytes: 0,
+  compressedLimit: 1024 * 1024,
+});
 
 describe("a cached page, its nonce and a visitor's parts (server/page-cache.mjs)", () => {
   it("is filled with each response's own nonce, as HTML and as gzip, and gzips about as small as the whole page", () => {

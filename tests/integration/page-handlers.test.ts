@@ -23,7 +23,11 @@ import { server as msw } from "../setup/msw";
  */
 
 type Entry = EntryContext & {
-  staticHandlerContext: { matches: { route: { id: string }; params: Record<string, string> }[]; loaderData: Record<string, unknown>; actionData: Record<string, unknown> | null };
+  staticHandlerContext: {
+    matches: { route: { id: string }; params: Record<string, string> }[];
+    loaderData: Record<string, unknown>;
+    actionData: Record<string, unknown> | null;
+  };
 };
 type Route = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean; module: object };
 
@@ -53,7 +57,10 @@ const build = {
     url: "/build/manifest-v1.js",
     entry: { module: "/build/entry.js", imports: [] },
     routes: Object.fromEntries(
-      Object.values(routes).map((route) => [route.id, { id: route.id, parentId: route.parentId, path: route.path, index: route.index, hasLoader: true, hasAction: true, module: `/build/${route.id}.js` }]),
+      Object.values(routes).map((route) => [
+        route.id,
+        { id: route.id, parentId: route.parentId, path: route.path, index: route.index, hasLoader: true, hasAction: true, module: `/build/${route.id}.js` },
+      ]),
     ),
   },
   entry: {
@@ -67,7 +74,9 @@ const build = {
             loaderData: context.staticHandlerContext.loaderData,
             actionData: context.staticHandlerContext.actionData,
             routeModules: Object.keys(context.routeModules).length,
-            renderedWithoutModule: Object.keys(withRenderedRoutes(context, new URL(request.url).pathname).manifest.routes).filter((id) => !context.routeModules[id]),
+            renderedWithoutModule: Object.keys(withRenderedRoutes(context, new URL(request.url).pathname).manifest.routes).filter(
+              (id) => !context.routeModules[id],
+            ),
           },
           { status: statusCode },
         ),
@@ -98,7 +107,14 @@ beforeAll(async () => {
     res.locals.routeFacts = facts.describe(req.path, question === -1 ? "" : req.originalUrl.slice(question + 1));
     next();
   });
-  app.all("*", remixByMatchedRoutes({ build, getLoadContext: () => ({ clientAddress: "203.0.113.9", cspNonce: "" }), matchedIdsOf: (res) => (res.locals.routeFacts as RouteFacts).routeIds }));
+  app.all(
+    "*",
+    remixByMatchedRoutes({
+      build,
+      getLoadContext: () => ({ clientAddress: "203.0.113.9", cspNonce: "" }),
+      matchedIdsOf: (res) => (res.locals.routeFacts as RouteFacts).routeIds,
+    }),
+  );
   edge = await listen(app);
   const whole = express();
   // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Remix's Express handler answers a promise; Express 4 ignores it, and the handler catches its own errors
@@ -174,16 +190,19 @@ describe("a page routed with only the routes its path matches (decision 071)", (
     expect(await page(edge, path)).toEqual(await page(wholeBuild, path));
   });
 
-  it.each(["/checkout", "/shop", `/orders/${ORDER}`, "/", "/no/such/page"])("POST %s, with and without ?index, and its ?_data requests: the same answers", async (path) => {
-    for (const search of ["", "?index"]) {
-      const post = (base: string) => page(base, `${path}${search}`, { method: "POST", body: new URLSearchParams({ intent: "x" }) });
-      expect(await post(edge), `POST ${path}${search}`).toEqual(await post(wholeBuild));
-    }
-    for (const routeId of ["root", "routes/checkout", "routes/shop", "routes/orders.$id", "routes/_index", "routes/admin._index"]) {
-      const data = `${path}?_data=${encodeURIComponent(routeId)}`;
-      expect(await page(edge, data), data).toEqual(await page(wholeBuild, data));
-    }
-  });
+  it.each(["/checkout", "/shop", `/orders/${ORDER}`, "/", "/no/such/page"])(
+    "POST %s, with and without ?index, and its ?_data requests: the same answers",
+    async (path) => {
+      for (const search of ["", "?index"]) {
+        const post = (base: string) => page(base, `${path}${search}`, { method: "POST", body: new URLSearchParams({ intent: "x" }) });
+        expect(await post(edge), `POST ${path}${search}`).toEqual(await post(wholeBuild));
+      }
+      for (const routeId of ["root", "routes/checkout", "routes/shop", "routes/orders.$id", "routes/_index", "routes/admin._index"]) {
+        const data = `${path}?_data=${encodeURIComponent(routeId)}`;
+        expect(await page(edge, data), data).toEqual(await page(wholeBuild, data));
+      }
+    },
+  );
 
   it("answers lazy route discovery's manifest from the whole build", async () => {
     const manifest = `/__manifest?version=v1&p=${encodeURIComponent("/checkout")}&p=${encodeURIComponent(`/orders/${ORDER}`)}&p=/shop`;

@@ -6,7 +6,18 @@ import { settlePendingRefunds } from "~/models/refunds.server";
 import { refundPayment } from "~/services/stripe.server";
 import { db } from "~/utils/db.server";
 import { OWNER_ONLY_MESSAGE } from "~/lib/operators";
-import { callFunction, chargeRefunded, deliverStripeEvent, expectDailySalesToAgree, orderFor, payOrder, placeOrder, readJson, signedInAdmin, type ErrorJson } from "../utils";
+import {
+  callFunction,
+  chargeRefunded,
+  deliverStripeEvent,
+  expectDailySalesToAgree,
+  orderFor,
+  payOrder,
+  placeOrder,
+  readJson,
+  signedInAdmin,
+  type ErrorJson,
+} from "../utils";
 
 /**
  * Partial refunds (issue 23 item 5, decision 066): the owner refunds an
@@ -41,7 +52,8 @@ const refund = (body: unknown, cookie = owner.cookie) => callFunction("refund-or
 const refundCalls = () => stripeMock.requests.filter((request) => request.method === "POST" && request.path === "/v1/refunds");
 const orderRow = (orderId: string) => db.order.findUniqueOrThrow({ where: { id: orderId }, include: { items: { orderBy: { id: "asc" } } } });
 const refundRows = (orderId: string) => db.refund.findMany({ where: { orderId }, orderBy: { createdAt: "asc" } });
-const emails = (orderId: string) => db.outboxMessage.findMany({ where: { orderId, kind: { in: ["order-refunded", "order-part-refunded"] } }, orderBy: { createdAt: "asc" } });
+const emails = (orderId: string) =>
+  db.outboxMessage.findMany({ where: { orderId, kind: { in: ["order-refunded", "order-part-refunded"] } }, orderBy: { createdAt: "asc" } });
 
 /** A paid order: by default three cartons of bites at $10 and $10 shipping ($40), or the lines given. */
 async function paidOrder(lines?: [string, number][]) {
@@ -49,7 +61,6 @@ async function paidOrder(lines?: [string, number][]) {
   const order = await orderRow(orderId);
   return { orderId, order, paymentIntentId: order.paymentIntentId!, short: orderId.slice(0, 8) };
 }
-
 
 describe("refund-order: an amount, then the rest", () => {
   it("refunds $12.50 of $40.00 (the order stays paid), then the rest: two Stripe refunds, two records, two emails, the day's revenue following", async () => {
@@ -62,11 +73,20 @@ describe("refund-order: an amount, then the rest", () => {
       alreadyRefunded: false,
     });
     expect(refundCalls()).toEqual([
-      expect.objectContaining({ body: expect.objectContaining({ payment_intent: paymentIntentId, amount: "1250" }), idempotencyKey: `refund-${orderId}-0-1250` }),
+      expect.objectContaining({
+        body: expect.objectContaining({ payment_intent: paymentIntentId, amount: "1250" }),
+        idempotencyKey: `refund-${orderId}-0-1250`,
+      }),
     ]);
     expect(await orderRow(orderId)).toMatchObject({ paymentStatus: "paid", refundedCents: 1250, refundedAt: null, stripeRefundId: null });
     expect(await refundRows(orderId)).toEqual([
-      expect.objectContaining({ amountCents: 1250, reason: "One carton melted", refundedBy: owner.email, stripeRefundId: stripeMock.refunds()[0]!.id, lines: null }),
+      expect.objectContaining({
+        amountCents: 1250,
+        reason: "One carton melted",
+        refundedBy: owner.email,
+        stripeRefundId: stripeMock.refunds()[0]!.id,
+        lines: null,
+      }),
     ]);
     const [partEmail] = await emails(orderId);
     expect(partEmail).toMatchObject({ kind: "order-part-refunded", subject: expect.stringMatching(/^\$12\.50 of your .* order .* has been refunded$/) });
@@ -111,12 +131,17 @@ describe("refund-order: an amount, then the rest", () => {
     const { orderId } = await paidOrder();
     server.use(
       http.post(STRIPE_REFUNDS, () =>
-        HttpResponse.json({ error: { type: "invalid_request_error", message: "Refund amount ($5.00) is greater than unrefunded amount on charge ($0.00)" } }, { status: 400 }),
+        HttpResponse.json(
+          { error: { type: "invalid_request_error", message: "Refund amount ($5.00) is greater than unrefunded amount on charge ($0.00)" } },
+          { status: 400 },
+        ),
       ),
     );
     const response = await refund({ orderId, reason: "Goodwill", amount: 5 });
     expect(response.status).toBe(409);
-    expect((await readJson<ErrorJson>(response)).error).toBe("Stripe refused the refund: Refund amount ($5.00) is greater than unrefunded amount on charge ($0.00)");
+    expect((await readJson<ErrorJson>(response)).error).toBe(
+      "Stripe refused the refund: Refund amount ($5.00) is greater than unrefunded amount on charge ($0.00)",
+    );
     expect(await refundRows(orderId)).toEqual([]);
   });
 });
@@ -252,8 +277,16 @@ describe("a partial refund whose answer does not come", () => {
     const made = refundCalls().filter((call) => call.idempotencyKey === `refund-${orderId}-0-1000`);
     expect(made.length).toBeGreaterThanOrEqual(1);
     expect(stripeMock.refunds()).toEqual([expect.objectContaining({ amount: 1000 })]);
-    expect(await orderRow(orderId)).toMatchObject({ paymentStatus: "paid", refundedCents: 1000, refundRequestedAt: null, refundRequestKey: null, refundReason: null });
-    expect(await refundRows(orderId)).toEqual([expect.objectContaining({ amountCents: 1000, reason: "One soft carton", refundedBy: owner.email, restocked: true })]);
+    expect(await orderRow(orderId)).toMatchObject({
+      paymentStatus: "paid",
+      refundedCents: 1000,
+      refundRequestedAt: null,
+      refundRequestKey: null,
+      refundReason: null,
+    });
+    expect(await refundRows(orderId)).toEqual([
+      expect.objectContaining({ amountCents: 1000, reason: "One soft carton", refundedBy: owner.email, restocked: true }),
+    ]);
     expect(await db.product.findUniqueOrThrow({ where: { id: "bites-variety" }, select: { stock: true } })).toEqual({ stock: 18 });
   });
 });

@@ -75,7 +75,6 @@ async function outcome(orderId: string) {
   return { paymentStatus: order.paymentStatus, emails: emails.map(({ kind }) => kind) };
 }
 
-
 describe("payment events count in any order of arrival, and again", () => {
   for (const ordering of orderings(["completed", "refunded", "expired"])) {
     it(`${ordering.join(" → ")}, then each again`, async () => {

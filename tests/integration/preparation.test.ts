@@ -27,7 +27,8 @@ async function preparation(cookie: string, body: object = {}) {
 }
 
 const quantities = (prep: Preparation) => Object.fromEntries(prep.to_make.map((line) => [line.product_id, line.quantity]));
-const listed = (prep: Preparation) => prep.zones.flatMap((zone) => zone.orders.map((order) => ({ zone: zone.name, id: order.id, miles: order.distance_miles })));
+const listed = (prep: Preparation) =>
+  prep.zones.flatMap((zone) => zone.orders.map((order) => ({ zone: zone.name, id: order.id, miles: order.distance_miles })));
 
 describe("get-preparation", () => {
   it("lists paid orders not yet shipped by zone, nearest first, with the totals to make; shipped, unpaid and refunded orders are not work", async () => {
@@ -35,7 +36,10 @@ describe("get-preparation", () => {
     const surname = `Prep${randomUUID().slice(0, 6)}`;
     // ZIP 00ddd lies ddd tenths of a mile north of the kitchen (the geocoder stand-in): 4.5, 1.2, 15.0 and 23.0 miles.
     const far = await orderFor({ lastName: surname, zipCode: "00045" }, [["bar-banana-pb", 4]]);
-    const near = await orderFor({ lastName: surname, zipCode: "00012" }, [["bar-banana-pb", 1], ["bites-variety", 3]]);
+    const near = await orderFor({ lastName: surname, zipCode: "00012" }, [
+      ["bar-banana-pb", 1],
+      ["bites-variety", 3],
+    ]);
     const extended = await orderFor({ lastName: surname, zipCode: "00150" }, [["bites-variety", 5]]);
     const premium = await orderFor({ lastName: surname, zipCode: "00230" }, [["bites-strawberry", 10]]);
     const preparing = await orderFor({ lastName: surname, zipCode: "00030" }, [["bar-chocolate-pb", 4]]);
@@ -51,7 +55,12 @@ describe("get-preparation", () => {
     expect(after.order_count).toBe(before.order_count + 5);
     expect(after.listed_count).toBe(after.order_count);
     const added = (id: string) => quantities(after)[id]! - (quantities(before)[id] ?? 0);
-    expect({ banana: added("bar-banana-pb"), bites: added("bites-variety"), strawberry: added("bites-strawberry"), chocolate: added("bar-chocolate-pb") }).toEqual({
+    expect({
+      banana: added("bar-banana-pb"),
+      bites: added("bites-variety"),
+      strawberry: added("bites-strawberry"),
+      chocolate: added("bar-chocolate-pb"),
+    }).toEqual({
       banana: 5,
       bites: 8,
       strawberry: 10,

@@ -3,17 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { catalogue } from "../../prisma/catalogue";
 import { db } from "~/utils/db.server";
 import { action as checkoutAction } from "~/routes/checkout/route";
-import {
-  browser,
-  callFunction,
-  cartClient,
-  checkoutBody,
-  readCartJson,
-  readJson,
-  shipping,
-  signedInAdmin,
-  type ErrorJson,
-} from "../utils";
+import { browser, callFunction, cartClient, checkoutBody, readCartJson, readJson, shipping, signedInAdmin, type ErrorJson } from "../utils";
 
 /**
  * The owner's products (decision 022): get-products and update-product, and what
@@ -131,7 +121,9 @@ describe("update-product", () => {
     expect(entries[0]).toMatchObject({ actorEmail: email, action: "product.update" });
     expect(JSON.parse(entries[0]!.before!)).toEqual({ priceCents: 600, name: "Chocolate Crunch", description: expect.any(String) });
     expect(JSON.parse(entries[0]!.after!)).toEqual({ priceCents: 650, name: "Chocolate Crunch Deluxe", description: "Now crunchier." });
-    expect(product.history).toEqual([expect.objectContaining({ actorEmail: email, after: { priceCents: 650, name: "Chocolate Crunch Deluxe", description: "Now crunchier." } })]);
+    expect(product.history).toEqual([
+      expect.objectContaining({ actorEmail: email, after: { priceCents: 650, name: "Chocolate Crunch Deluxe", description: "Now crunchier." } }),
+    ]);
 
     // Only the fields that changed are recorded; a save that changes nothing records nothing.
     await callFunction("update-product", { productId: "bar-chocolate-pb", price: 6.5, inStock: false }, { cookie });
@@ -192,13 +184,19 @@ describe("a sold-out product", () => {
 
     const fewer = await cart.post({ intent: "update", productId: "bar-chocolate-pb", quantity: "2" });
     expect(fewer.status).toBe(200);
-    expect(await cart.items()).toEqual([["bar-chocolate-pb", 2], ["bites-variety", 2]]);
+    expect(await cart.items()).toEqual([
+      ["bar-chocolate-pb", 2],
+      ["bites-variety", 2],
+    ]);
     // The same quantity again (a double submit) is not an increase.
     expect((await cart.post({ intent: "update", productId: "bar-chocolate-pb", quantity: "2" })).status).toBe(200);
     const plain = await cart.post({ intent: "update", productId: "bar-chocolate-pb", quantity: "1", redirectTo: "/shop" }, { html: true });
     expect(plain).toHaveRedirect("/shop");
     expect((await cart.page()).cartFlash).toBeNull();
-    expect(await cart.items()).toEqual([["bar-chocolate-pb", 1], ["bites-variety", 2]]);
+    expect(await cart.items()).toEqual([
+      ["bar-chocolate-pb", 1],
+      ["bites-variety", 2],
+    ]);
     expect((await cart.post({ intent: "update", productId: "bar-chocolate-pb", quantity: "0" })).status).toBe(200);
     expect(await cart.items()).toEqual([["bites-variety", 2]]);
 
@@ -208,7 +206,10 @@ describe("a sold-out product", () => {
 
   it("is refused by simple-checkout with a message naming it, and nothing is ordered", async () => {
     await soldOut();
-    const body = checkoutBody([["bar-chocolate-pb", 2], ["bites-variety", 2]]);
+    const body = checkoutBody([
+      ["bar-chocolate-pb", 2],
+      ["bites-variety", 2],
+    ]);
     const response = await callFunction("simple-checkout", body);
     expect(response.status).toBe(400);
     expect((await readJson<ErrorJson>(response)).error).toBe("Chocolate Crunch is sold out. Please remove it from your cart.");
@@ -225,7 +226,11 @@ describe("a sold-out product", () => {
     const fields = { ...shipping(), code: "", intent: "place-order", checkedAddress: "11600 wilshire blvd|los angeles|ca|90025" };
     const refused = await visitor.post(checkoutAction, "/checkout", fields);
     expect(refused.status).toBe(400);
-    type State = { summary: { soldOut: unknown[]; cartProblem: string; subtotalCents: number; lines: { id: string }[] }; message: { description: string }; values: { email: string } };
+    type State = {
+      summary: { soldOut: unknown[]; cartProblem: string; subtotalCents: number; lines: { id: string }[] };
+      message: { description: string };
+      values: { email: string };
+    };
     const state = await readJson<State>(refused);
     expect(state.summary.soldOut).toEqual([{ id: "bar-chocolate-pb", name: "Chocolate Crunch", image: expect.any(String), quantity: 2 }]);
     expect(state.summary.cartProblem).toBe("Chocolate Crunch is sold out. Please remove it from your cart.");

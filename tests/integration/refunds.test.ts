@@ -109,12 +109,20 @@ describe("refund-order: bad requests", () => {
     ["a reason over 500 characters", (orderId) => ({ orderId, reason: "x".repeat(501) }), /^reason: must be at most 500 characters/],
     ["a reason that is not text", (orderId) => ({ orderId, reason: 42 }), /^reason: must be a string/],
     ["an unknown field", (orderId) => ({ orderId, reason: "Melted in transit", refundAll: true }), /Unrecognized key/],
-    ["an amount and lines", (orderId) => ({ orderId, reason: "Melted in transit", amount: 5, lines: [{ itemId: 1, quantity: 1 }] }), /^amount: send an amount or lines, not both/],
+    [
+      "an amount and lines",
+      (orderId) => ({ orderId, reason: "Melted in transit", amount: 5, lines: [{ itemId: 1, quantity: 1 }] }),
+      /^amount: send an amount or lines, not both/,
+    ],
     ["an amount with three decimals", (orderId) => ({ orderId, reason: "Melted in transit", amount: 5.001 }), /^amount: can have at most 2 decimals/],
     ["an amount of nothing", (orderId) => ({ orderId, reason: "Melted in transit", amount: 0 }), /^amount: must be at least \$0.01/],
     ["a restock with an amount", (orderId) => ({ orderId, reason: "Melted in transit", amount: 5, restock: true }), /^restock: restocks chosen lines/],
     ["no lines", (orderId) => ({ orderId, reason: "Melted in transit", lines: [] }), /^lines: choose at least one line/],
-    ["a line of no items", (orderId) => ({ orderId, reason: "Melted in transit", lines: [{ itemId: 1, quantity: 0 }] }), /^lines.0.quantity: must be at least 1/],
+    [
+      "a line of no items",
+      (orderId) => ({ orderId, reason: "Melted in transit", lines: [{ itemId: 1, quantity: 0 }] }),
+      /^lines.0.quantity: must be at least 1/,
+    ],
     ["a body that is not JSON", () => "{not json", /not valid JSON/],
   ];
 
@@ -200,12 +208,19 @@ describe("refund-order: a full refund, once", () => {
     // The operator's views say so too.
     const shown = await readJson<{ order: MaskedOrderWithHistory }>(await callFunction("get-order", { orderId }, { cookie: staff.cookie }));
     expect(shown.order.payment_status).toBe("refunded");
-    expect(shown.order.refund).toEqual({ amount_cents: totalCents, reason: "Melted in transit", refunded_by: owner.email, refunded_at: order.refundedAt!.toISOString() });
+    expect(shown.order.refund).toEqual({
+      amount_cents: totalCents,
+      reason: "Melted in transit",
+      refunded_by: owner.email,
+      refunded_at: order.refundedAt!.toISOString(),
+    });
     // Listed under Refunded, no longer among the paid orders.
     const listed = async (payment?: string) =>
-      (await readJson<{ orders: { id: string; payment_status: string }[] }>(
-        await callFunction("get-orders", { pageSize: 100, ...(payment && { payment }) }, { cookie: owner.cookie }),
-      )).orders.find((row) => row.id === orderId);
+      (
+        await readJson<{ orders: { id: string; payment_status: string }[] }>(
+          await callFunction("get-orders", { pageSize: 100, ...(payment && { payment }) }, { cookie: owner.cookie }),
+        )
+      ).orders.find((row) => row.id === orderId);
     expect((await listed("refunded"))?.payment_status).toBe("refunded");
     expect(await listed()).toBeUndefined();
   });
@@ -352,7 +367,13 @@ describe("refund-order: when Stripe's answer does not come", () => {
     // Stripe did refund; the shop does not know it yet and says nothing to the customer.
     expect(stripeMock.refunds()).toHaveLength(1);
     const pending = await orderRow(orderId);
-    expect(pending).toMatchObject({ paymentStatus: "paid", refundRequestedBy: owner.email, refundReason: "Melted in transit", stripeRefundId: null, refundedAt: null });
+    expect(pending).toMatchObject({
+      paymentStatus: "paid",
+      refundRequestedBy: owner.email,
+      refundReason: "Melted in transit",
+      stripeRefundId: null,
+      refundedAt: null,
+    });
     expect(pending.refundRequestedAt).toBeInstanceOf(Date);
     expect(await refundEmails(orderId)).toEqual([]);
     expect(await auditTrail("order", orderId)).toEqual([]);
@@ -381,7 +402,11 @@ describe("refund-order: when Stripe's answer does not come", () => {
     expect(emails).toHaveLength(1);
     expect(emails[0]).toMatchObject({ to: email });
     expect(await auditTrail("order", orderId)).toEqual([
-      expect.objectContaining({ actorEmail: owner.email, action: "order.refund", after: expect.objectContaining({ refundId: made!.id, reason: "Melted in transit" }) }),
+      expect.objectContaining({
+        actorEmail: owner.email,
+        action: "order.refund",
+        after: expect.objectContaining({ refundId: made!.id, reason: "Melted in transit" }),
+      }),
     ]);
     expect(await shownOrder(orderId)).toMatchObject({ payment_status: "refunded", refund_pending: null, refund: { refunded_by: owner.email } });
 
@@ -460,7 +485,13 @@ describe("refund-order: when Stripe's answer does not come", () => {
       ),
     );
     expect(await settlePendingRefunds()).toBe(1);
-    expect(await orderRow(orderId)).toMatchObject({ paymentStatus: "paid", refundRequestedAt: null, refundRequestedBy: null, refundReason: null, stripeRefundId: null });
+    expect(await orderRow(orderId)).toMatchObject({
+      paymentStatus: "paid",
+      refundRequestedAt: null,
+      refundRequestedBy: null,
+      refundReason: null,
+      stripeRefundId: null,
+    });
     expect(await refundEmails(orderId)).toEqual([]);
     expect(stripeMock.refunds()).toEqual([]);
     expect(await auditTrail("order", orderId)).toEqual([
@@ -573,7 +604,12 @@ describe("charge.refunded: refunds made at Stripe", () => {
     const [made] = stripeMock.refunds();
     expect((await deliverStripeEvent(chargeRefunded(paymentIntentId, { amount: totalCents, refundId: made!.id }))).status).toBe(200);
 
-    expect(await orderRow(orderId)).toMatchObject({ paymentStatus: "refunded", stripeRefundId: made!.id, refundReason: "Melted in transit", refundedBy: owner.email });
+    expect(await orderRow(orderId)).toMatchObject({
+      paymentStatus: "refunded",
+      stripeRefundId: made!.id,
+      refundReason: "Melted in transit",
+      refundedBy: owner.email,
+    });
     expect(await refundEmails(orderId)).toHaveLength(1);
     expect(await auditTrail("order", orderId)).toHaveLength(1);
   });
@@ -592,7 +628,12 @@ describe("charge.refunded: refunds made at Stripe", () => {
     expect(response.status).toBe(200);
     expect(await readJson<RefundJson>(response)).toMatchObject({ alreadyRefunded: true });
 
-    expect(await orderRow(orderId)).toMatchObject({ paymentStatus: "refunded", stripeRefundId: "re_test_raced", refundReason: "Melted in transit", refundedBy: owner.email });
+    expect(await orderRow(orderId)).toMatchObject({
+      paymentStatus: "refunded",
+      stripeRefundId: "re_test_raced",
+      refundReason: "Melted in transit",
+      refundedBy: owner.email,
+    });
     expect(await refundEmails(orderId)).toHaveLength(1);
     expect((await auditTrail("order", orderId)).map((entry) => entry.actorEmail)).toEqual([owner.email, "Stripe"]);
   });

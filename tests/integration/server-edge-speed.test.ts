@@ -40,7 +40,14 @@ beforeAll(async () => {
   app.get("/json", (_req, res) => void res.json({ lines: paragraphs(100) }));
   app.get("/small", (_req, res) => void res.type("html").send("<p>small</p>"));
   app.get("/no-transform", (_req, res) => void res.type("html").set("Cache-Control", "no-transform").send(paragraphs(100).join("")));
-  app.get("/encoded", (_req, res) => void res.type("html").set("Content-Encoding", "gzip").send(zlib.gzipSync(paragraphs(100).join(""))));
+  app.get(
+    "/encoded",
+    (_req, res) =>
+      void res
+        .type("html")
+        .set("Content-Encoding", "gzip")
+        .send(zlib.gzipSync(paragraphs(100).join(""))),
+  );
   app.get("/picture", (_req, res) => void res.type("png").send(Buffer.alloc(5_000, 7)));
   app.get("/large", (_req, res) => void res.type("html").end(paragraphs(5_000).join("")));
   // What Remix would answer: the request reached it.

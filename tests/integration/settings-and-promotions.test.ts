@@ -16,7 +16,15 @@ import { callFunction, cartClient, checkoutBody, readJson, signedInAdmin, type C
  */
 
 type FormErrorJson = ErrorJson & { fieldErrors: Record<string, string> };
-type ValidJson = { valid: boolean; error: string | null; kind?: string; amountOff?: number | null; minimumSubtotal?: number | null; appliesTo?: string; discount: number };
+type ValidJson = {
+  valid: boolean;
+  error: string | null;
+  kind?: string;
+  amountOff?: number | null;
+  minimumSubtotal?: number | null;
+  appliesTo?: string;
+  discount: number;
+};
 
 beforeEach(() => {
   vi.spyOn(console, "warn").mockImplementation(() => undefined);
@@ -119,7 +127,10 @@ describe("the shop follows the owner's terms", () => {
     const placedBefore = await order((before.body as CheckoutJson).orderId);
     expect(placedBefore).toMatchObject({ subtotalCents: 3000, shippingCents: 1000, totalCents: 4000 });
 
-    expect((await save({ ...DEFAULTS, shippingFee: 7.5, freeShippingThreshold: 40, minimumOrder: 15, zones: [{ ...DEFAULTS.zones[0]!, upToMiles: 30 }] }, cookie)).status).toBe(200);
+    expect(
+      (await save({ ...DEFAULTS, shippingFee: 7.5, freeShippingThreshold: 40, minimumOrder: 15, zones: [{ ...DEFAULTS.zones[0]!, upToMiles: 30 }] }, cookie))
+        .status,
+    ).toBe(200);
 
     const cart = cartClient();
     await cart.post({ intent: "add", productId: "bar-chocolate-pb", quantity: "3" });
@@ -131,7 +142,13 @@ describe("the shop follows the owner's terms", () => {
       radiusMiles: 30,
       zones: [{ name: "standard", upToMiles: 30, minimumOrderCents: 0, shippingFeeCents: 750, freeShippingThresholdCents: 4000 }],
     });
-    expect(page.cart.price).toMatchObject({ subtotalCents: 1800, shippingCents: 750, totalCents: 2550, remainingCents: 0, freeShippingHint: "Add $22.00 for free shipping" });
+    expect(page.cart.price).toMatchObject({
+      subtotalCents: 1800,
+      shippingCents: 750,
+      totalCents: 2550,
+      remainingCents: 0,
+      freeShippingHint: "Add $22.00 for free shipping",
+    });
 
     const after = await simpleCheckout([["bites-variety", 3]]);
     expect(await order((after.body as CheckoutJson).orderId)).toMatchObject({ subtotalCents: 3000, shippingCents: 750, totalCents: 3750 });
@@ -142,19 +159,33 @@ describe("the shop follows the owner's terms", () => {
     const cookie = await owner();
     expect((await save(withZone(1, { freeShippingThreshold: 60 }), cookie)).status).toBe(200);
     // $55: free nearby (the shop's $50), charged 15 miles out (the extended zone's $60).
-    const near = await simpleCheckout([["bites-variety", 4], ["bar-banana-pb", 3]]);
+    const near = await simpleCheckout([
+      ["bites-variety", 4],
+      ["bar-banana-pb", 3],
+    ]);
     expect(near.response.status).toBe(200);
     const nearOrder = await order((near.body as CheckoutJson).orderId);
     expect(nearOrder).toMatchObject({ deliveryZone: "standard", subtotalCents: 5800, shippingCents: 0, totalCents: 5800 });
 
-    const far = await simpleCheckout([["bites-variety", 5], ["bar-banana-pb", 1]], { zipCode: milesOut(15) });
+    const far = await simpleCheckout(
+      [
+        ["bites-variety", 5],
+        ["bar-banana-pb", 1],
+      ],
+      { zipCode: milesOut(15) },
+    );
     expect(far.response.status).toBe(200);
     const farOrder = await order((far.body as CheckoutJson).orderId);
     expect(farOrder).toMatchObject({ deliveryZone: "extended", subtotalCents: 5600, shippingCents: 1000, totalCents: 6600 });
     expect(await sessionTotal(farOrder.id)).toBe(6600);
 
     const farEnough = await simpleCheckout([["bites-variety", 6]], { zipCode: milesOut(15) });
-    expect(await order((farEnough.body as CheckoutJson).orderId)).toMatchObject({ deliveryZone: "extended", subtotalCents: 6000, shippingCents: 0, totalCents: 6000 });
+    expect(await order((farEnough.body as CheckoutJson).orderId)).toMatchObject({
+      deliveryZone: "extended",
+      subtotalCents: 6000,
+      shippingCents: 0,
+      totalCents: 6000,
+    });
   });
 
   it("the owner's zones decide where the shop delivers, and what it charges there", async () => {
@@ -188,14 +219,23 @@ describe("promotions: a code's kind and conditions", () => {
   it("$5 off orders over $40: refused with the reason below, applied from $40 on, in the order and the Stripe session", async () => {
     const save5 = await saveCode({ kind: "amount", amountOff: 5, minimumSubtotal: 40 });
     expect(await validate(save5)).toMatchObject({ valid: true, kind: "amount", amountOff: 5, minimumSubtotal: 40, appliesTo: "all", discount: 0 });
-    expect(await validate(save5, [{ productId: "bites-variety", quantity: 3 }])).toMatchObject({ valid: false, error: `Spend $40.00 or more to use ${save5}.` });
+    expect(await validate(save5, [{ productId: "bites-variety", quantity: 3 }])).toMatchObject({
+      valid: false,
+      error: `Spend $40.00 or more to use ${save5}.`,
+    });
     expect(await validate(save5, [{ productId: "bites-variety", quantity: 4 }])).toMatchObject({ valid: true });
 
     const below = await simpleCheckout([["bites-variety", 3]], { discountCode: save5 });
     expect(below.response.status).toBe(400);
     expect((below.body as ErrorJson).error).toBe(`Spend $40.00 or more to use ${save5}.`);
 
-    const placed = await simpleCheckout([["bites-variety", 4], ["bar-banana-pb", 1]], { discountCode: save5 });
+    const placed = await simpleCheckout(
+      [
+        ["bites-variety", 4],
+        ["bar-banana-pb", 1],
+      ],
+      { discountCode: save5 },
+    );
     const row = await order((placed.body as CheckoutJson).orderId);
     expect(row).toMatchObject({ discountCode: save5, subtotalCents: 4600, discountCents: 500, shippingCents: 1000, totalCents: 5100 });
     expect(await sessionTotal(row.id)).toBe(5100);
@@ -203,9 +243,23 @@ describe("promotions: a code's kind and conditions", () => {
 
   it("a bars-only percentage takes its share of the bars alone; bites alone are told to add a bar", async () => {
     const bars = await saveCode({ kind: "percent", percentOff: 50, appliesTo: "bars" });
-    expect(await validate(bars, [{ productId: "bites-variety", quantity: 3 }])).toMatchObject({ valid: false, error: `${bars} is for bars: add a bar to use it.` });
-    const placed = await simpleCheckout([["bites-variety", 3], ["bar-banana-pb", 3]], { discountCode: bars });
-    expect(await order((placed.body as CheckoutJson).orderId)).toMatchObject({ subtotalCents: 4800, discountCents: 900, shippingCents: 1000, totalCents: 4900 });
+    expect(await validate(bars, [{ productId: "bites-variety", quantity: 3 }])).toMatchObject({
+      valid: false,
+      error: `${bars} is for bars: add a bar to use it.`,
+    });
+    const placed = await simpleCheckout(
+      [
+        ["bites-variety", 3],
+        ["bar-banana-pb", 3],
+      ],
+      { discountCode: bars },
+    );
+    expect(await order((placed.body as CheckoutJson).orderId)).toMatchObject({
+      subtotalCents: 4800,
+      discountCents: 900,
+      shippingCents: 1000,
+      totalCents: 4900,
+    });
   });
 
   it("a free-shipping code waives the fee, and the Stripe session charges the lines alone", async () => {
@@ -220,7 +274,11 @@ describe("promotions: a code's kind and conditions", () => {
     const later = await saveCode({ kind: "percent", percentOff: 10, startsAt: new Date(Date.now() + 86_400_000).toISOString() });
     expect(await validate(later)).toMatchObject({ valid: false, error: `"${later}" is not valid yet.` });
     const cookie = await owner();
-    const refused = await callFunction("save-discount-code", { code: code(), kind: "amount", description: "x", active: true, firstOrderOnly: false }, { cookie });
+    const refused = await callFunction(
+      "save-discount-code",
+      { code: code(), kind: "amount", description: "x", active: true, firstOrderOnly: false },
+      { cookie },
+    );
     expect(refused.status).toBe(400);
     expect((await readJson<FormErrorJson>(refused)).fieldErrors.amountOff).toBe("Amount off is required, more than $0.00");
   });
@@ -231,7 +289,13 @@ describe("promotions: a code's kind and conditions", () => {
       callFunction("preview-discount-code", { code: "SAVE5", kind: "amount", amountOff: 5, minimumSubtotal: 40, items }, { cookie }).then((response) =>
         readJson<{ subtotal: number; discount: number; shipping: number; total: number; problem: string | null }>(response),
       );
-    expect(await preview([{ productId: "bites-variety", quantity: 3 }])).toMatchObject({ subtotal: 30, discount: 0, shipping: 10, total: 40, problem: "Spend $40.00 or more to use SAVE5." });
+    expect(await preview([{ productId: "bites-variety", quantity: 3 }])).toMatchObject({
+      subtotal: 30,
+      discount: 0,
+      shipping: 10,
+      total: 40,
+      problem: "Spend $40.00 or more to use SAVE5.",
+    });
     expect(await preview([{ productId: "bites-variety", quantity: 5 }])).toMatchObject({ subtotal: 50, discount: 5, shipping: 0, total: 45, problem: null });
     const { cookie: staff } = await signedInAdmin("staff", "staff");
     expect((await callFunction("preview-discount-code", { items: [{ productId: "bites-variety", quantity: 1 }] }, { cookie: staff })).status).toBe(403);
@@ -242,8 +306,16 @@ describe("the drawer, the order and the Stripe session all show the engine's fig
   it("for random carts and codes on random terms", async () => {
     const cookie = await owner();
     const codes = await Promise.all([
-      callFunction("save-discount-code", { code: "PROP-PCT", kind: "percent", percentOff: 15, appliesTo: "bites", description: "p", active: true, firstOrderOnly: false }, { cookie }),
-      callFunction("save-discount-code", { code: "PROP-AMT", kind: "amount", amountOff: 7.5, minimumSubtotal: 30, description: "a", active: true, firstOrderOnly: false }, { cookie }),
+      callFunction(
+        "save-discount-code",
+        { code: "PROP-PCT", kind: "percent", percentOff: 15, appliesTo: "bites", description: "p", active: true, firstOrderOnly: false },
+        { cookie },
+      ),
+      callFunction(
+        "save-discount-code",
+        { code: "PROP-AMT", kind: "amount", amountOff: 7.5, minimumSubtotal: 30, description: "a", active: true, firstOrderOnly: false },
+        { cookie },
+      ),
       callFunction("save-discount-code", { code: "PROP-SHIP", kind: "free-shipping", description: "s", active: true, firstOrderOnly: false }, { cookie }),
     ]);
     expect(codes.map((response) => response.status)).toEqual([200, 200, 200]);
@@ -253,9 +325,18 @@ describe("the drawer, the order and the Stripe session all show the engine's fig
       fc.asyncProperty(
         fc.uniqueArray(fc.tuple(fc.constantFrom(...products), fc.integer({ min: 1, max: 12 })), { minLength: 1, maxLength: 4, selector: ([id]) => id }),
         fc.constantFrom(null, "PROP-PCT", "PROP-AMT", "PROP-SHIP"),
-        fc.record({ fee: fc.integer({ min: 0, max: 2000 }), freeFrom: fc.integer({ min: 0, max: 15000 }), zoneFee: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: null }) }),
+        fc.record({
+          fee: fc.integer({ min: 0, max: 2000 }),
+          freeFrom: fc.integer({ min: 0, max: 15000 }),
+          zoneFee: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: null }),
+        }),
         async (lines, discountCode, terms) => {
-          const settings = { ...withZone(0, { shippingFee: terms.zoneFee === null ? null : terms.zoneFee / 100 }), shippingFee: terms.fee / 100, freeShippingThreshold: terms.freeFrom / 100, minimumOrder: 0 };
+          const settings = {
+            ...withZone(0, { shippingFee: terms.zoneFee === null ? null : terms.zoneFee / 100 }),
+            shippingFee: terms.fee / 100,
+            freeShippingThreshold: terms.freeFrom / 100,
+            minimumOrder: 0,
+          };
           expect((await save(settings, cookie)).status).toBe(200);
           const items = lines.map(([productId, quantity]) => ({ productId, quantity }));
 
@@ -263,7 +344,11 @@ describe("the drawer, the order and the Stripe session all show the engine's fig
           const cart = cartClient();
           for (const { productId, quantity } of items) await cart.post({ intent: "add", productId, quantity: String(quantity) });
           const unzoned = (await priceOrder(items, null)).price;
-          expect((await cart.page()).cart.price).toMatchObject({ subtotalCents: unzoned.subtotalCents, shippingCents: unzoned.shippingCents, totalCents: unzoned.totalCents });
+          expect((await cart.page()).cart.price).toMatchObject({
+            subtotalCents: unzoned.subtotalCents,
+            shippingCents: unzoned.shippingCents,
+            totalCents: unzoned.totalCents,
+          });
 
           // The order and its Stripe session: priced in the address's zone (West LA: the first zone).
           const checked = discountCode ? await checkDiscountCode(discountCode, null, { items }) : null;
@@ -275,7 +360,12 @@ describe("the drawer, the order and the Stripe session all show the engine's fig
           }
           expect(placed.response.status).toBe(200);
           const row = await order((placed.body as CheckoutJson).orderId);
-          expect(row).toMatchObject({ subtotalCents: expected.subtotalCents, discountCents: expected.discountCents, shippingCents: expected.shippingCents, totalCents: expected.totalCents });
+          expect(row).toMatchObject({
+            subtotalCents: expected.subtotalCents,
+            discountCents: expected.discountCents,
+            shippingCents: expected.shippingCents,
+            totalCents: expected.totalCents,
+          });
           expect(await sessionTotal(row.id)).toBe(expected.totalCents);
         },
       ),

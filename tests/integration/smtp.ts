@@ -139,7 +139,10 @@ function decodedValue(value: HeaderValue | undefined) {
 async function parseEmail(raw: string, envelope: ReceivedEmail["envelope"]): Promise<ReceivedEmail> {
   const parsed = await simpleParser(raw);
   const headers = parsed.headerLines.map(({ key, line }): [name: string, value: string] => {
-    const sent = line.slice(line.indexOf(":") + 1).replace(/\r?\n(?=[ \t])/g, "").trim();
+    const sent = line
+      .slice(line.indexOf(":") + 1)
+      .replace(/\r?\n(?=[ \t])/g, "")
+      .trim();
     return [key, decodedValue(parsed.headers.get(key)) ?? sent];
   });
   const header = (name: string) => headers.find(([key]) => key === name.toLowerCase())?.[1];

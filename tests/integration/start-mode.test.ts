@@ -29,7 +29,7 @@ describe("the start mode", () => {
 
   it("refuses a production secret without NODE_ENV=production, naming each one and what to set", () => {
     expect(startMode(realShop).refusal).toBe(
-      'SESSION_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET are set but NODE_ENV is not set: this looks like a real shop, which must not start as the demo (stand-ins, demo accounts with public passwords). Set NODE_ENV=production to run the real shop, or unset them to run the demo.',
+      "SESSION_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET are set but NODE_ENV is not set: this looks like a real shop, which must not start as the demo (stand-ins, demo accounts with public passwords). Set NODE_ENV=production to run the real shop, or unset them to run the demo.",
     );
     for (const name of ["SESSION_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
       expect(startMode({ [name]: realShop[name] }).refusal).toMatch(new RegExp(`^${name} is set but NODE_ENV is not set`));

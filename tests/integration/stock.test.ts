@@ -58,7 +58,10 @@ describe("stock held by orders", () => {
     const lines = await db.orderItem.count({ where: { productId: LIMITED, orderId: { in: placed.map((result) => (result.ok ? result.orderId : "")) } } });
     expect(lines).toBe(10);
     expect(await stockOf()).toBe(0);
-    const held = await db.orderItem.aggregate({ where: { productId: LIMITED, orderId: { in: placed.map((result) => (result.ok ? result.orderId : "")) } }, _sum: { heldQuantity: true } });
+    const held = await db.orderItem.aggregate({
+      where: { productId: LIMITED, orderId: { in: placed.map((result) => (result.ok ? result.orderId : "")) } },
+      _sum: { heldQuantity: true },
+    });
     expect(held._sum.heldQuantity).toBe(10);
     // The shop now says Sold out, and a cart cannot check it out.
     expect(await shown()).toMatchObject({ inStock: false, stockLeft: null });
@@ -77,7 +80,11 @@ describe("stock held by orders", () => {
   it("refuses a line larger than what is left, naming how many there are, and rolls the whole order back", async () => {
     await setStock(4);
     const before = await db.order.count();
-    expect(await order(5)).toMatchObject({ ok: false, refusal: "out-of-stock", message: { description: "Only 4 Organic Banana Bites left. Please lower the quantity in your cart." } });
+    expect(await order(5)).toMatchObject({
+      ok: false,
+      refusal: "out-of-stock",
+      message: { description: "Only 4 Organic Banana Bites left. Please lower the quantity in your cart." },
+    });
     expect(await db.order.count()).toBe(before);
     expect(await stockOf()).toBe(4);
     expect((await order(4)).ok).toBe(true);
@@ -135,7 +142,9 @@ describe("what the shop says, and the team hears", () => {
     const owner = await signedInAdmin(`stock-${randomUUID().slice(0, 6)}`);
     const saved = await callFunction("update-product", { productId: LIMITED, stock: 5 }, { cookie: owner.cookie });
     expect(saved.status).toBe(200);
-    expect(await readJson<{ product: { stock: number | null; lowStockThreshold: number } }>(saved)).toMatchObject({ product: { stock: 5, lowStockThreshold: 3 } });
+    expect(await readJson<{ product: { stock: number | null; lowStockThreshold: number } }>(saved)).toMatchObject({
+      product: { stock: 5, lowStockThreshold: 3 },
+    });
     expect(await shown()).toMatchObject({ stockLeft: null });
     expect((await order(2)).ok).toBe(true);
     expect(await lowStockEmails()).toBe(emails + 2);

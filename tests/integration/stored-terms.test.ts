@@ -64,7 +64,15 @@ describe("a JSON column that does not hold what it should", () => {
     const before = await db.shopSettings.findUnique({ where: { id: 1 } });
     await db.shopSettings.upsert({
       where: { id: 1 },
-      create: { id: 1, shippingFeeCents: 599, freeShippingThresholdCents: 5000, minimumOrderCents: 2000, kitchenLat: 34, kitchenLon: -118, zones: [{ name: "standard", upToMiles: "ten" }] },
+      create: {
+        id: 1,
+        shippingFeeCents: 599,
+        freeShippingThresholdCents: 5000,
+        minimumOrderCents: 2000,
+        kitchenLat: 34,
+        kitchenLon: -118,
+        zones: [{ name: "standard", upToMiles: "ten" }],
+      },
       update: { zones: [{ name: "standard", upToMiles: "ten" }] },
     });
     try {
@@ -78,6 +86,11 @@ describe("a JSON column that does not hold what it should", () => {
   it("makes a refund's stored lines an error when one is malformed, instead of dropping it", () => {
     expect(storedLines(null)).toEqual([]);
     expect(storedLines([{ itemId: 3, quantity: 2 }])).toEqual([{ itemId: 3, quantity: 2 }]);
-    expect(() => storedLines([{ itemId: 3, quantity: 2 }, { itemId: "4", quantity: 1 }])).toThrow(/Stored refund lines cannot be read by this version of the shop.*1\.itemId/);
+    expect(() =>
+      storedLines([
+        { itemId: 3, quantity: 2 },
+        { itemId: "4", quantity: 1 },
+      ]),
+    ).toThrow(/Stored refund lines cannot be read by this version of the shop.*1\.itemId/);
   });
 });

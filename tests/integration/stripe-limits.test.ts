@@ -19,7 +19,6 @@ import { callFunction, callRoute, placeOrder, readJson, shopRequest, type Verify
  * verify-payment and /order-success (one shared "verify" count).
  */
 
-
 const STRIPE_SESSIONS = "https://api.stripe.com/v1/checkout/sessions";
 
 function retrievals(sessionId: string) {

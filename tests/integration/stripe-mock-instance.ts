@@ -25,9 +25,7 @@ for await (const line of lines) if (line.trim() === "go") break;
 lines.close();
 
 const done =
-  action === "pay"
-    ? (await stripeMock.pay(sessionId)) !== null
-    : (await fetch(`${STRIPE_API}/checkout/sessions/${sessionId}/expire`, { method: "POST" })).ok;
+  action === "pay" ? (await stripeMock.pay(sessionId)) !== null : (await fetch(`${STRIPE_API}/checkout/sessions/${sessionId}/expire`, { method: "POST" })).ok;
 server.close();
 await db.$disconnect();
 console.log(JSON.stringify({ done }));

@@ -43,7 +43,11 @@ async function deadEmail() {
 describe("get-system, get-emails and resend-email", () => {
   it("are the owner's: 401 without a session, 403 for staff", async () => {
     const { cookie } = await signedInAdmin("staff", "staff");
-    for (const [name, body] of [["get-system", {}], ["get-emails", {}], ["resend-email", { id: "00000000-0000-4000-8000-000000000000" }]] as const) {
+    for (const [name, body] of [
+      ["get-system", {}],
+      ["get-emails", {}],
+      ["resend-email", { id: "00000000-0000-4000-8000-000000000000" }],
+    ] as const) {
       expect((await callFunction(name, body)).status).toBe(401);
       const refused = await callFunction(name, body, { cookie });
       expect(refused.status).toBe(403);
@@ -76,7 +80,12 @@ describe("get-system, get-emails and resend-email", () => {
     const resent = await callFunction("resend-email", { id: dead.id }, { cookie });
     expect(resent.status).toBe(200);
     const { id: copyId } = await readJson<{ id: string }>(resent);
-    expect(await db.outboxMessage.findUniqueOrThrow({ where: { id: copyId } })).toMatchObject({ status: "pending", to: dead.to, subject: dead.subject, html: dead.html });
+    expect(await db.outboxMessage.findUniqueOrThrow({ where: { id: copyId } })).toMatchObject({
+      status: "pending",
+      to: dead.to,
+      subject: dead.subject,
+      html: dead.html,
+    });
     expect(await processOutbox({ mailer: createMailer(smtp.url), workerId: "worker-1", now: new Date() })).toEqual({ sent: 1, failed: 0 });
     expect(smtp.received.map((email) => email.envelope.to)).toEqual([[dead.to]]);
 

@@ -29,13 +29,29 @@ const shippedEmails = (orderId: string) => db.outboxMessage.findMany({ where: { 
 
 describe("bad tracking is refused with 400, and nothing changes", () => {
   const cases: [string, Record<string, unknown>, RegExp][] = [
-    ["a tracking number with another status", { newStatus: "preparing", trackingNumber: "9400100000000000000000", carrier: "USPS" }, /^trackingNumber: is only given with newStatus "shipped"/],
+    [
+      "a tracking number with another status",
+      { newStatus: "preparing", trackingNumber: "9400100000000000000000", carrier: "USPS" },
+      /^trackingNumber: is only given with newStatus "shipped"/,
+    ],
     ["a carrier with another status", { newStatus: "delivered", carrier: "UPS" }, /^carrier: is only given with newStatus "shipped"/],
-    ["an unknown carrier", { newStatus: "shipped", carrier: "Pony Express", trackingNumber: "ABC123456" }, /^carrier: must be one of USPS, UPS, FedEx, DHL, Local courier/],
+    [
+      "an unknown carrier",
+      { newStatus: "shipped", carrier: "Pony Express", trackingNumber: "ABC123456" },
+      /^carrier: must be one of USPS, UPS, FedEx, DHL, Local courier/,
+    ],
     ["a tracking number without its carrier", { newStatus: "shipped", trackingNumber: "1Z999AA10123456784" }, /^carrier: is required with a tracking number/],
     ["a tracking number of five characters", { newStatus: "shipped", carrier: "UPS", trackingNumber: "1Z999" }, /^trackingNumber: must be 6 to 40 characters/],
-    ["a tracking number of 41 characters", { newStatus: "shipped", carrier: "UPS", trackingNumber: "1".repeat(41) }, /^trackingNumber: must be 6 to 40 characters/],
-    ["a tracking number with markup", { newStatus: "shipped", carrier: "UPS", trackingNumber: "1Z<b>99</b>" }, /^trackingNumber: may only hold letters, digits and dashes/],
+    [
+      "a tracking number of 41 characters",
+      { newStatus: "shipped", carrier: "UPS", trackingNumber: "1".repeat(41) },
+      /^trackingNumber: must be 6 to 40 characters/,
+    ],
+    [
+      "a tracking number with markup",
+      { newStatus: "shipped", carrier: "UPS", trackingNumber: "1Z<b>99</b>" },
+      /^trackingNumber: may only hold letters, digits and dashes/,
+    ],
     ["a tracking number that is not text", { newStatus: "shipped", carrier: "UPS", trackingNumber: 123456789 }, /^trackingNumber: must be a string/],
     ["a carrier over 200 characters", { newStatus: "shipped", carrier: "U".repeat(201) }, /^carrier: is too long/],
   ];
@@ -46,7 +62,11 @@ describe("bad tracking is refused with 400, and nothing changes", () => {
     expect(response.status).toBe(400);
     expect((await readJson<ErrorJson>(response)).error).toMatch(error);
     const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
-    expect({ status: order.status, carrier: order.carrier, trackingNumber: order.trackingNumber }).toEqual({ status: "pending", carrier: null, trackingNumber: null });
+    expect({ status: order.status, carrier: order.carrier, trackingNumber: order.trackingNumber }).toEqual({
+      status: "pending",
+      carrier: null,
+      trackingNumber: null,
+    });
     expect(await db.orderStatusChange.count({ where: { orderId } })).toBe(0);
     expect(await shippedEmails(orderId)).toEqual([]);
   });

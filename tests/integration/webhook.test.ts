@@ -127,9 +127,16 @@ describe("checkout.session.completed", () => {
 
     const admin = await signedInAdmin("mismatch-owner");
     const { order: shown } = await readJson<{ order: MaskedOrderWithHistory }>(await callFunction("get-order", { orderId }, { cookie: admin.cookie }));
-    expect(shown.payment_mismatches).toEqual([{ paid_cents: order.totalCents - 500, total_cents: order.totalCents, session_id: session.id, noticed_at: expect.any(String) }]);
+    expect(shown.payment_mismatches).toEqual([
+      { paid_cents: order.totalCents - 500, total_cents: order.totalCents, session_id: session.id, noticed_at: expect.any(String) },
+    ]);
     const system = await readJson<SystemJson>(await callFunction("get-system", {}, { cookie: admin.cookie }));
-    expect(system.paymentMismatches).toContainEqual({ orderId, paidCents: order.totalCents - 500, totalCents: order.totalCents, noticedAt: expect.any(String) });
+    expect(system.paymentMismatches).toContainEqual({
+      orderId,
+      paidCents: order.totalCents - 500,
+      totalCents: order.totalCents,
+      noticedAt: expect.any(String),
+    });
 
     // The session as it really is (the order's total) pays it.
     expect((await deliverStripeEvent(stripeSessionEvent("checkout.session.completed", session))).status).toBe(200);
@@ -326,7 +333,9 @@ describe("a signed event of an unexpected shape", () => {
 
   it("still handles a session whose metadata is null (no order: nothing to do)", async () => {
     const session = await customerSession();
-    const response = await deliverStripeEvent(stripeSessionEvent("checkout.session.completed", { ...session, metadata: null as unknown as Record<string, string> }));
+    const response = await deliverStripeEvent(
+      stripeSessionEvent("checkout.session.completed", { ...session, metadata: null as unknown as Record<string, string> }),
+    );
     expect(response.status).toBe(200);
     expect((await db.order.findUniqueOrThrow({ where: { id: session.metadata.orderId! } })).paymentStatus).toBe("unpaid");
   });
@@ -340,7 +349,7 @@ describe("a signed event of an unexpected shape", () => {
       detail: `Key (email)=(${email})`,
     });
     const query = pg.Client.prototype.query;
-  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg's query answers a promise; the spy stands in for it
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg's query answers a promise; the spy stands in for it
     vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
       const [config] = args;
       const text = typeof config === "string" ? config : ((config as { text?: string }).text ?? "");

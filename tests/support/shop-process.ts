@@ -42,8 +42,15 @@ export type ShopProcess = {
 export async function waitUntilServing(origin: string, child: ChildProcess, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the shop at ${origin} exited (${child.exitCode ?? child.signalCode}) before it served`);
-    if (await fetch(`${origin}/readyz`).then((response) => response.ok, () => false)) return;
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the shop at ${origin} exited (${child.exitCode ?? child.signalCode}) before it served`);
+    if (
+      await fetch(`${origin}/readyz`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the shop at ${origin} did not serve within ${timeoutMs / 1000} s`);

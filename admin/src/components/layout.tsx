@@ -59,27 +59,11 @@ export function AdminLayout({ children }: { children: ReactNode }) {
               Sign out
             </Button>
           </Group>
-          <Burger
-            opened={menuOpen}
-            onClick={menu.toggle}
-            hiddenFrom="md"
-            color="white"
-            aria-label="Menu"
-            aria-expanded={menuOpen}
-            aria-controls="admin-menu"
-          />
+          <Burger opened={menuOpen} onClick={menu.toggle} hiddenFrom="md" color="white" aria-label="Menu" aria-expanded={menuOpen} aria-controls="admin-menu" />
         </Group>
       </AppShell.Header>
 
-      <Drawer
-        opened={menuOpen}
-        onClose={menu.close}
-        position="right"
-        size="xs"
-        title="Menu"
-        hiddenFrom="md"
-        id="admin-menu"
-      >
+      <Drawer opened={menuOpen} onClose={menu.close} position="right" size="xs" title="Menu" hiddenFrom="md" id="admin-menu">
         <Stack gap="md">
           <nav aria-label="Admin">
             <NavLinks onNavigate={menu.close} />

@@ -59,5 +59,4 @@ export function EmailFlags({ order }: { order: Flags }) {
   );
 }
 
-export const orderDate = (iso: string) =>
-  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Los_Angeles" });
+export const orderDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Los_Angeles" });

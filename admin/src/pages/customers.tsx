@@ -78,8 +78,8 @@ function CustomerData() {
       <div>
         <Title order={2}>Customer data</Title>
         <Text c="dimmed" size="sm">
-          A customer may ask what the shop holds about them, or ask to be forgotten (the California Consumer Privacy Act). Any spelling of
-          their address finds them.
+          A customer may ask what the shop holds about them, or ask to be forgotten (the California Consumer Privacy Act). Any spelling of their address finds
+          them.
         </Text>
       </div>
       <Card withBorder radius="lg">
@@ -107,7 +107,11 @@ function CustomerData() {
       </Card>
 
       {outcome ? (
-        <Alert color={outcome.kind === "error" ? "red" : "chocolate"} title={outcome.kind === "error" ? "Not done" : outcome.kind === "exported" ? "Exported" : "Forgotten"} role={outcome.kind === "error" ? "alert" : "status"}>
+        <Alert
+          color={outcome.kind === "error" ? "red" : "chocolate"}
+          title={outcome.kind === "error" ? "Not done" : outcome.kind === "exported" ? "Exported" : "Forgotten"}
+          role={outcome.kind === "error" ? "alert" : "status"}
+        >
           <Text size="sm">{outcome.text}</Text>
           {outcome.changed ? (
             <List size="sm" mt="xs">
@@ -126,16 +130,16 @@ function CustomerData() {
           Kept no longer than needed
         </Title>
         <Text size="sm" c="dimmed">
-          Every day the shop erases the names and addresses of checkouts never paid, what its emails said, and saved address lookups once
-          they are old enough: by default 30, 90 and 90 days (docs/operations.md says how to change them).
+          Every day the shop erases the names and addresses of checkouts never paid, what its emails said, and saved address lookups once they are old enough:
+          by default 30, 90 and 90 days (docs/operations.md says how to change them).
         </Text>
       </Card>
 
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Forget this customer?" centered>
         <Stack>
           <Text size="sm">
-            Every order of <strong>{email.trim()}</strong> loses its name, street, phone and email; their newsletter subscription and inquiries are
-            deleted, and what their emails said is erased. Amounts, dates, items and the delivery city stay for the books. This cannot be undone.
+            Every order of <strong>{email.trim()}</strong> loses its name, street, phone and email; their newsletter subscription and inquiries are deleted, and
+            what their emails said is erased. Amounts, dates, items and the delivery city stay for the books. This cannot be undone.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>

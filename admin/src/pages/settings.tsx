@@ -1,19 +1,5 @@
-import {
-  Alert,
-  Button,
-  Card,
-  Fieldset,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from "@mantine/core";
-import {
-  useCan,
-  type HttpError,
-} from "@refinedev/core";
+import { Alert, Button, Card, Fieldset, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useCan, type HttpError } from "@refinedev/core";
 import type { SettingsJson, ZoneJson } from "@shop/owner-records";
 import { useRef, useState, type FormEvent } from "react";
 import { fieldErrorsNote } from "../api";
@@ -43,16 +29,9 @@ function Settings() {
     resource: "settings",
     action: "edit",
   });
-  if (query.isLoading || checking)
-    return <Loading label="Loading the settings" />;
+  if (query.isLoading || checking) return <Loading label="Loading the settings" />;
   if (query.isError || !result.data) {
-    return (
-      <QueryError
-        title="Failed to fetch the settings"
-        message={query.error?.message}
-        onRetry={() => void query.refetch()}
-      />
-    );
+    return <QueryError title="Failed to fetch the settings" message={query.error?.message} onRetry={() => void query.refetch()} />;
   }
   return <SettingsForm settings={result.data} readOnly={!edit?.can} />;
 }
@@ -76,8 +55,7 @@ type Fields = {
 };
 
 /** Dollars the server sent, as the text of a field: 10 → "10.00" (no sum, only how it is written). */
-const dollarsText = (dollars: number | null) =>
-  dollars === null ? "" : dollars.toFixed(2);
+const dollarsText = (dollars: number | null) => (dollars === null ? "" : dollars.toFixed(2));
 
 function fieldsOf(settings: SettingsJson, nextKey: () => number): Fields {
   return {
@@ -112,43 +90,26 @@ function numberOf(text: string): number | string | undefined {
 /** An optional figure: empty is null (the shop-wide one applies). */
 const optionalNumberOf = (text: string) => numberOf(text) ?? null;
 
-function SettingsForm({
-  settings,
-  readOnly,
-}: {
-  settings: SettingsJson;
-  readOnly: boolean;
-}) {
+function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly: boolean }) {
   const keys = useRef(0);
   const nextKey = () => ++keys.current;
   const [fields, setFields] = useState(() => fieldsOf(settings, nextKey));
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const { call, mutation } = useFunctionMutation("save-settings");
 
-  const set =
-    (name: Exclude<keyof Fields, "zones">) =>
-    (event: { currentTarget: { value: string } }) => {
-      const { value } = event.currentTarget;
-      setFields((current) => ({ ...current, [name]: value }));
-    };
-  const setZone =
-    (key: number, name: Exclude<keyof ZoneFields, "key">) =>
-    (event: { currentTarget: { value: string } }) => {
-      const { value } = event.currentTarget;
-      setFields((current) => ({
-        ...current,
-        zones: current.zones.map((zone) =>
-          zone.key === key ? { ...zone, [name]: value } : zone
-        ),
-      }));
-    };
+  const set = (name: Exclude<keyof Fields, "zones">) => (event: { currentTarget: { value: string } }) => {
+    const { value } = event.currentTarget;
+    setFields((current) => ({ ...current, [name]: value }));
+  };
+  const setZone = (key: number, name: Exclude<keyof ZoneFields, "key">) => (event: { currentTarget: { value: string } }) => {
+    const { value } = event.currentTarget;
+    setFields((current) => ({
+      ...current,
+      zones: current.zones.map((zone) => (zone.key === key ? { ...zone, [name]: value } : zone)),
+    }));
+  };
   /** A zone's messages are by its place in the list: once one is added or removed they would point at the wrong zone. */
-  const withoutZoneErrors = () =>
-    setErrors((current) =>
-      Object.fromEntries(
-        Object.entries(current).filter(([path]) => !path.startsWith("zones"))
-      )
-    );
+  const withoutZoneErrors = () => setErrors((current) => Object.fromEntries(Object.entries(current).filter(([path]) => !path.startsWith("zones"))));
   const addZone = () => {
     withoutZoneErrors();
     setFields((current) => ({
@@ -190,18 +151,14 @@ function SettingsForm({
             minimumOrder: numberOf(zone.minimumOrder),
             shippingFee: optionalNumberOf(zone.shippingFee),
             freeShippingThreshold: optionalNumberOf(zone.freeShippingThreshold),
-          } as unknown as ZoneJson)
+          }) as unknown as ZoneJson,
       ),
     };
     // A number typed as text that is not one goes as typed, so the server names the field it is in.
     call(
       values as FunctionBody<"save-settings">,
       {
-        ...answerToasts(
-          "settings-save",
-          { success: "Settings saved", error: "Could not save the settings" },
-          fieldErrorsNote
-        ),
+        ...answerToasts("settings-save", { success: "Settings saved", error: "Could not save the settings" }, fieldErrorsNote),
       },
       {
         // The form shows what the server now holds (names as it keeps them: lower case, trimmed).
@@ -210,9 +167,8 @@ function SettingsForm({
           setFields(fieldsOf(data, nextKey));
         },
         // Every typed value stays; each message shows beside its field.
-        onError: (failure: HttpError) =>
-          setErrors((failure.errors ?? {}) as Record<string, string>),
-      }
+        onError: (failure: HttpError) => setErrors((failure.errors ?? {}) as Record<string, string>),
+      },
     );
   }
 
@@ -223,9 +179,7 @@ function SettingsForm({
       <div>
         <Title order={2}>Settings</Title>
         <Text c="dimmed" size="sm">
-          {
-            "The shop's terms. Carts are priced on them from the next visit; orders already placed keep the figures they were placed with."
-          }
+          {"The shop's terms. Carts are priced on them from the next visit; orders already placed keep the figures they were placed with."}
         </Text>
       </div>
       {readOnly ? (
@@ -233,24 +187,10 @@ function SettingsForm({
           {"Only the shop's owner can change these settings."}
         </Alert>
       ) : null}
-      <form
-        onSubmit={submit}
-        noValidate
-        aria-label="Settings"
-        className={readOnly ? "read-only-form" : undefined}
-      >
-        <Fieldset
-          disabled={readOnly}
-          variant="unstyled"
-          style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}
-        >
+      <form onSubmit={submit} noValidate aria-label="Settings" className={readOnly ? "read-only-form" : undefined}>
+        <Fieldset disabled={readOnly} variant="unstyled" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <Stack gap="lg">
-            <Card
-              withBorder
-              radius="lg"
-              component="section"
-              aria-labelledby="settings-shop-wide"
-            >
+            <Card withBorder radius="lg" component="section" aria-labelledby="settings-shop-wide">
               <Title order={3} size="h4" id="settings-shop-wide">
                 Shipping and minimum order
               </Title>
@@ -285,19 +225,12 @@ function SettingsForm({
               </SimpleGrid>
             </Card>
 
-            <Card
-              withBorder
-              radius="lg"
-              component="section"
-              aria-labelledby="settings-kitchen"
-            >
+            <Card withBorder radius="lg" component="section" aria-labelledby="settings-kitchen">
               <Title order={3} size="h4" id="settings-kitchen">
                 Kitchen
               </Title>
               <Text c="dimmed" size="sm" mb="md">
-                {
-                  "Where deliveries start: each zone's miles are measured from here."
-                }
+                {"Where deliveries start: each zone's miles are measured from here."}
               </Text>
               <SimpleGrid cols={{ base: 1, sm: 2 }} maw={560}>
                 <TextInput
@@ -319,18 +252,12 @@ function SettingsForm({
               </SimpleGrid>
             </Card>
 
-            <Card
-              withBorder
-              radius="lg"
-              component="section"
-              aria-labelledby="settings-zones"
-            >
+            <Card withBorder radius="lg" component="section" aria-labelledby="settings-zones">
               <Title order={3} size="h4" id="settings-zones">
                 Delivery zones
               </Title>
               <Text c="dimmed" size="sm" mb="md">
-                Nearest first, each reaching further than the one before.
-                Addresses beyond the last zone are not delivered to.
+                Nearest first, each reaching further than the one before. Addresses beyond the last zone are not delivered to.
               </Text>
               {zonesError ? (
                 <Alert color="red" role="alert" mb="md">
@@ -339,18 +266,10 @@ function SettingsForm({
               ) : null}
               <Stack gap="md">
                 {fields.zones.map((zone, index) => {
-                  const error = (name: string) =>
-                    errors[`zones.${index}.${name}`];
-                  const title = `Zone ${index + 1}${
-                    zone.name.trim() ? `: ${zone.name.trim()}` : ""
-                  }`;
+                  const error = (name: string) => errors[`zones.${index}.${name}`];
+                  const title = `Zone ${index + 1}${zone.name.trim() ? `: ${zone.name.trim()}` : ""}`;
                   return (
-                    <Fieldset
-                      key={zone.key}
-                      legend={title}
-                      radius="md"
-                      variant="filled"
-                    >
+                    <Fieldset key={zone.key} legend={title} radius="md" variant="filled">
                       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
                         <TextInput
                           label="Zone name"
@@ -400,9 +319,7 @@ function SettingsForm({
                               onClick={() => removeZone(zone.key)}
                               disabled={fields.zones.length <= 1}
                               // The visible words first, so the name contains them; the zone's name tells the buttons apart.
-                              aria-label={`Remove zone ${
-                                zone.name.trim() || index + 1
-                              }`}
+                              aria-label={`Remove zone ${zone.name.trim() || index + 1}`}
                             >
                               Remove zone
                             </Button>
@@ -415,11 +332,7 @@ function SettingsForm({
               </Stack>
               {readOnly ? null : (
                 <Group mt="md">
-                  <Button
-                    variant="light"
-                    onClick={addZone}
-                    disabled={fields.zones.length >= MAX_ZONES}
-                  >
+                  <Button variant="light" onClick={addZone} disabled={fields.zones.length >= MAX_ZONES}>
                     Add zone
                   </Button>
                   {fields.zones.length >= MAX_ZONES ? (

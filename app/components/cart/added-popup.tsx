@@ -71,14 +71,7 @@ export function AddedToCartPopup() {
         </span>
         <h2 id="added-title">Added to cart!</h2>
         {cart.enhanced ? (
-          <Link
-            to={withSearchParam(location, "cart", null)}
-            replace
-            preventScrollReset
-            className="icon-button"
-            aria-label="Close"
-            onClick={close}
-          >
+          <Link to={withSearchParam(location, "cart", null)} replace preventScrollReset className="icon-button" aria-label="Close" onClick={close}>
             <CloseIcon />
           </Link>
         ) : null}
@@ -93,13 +86,7 @@ export function AddedToCartPopup() {
         </div>
       </div>
       <div className="popup__actions">
-        <Link
-          to={withSearchParam(location, "cart", "open")}
-          replace
-          preventScrollReset
-          className="button button--ghost"
-          onClick={close}
-        >
+        <Link to={withSearchParam(location, "cart", "open")} replace preventScrollReset className="button button--ghost" onClick={close}>
           View Cart
         </Link>
         <Link to="/checkout" className="button button--primary" onClick={close}>

@@ -1,14 +1,5 @@
 import { useFetcher, useRouteLoaderData } from "@remix-run/react";
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-} from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useToast } from "~/components/toaster";
 import { CART_STORAGE_KEY } from "~/lib/brand";
 import { applyCartChange, type CartChange, type CartItem } from "~/lib/cart";
@@ -185,10 +176,7 @@ function useCartMirror(serverLines: CartLineView[], serverKnowsCart: boolean) {
       decided.current = true;
       const saved = readSavedCart();
       if (!serverKnowsCart && serverLines.length === 0 && saved.length > 0) {
-        restoreFetcher.submit(
-          { intent: "restore", items: JSON.stringify(saved) },
-          { method: "post", action: "/cart" },
-        );
+        restoreFetcher.submit({ intent: "restore", items: JSON.stringify(saved) }, { method: "post", action: "/cart" });
         return;
       }
     }

@@ -66,14 +66,7 @@ export function CartDrawer() {
   return (
     <div className="drawer">
       <Link to={closeHref} className="drawer__backdrop" preventScrollReset replace aria-hidden="true" tabIndex={-1} />
-      <div
-        className="drawer__panel"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="cart-title"
-        ref={panel}
-        tabIndex={-1}
-      >
+      <div className="drawer__panel" role="dialog" aria-modal="true" aria-labelledby="cart-title" ref={panel} tabIndex={-1}>
         <header className="drawer__header">
           <h2 id="cart-title">
             <CartIcon /> Your Cart
@@ -204,9 +197,7 @@ function CartFigures({ price, stalePrice }: { price: CartPriceView; stalePrice: 
             {shown.shippingCents > 0 ? `+ ${formatCents(shown.shippingCents)} shipping` : "Free shipping"}
           </p>
           <FreeShippingHint hint={shown.freeShippingHint} stale={updating} />
-          {!shown.meetsMinimum ? (
-            <p className="notice notice--warning">Minimum order of {formatCents(shown.minimumCents)} required</p>
-          ) : null}
+          {!shown.meetsMinimum ? <p className="notice notice--warning">Minimum order of {formatCents(shown.minimumCents)} required</p> : null}
         </>
       ) : null}
     </div>

@@ -1,16 +1,7 @@
 import { Link } from "@remix-run/react";
 import { brand } from "~/lib/brand";
 import type { CartProduct } from "~/components/cart/cart-context";
-import {
-  ArrowRightIcon,
-  HeartIcon,
-  LeafIcon,
-  MuscleIcon,
-  PinIcon,
-  SmileIcon,
-  SnowflakeIcon,
-  SparkleIcon,
-} from "~/components/icons";
+import { ArrowRightIcon, HeartIcon, LeafIcon, MuscleIcon, PinIcon, SmileIcon, SnowflakeIcon, SparkleIcon } from "~/components/icons";
 import { DeliveryTiles } from "~/components/delivery-tiles";
 import { IconTiles } from "~/components/icon-tiles";
 import { LandingMenu, landingSections } from "~/components/landing/landing-menu";
@@ -69,8 +60,8 @@ export function Hero({ bar, bites }: { bar?: CartProduct; bites?: CartProduct })
             The frozen treat that <span className="accent">loves you back</span>
           </h1>
           <p className="lead">
-            Creamy organic Greek yogurt and real peanut butter, dipped in fair-trade chocolate. {barNutrition.proteinGrams}g of
-            protein, no refined sugar, and gone in seconds.
+            Creamy organic Greek yogurt and real peanut butter, dipped in fair-trade chocolate. {barNutrition.proteinGrams}g of protein, no refined sugar, and
+            gone in seconds.
           </p>
           <div className="hero__actions">
             <Link to="/shop" className="button button--primary button--large">
@@ -92,8 +83,7 @@ export function Hero({ bar, bites }: { bar?: CartProduct; bites?: CartProduct })
           {bar ? <ProductImage product={bar} className="hero__art-main" load="priority" /> : null}
           {bites ? <ProductImage product={bites} className="hero__art-side" load="eager" /> : null}
           <p className="hero__sticker" aria-hidden="true">
-            {barNutrition.proteinGrams}g
-            <span>protein</span>
+            {barNutrition.proteinGrams}g<span>protein</span>
           </p>
         </div>
       </div>
@@ -122,17 +112,7 @@ export function ProductsSection({ products }: { products: CartProduct[] }) {
   );
 }
 
-function RangeCard({
-  title,
-  facts,
-  products,
-  category,
-}: {
-  title: string;
-  facts: readonly string[];
-  products: CartProduct[];
-  category: string;
-}) {
+function RangeCard({ title, facts, products, category }: { title: string; facts: readonly string[]; products: CartProduct[]; category: string }) {
   // One figure while the products agree, "From" the lowest once the owner sets them apart.
   const price = rangePrice(products.map((product) => product.priceCents));
   return (
@@ -172,7 +152,11 @@ function RangeCard({
 
 const benefits = [
   { title: "100% Organic", text: "Certified organic yogurt, peanuts, fruit and honey. Nothing artificial, ever.", icon: LeafIcon },
-  { title: `${barNutrition.proteinGrams}g Protein`, text: "Greek yogurt and peanut butter make every bar a snack that actually keeps you going.", icon: MuscleIcon },
+  {
+    title: `${barNutrition.proteinGrams}g Protein`,
+    text: "Greek yogurt and peanut butter make every bar a snack that actually keeps you going.",
+    icon: MuscleIcon,
+  },
   { title: "Won't Melt", text: "Our recipe holds its shape longer, so little hands stay (mostly) clean.", icon: SnowflakeIcon },
   { title: "Kid-Approved", text: "Tested by a very honest panel of LA kids. The verdict: more, please.", icon: SmileIcon },
 ];
@@ -226,14 +210,12 @@ export function StorySection() {
           <p className="eyebrow">Our story</p>
           <h2 id="about-title">Born in a Westside kitchen</h2>
           <p>
-            {brand.name} started with a mom, a freezer and a problem: every after-school snack was either sugar or
-            cardboard. Our founder, Maya, teamed up with chef Luis, who spent a decade making desserts in LA
-            restaurants, to build a treat she would happily hand to her kids.
+            {brand.name} started with a mom, a freezer and a problem: every after-school snack was either sugar or cardboard. Our founder, Maya, teamed up with
+            chef Luis, who spent a decade making desserts in LA restaurants, to build a treat she would happily hand to her kids.
           </p>
           <p>
-            After more than forty test batches they landed on it: tangy Greek yogurt, roasted peanut butter, a little
-            honey and real fruit, dipped in fair-trade chocolate. Today we still make every bar and bite in small
-            batches in Los Angeles, and deliver them frozen to your door.
+            After more than forty test batches they landed on it: tangy Greek yogurt, roasted peanut butter, a little honey and real fruit, dipped in fair-trade
+            chocolate. Today we still make every bar and bite in small batches in Los Angeles, and deliver them frozen to your door.
           </p>
           <p className="story__signoff">
             <HeartIcon /> Maya &amp; Chef Luis

@@ -7,15 +7,7 @@ import { advisoryText, allergenStatement, type AllergyLabel } from "~/lib/produc
  * `allergy` is the product's (the catalogue's `allergy`, decision 065); null
  * when the shop has no facts for it, and then the line says nothing.
  */
-export function AllergenLine({
-  allergy,
-  compact = false,
-  as: Tag = "p",
-}: {
-  allergy: AllergyLabel | null;
-  compact?: boolean;
-  as?: "p" | "span";
-}) {
+export function AllergenLine({ allergy, compact = false, as: Tag = "p" }: { allergy: AllergyLabel | null; compact?: boolean; as?: "p" | "span" }) {
   if (!allergy) return null;
   return (
     <Tag className={compact ? "allergen-line allergen-line--compact" : "allergen-line"} data-testid="allergen-line">

@@ -17,12 +17,7 @@ export function ShopHeader({ back = { to: "/", label: "Back to Home" } }: { back
       <span className="badge badge--mint shop-header__badge">
         <TruckIcon /> Free shipping on orders over {formatWholeDollars(terms.freeShippingThresholdCents)}
       </span>
-      <Link
-        to={withSearchParam(location, "cart", "open")}
-        preventScrollReset
-        className="cart-button"
-        aria-label={cartButtonLabel(count)}
-      >
+      <Link to={withSearchParam(location, "cart", "open")} preventScrollReset className="cart-button" aria-label={cartButtonLabel(count)}>
         <CartIcon />
         <span className="cart-button__count" aria-hidden="true" data-testid="cart-count">
           {count}

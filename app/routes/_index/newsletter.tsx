@@ -7,7 +7,6 @@ import { HeartIcon, MailIcon, SparkleIcon } from "~/components/icons";
 import { useToast } from "~/components/toaster";
 import type { LandingFormResult } from "~/routes/_index/landing.server";
 
-
 const tiles = [
   { title: "10% Off First Order", text: "A welcome code, straight to your inbox.", icon: SparkleIcon },
   { title: "Exclusive Updates", text: "Behind the scenes of our LA kitchen.", icon: HeartIcon },
@@ -43,9 +42,7 @@ export function NewsletterSection({ result, constraints }: { result: LandingForm
         <div className="newsletter__copy">
           <p className="eyebrow">The {brand.name} family</p>
           <h2 id="newsletter-title">Join the family, get 10% off</h2>
-          <p className="lead">
-            New-flavor alerts, special offers and exclusive updates from our kitchen, plus 10% off your first order.
-          </p>
+          <p className="lead">New-flavor alerts, special offers and exclusive updates from our kitchen, plus 10% off your first order.</p>
           {notice ? (
             <p className="notice notice--error" role="alert" id="newsletter-error">
               <strong>{notice.title}</strong> {notice.description}

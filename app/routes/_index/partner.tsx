@@ -7,7 +7,6 @@ import { useToast } from "~/components/toaster";
 import type { PartnershipFields } from "~/lib/partnership-form";
 import type { LandingFormResult } from "~/routes/_index/landing.server";
 
-
 /** The 'Partner With Us' call to action; its dialog is open at /?partner=open (no JavaScript needed). */
 export function PartnerSection({ result, constraints }: { result: LandingFormResult | null; constraints: FormConstraints }) {
   const [searchParams] = useSearchParams();
@@ -20,8 +19,7 @@ export function PartnerSection({ result, constraints }: { result: LandingFormRes
           <p className="eyebrow">For cafés, gyms, schools &amp; shops</p>
           <h2 id="partner-title">Stock {brand.name} at your place</h2>
           <p className="lead">
-            We supply local businesses across West LA and the South Bay with freezer-ready bars and bites. Tell us about
-            yours and we&apos;ll be in touch.
+            We supply local businesses across West LA and the South Bay with freezer-ready bars and bites. Tell us about yours and we&apos;ll be in touch.
           </p>
         </div>
         <Link to="/?partner=open" preventScrollReset className="button button--primary button--large">

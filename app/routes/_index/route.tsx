@@ -1,16 +1,7 @@
 import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { brand } from "~/lib/brand";
-import {
-  Hero,
-  LandingHeader,
-  LocationsSection,
-  NutritionSection,
-  ProductsSection,
-  PromoBanner,
-  StorySection,
-  WhySection,
-} from "~/components/landing/sections";
+import { Hero, LandingHeader, LocationsSection, NutritionSection, ProductsSection, PromoBanner, StorySection, WhySection } from "~/components/landing/sections";
 import { NewsletterSection } from "~/routes/_index/newsletter";
 import { PartnerSection } from "~/routes/_index/partner";
 import { SiteFooter } from "~/components/site-footer";
@@ -69,10 +60,7 @@ export default function Landing() {
       <PromoBanner />
       <LandingHeader />
       <main id="main">
-        <Hero
-          bar={products.find((product) => product.category === "bars")}
-          bites={products.find((product) => product.category === "bites")}
-        />
+        <Hero bar={products.find((product) => product.category === "bars")} bites={products.find((product) => product.category === "bites")} />
         <ProductsSection products={products} />
         <WhySection />
         <NutritionSection />

@@ -22,7 +22,6 @@ const repriced = new Set(["email", "address", "city", "state", "zipCode"]);
 /** How long typing pauses before the form is saved for a refresh. */
 const DRAFT_SAVE_DELAY_MS = 400;
 
-
 /**
  * `locked`: an order of this cart can still be paid (back from the payment
  * page's Cancel); the form is shown as it was, every control off, until that
@@ -137,8 +136,22 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
         <section className="panel" aria-labelledby="shipping-title">
           <h2 id="shipping-title">Shipping Information</h2>
           <div className="fields">
-            <ShippingInput constraints={constraints} name="firstName" label="First name" autoComplete="given-name" defaultValue={values.firstName} errors={fieldErrors} />
-            <ShippingInput constraints={constraints} name="lastName" label="Last name" autoComplete="family-name" defaultValue={values.lastName} errors={fieldErrors} />
+            <ShippingInput
+              constraints={constraints}
+              name="firstName"
+              label="First name"
+              autoComplete="given-name"
+              defaultValue={values.firstName}
+              errors={fieldErrors}
+            />
+            <ShippingInput
+              constraints={constraints}
+              name="lastName"
+              label="Last name"
+              autoComplete="family-name"
+              defaultValue={values.lastName}
+              errors={fieldErrors}
+            />
             <ShippingInput
               constraints={constraints}
               name="email"
@@ -150,11 +163,42 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
               errors={fieldErrors}
               onChange={setEmail}
             />
-            <ShippingInput constraints={constraints} name="phone" label="Phone" type="tel" autoComplete="tel" inputMode="tel" defaultValue={values.phone} errors={fieldErrors} />
-            <ShippingInput constraints={constraints} name="address" label="Street address" autoComplete="street-address" defaultValue={values.address} errors={fieldErrors} />
+            <ShippingInput
+              constraints={constraints}
+              name="phone"
+              label="Phone"
+              type="tel"
+              autoComplete="tel"
+              inputMode="tel"
+              defaultValue={values.phone}
+              errors={fieldErrors}
+            />
+            <ShippingInput
+              constraints={constraints}
+              name="address"
+              label="Street address"
+              autoComplete="street-address"
+              defaultValue={values.address}
+              errors={fieldErrors}
+            />
             <ShippingInput constraints={constraints} name="city" label="City" autoComplete="address-level2" defaultValue={values.city} errors={fieldErrors} />
-            <ShippingInput constraints={constraints} name="state" label="State" autoComplete="address-level1" defaultValue={values.state} errors={fieldErrors} />
-            <ShippingInput constraints={constraints} name="zipCode" label="ZIP code" autoComplete="postal-code" inputMode="numeric" defaultValue={values.zipCode} errors={fieldErrors} />
+            <ShippingInput
+              constraints={constraints}
+              name="state"
+              label="State"
+              autoComplete="address-level1"
+              defaultValue={values.state}
+              errors={fieldErrors}
+            />
+            <ShippingInput
+              constraints={constraints}
+              name="zipCode"
+              label="ZIP code"
+              autoComplete="postal-code"
+              inputMode="numeric"
+              defaultValue={values.zipCode}
+              errors={fieldErrors}
+            />
           </div>
         </section>
 
@@ -250,7 +294,16 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
     </>
   );
   return (
-    <fetcher.Form method="post" action="/checkout" className="checkout__grid" noValidate ref={form} onBlur={refreshOnChange} onInput={saveSoon} onSubmit={submit}>
+    <fetcher.Form
+      method="post"
+      action="/checkout"
+      className="checkout__grid"
+      noValidate
+      ref={form}
+      onBlur={refreshOnChange}
+      onInput={saveSoon}
+      onSubmit={submit}
+    >
       {/* A disabled fieldset turns off every control inside it, with JavaScript or without; it adds no box of its own. */}
       {locked ? (
         <fieldset disabled className="checkout__locked" data-testid="checkout-locked">

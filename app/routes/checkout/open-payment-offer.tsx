@@ -14,12 +14,9 @@ export function OpenPaymentOffer({ payment }: { payment: OpenPayment }) {
     <section className="panel payment-pending" aria-labelledby="open-payment-title" data-testid="open-payment">
       <h2 id="open-payment-title">Your payment is still open</h2>
       <p>
-        Order <strong>#{payment.shortId}</strong> · Total <strong>{formatCents(payment.totalCents)}</strong> can still be paid
-        on Stripe&apos;s page.
+        Order <strong>#{payment.shortId}</strong> · Total <strong>{formatCents(payment.totalCents)}</strong> can still be paid on Stripe&apos;s page.
       </p>
-      <p className="panel__hint">
-        To change your order or place it again, cancel this payment first. Your cart and your details stay here.
-      </p>
+      <p className="panel__hint">To change your order or place it again, cancel this payment first. Your cart and your details stay here.</p>
       <div className="payment-pending__actions">
         <Form method="post" action="/checkout">
           <button type="submit" name="intent" value="cancel-payment" className="button button--primary">

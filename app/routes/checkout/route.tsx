@@ -1,18 +1,5 @@
-import {
-  json,
-  redirect,
-  type ActionFunctionArgs,
-  type HeadersFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
-import {
-  useActionData,
-  useFetcher,
-  useLoaderData,
-  type ClientActionFunctionArgs,
-  type ShouldRevalidateFunction,
-} from "@remix-run/react";
+import { json, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useFetcher, useLoaderData, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { commitCartSession, getCartSession, refillCart, type CartSession } from "~/utils/cart-session.server";
 import { removeSoldOut } from "~/models/cart.server";
@@ -341,9 +328,7 @@ export default function Checkout() {
         ) : latest ? (
           <>
             {/* After a plain post the message is part of the page; with JavaScript it is a toast. */}
-            {fetcherData ? null : (
-              <MessageBanner message={actionData ? answerMessage(actionData) : latest.message} />
-            )}
+            {fetcherData ? null : <MessageBanner message={actionData ? answerMessage(actionData) : latest.message} />}
             {loaded.openPayment ? <OpenPaymentOffer payment={loaded.openPayment} /> : null}
             <CheckoutForm state={latest} constraints={loaded.constraints} locked={Boolean(loaded.openPayment)} />
           </>

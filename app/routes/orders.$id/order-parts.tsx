@@ -11,7 +11,6 @@ export function headlineFor(order: Pick<CustomerOrder, "status" | "refund">): { 
   return ORDER_STATUS_COPY[order.status];
 }
 
-
 /** Placed, paid, preparing, shipped, delivered: the steps done so far, with when. */
 export function OrderProgress({ steps }: { steps: OrderStep[] }) {
   const current = steps.filter((step) => step.done).at(-1)?.key;

@@ -48,7 +48,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   return privatePageMeta(shortId ? `Order ${shortId}` : "Your order");
 };
 
-
 export default function OrderPage() {
   const { order, expired } = useLoaderData<typeof loader>();
   if (!order) return <ExpiredLink shortId={expired.shortId} on={expired.on} />;
@@ -134,8 +133,7 @@ export default function OrderPage() {
 
         <section className="order-help">
           <p>
-            Questions about your order? Write to <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a> and mention order{" "}
-            {order.shortId}.
+            Questions about your order? Write to <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a> and mention order {order.shortId}.
           </p>
           <Link to="/shop" className="button button--primary">
             Shop more treats
@@ -159,8 +157,8 @@ function ExpiredLink({ shortId, on }: { shortId: string; on: string }) {
           <h1 id="order-title">This order link has expired</h1>
           <p className="order-hero__lead">
             Links to an order page work for {ORDER_LINK_DAYS} days; this one ended on {longDate(on)}. Write to{" "}
-            <a href={`mailto:${brand.contactEmail}?subject=${encodeURIComponent(`Order ${shortId}`)}`}>{brand.contactEmail}</a> with
-            order {shortId} and we will tell you anything you need about it.
+            <a href={`mailto:${brand.contactEmail}?subject=${encodeURIComponent(`Order ${shortId}`)}`}>{brand.contactEmail}</a> with order {shortId} and we will
+            tell you anything you need about it.
           </p>
           <Link to="/shop" className="button button--primary">
             Shop our treats

@@ -125,9 +125,7 @@ export function ProductDetails({ facts }: { facts: Facts }) {
       <div className="container product-details__grid">
         <section className="product-details__inside" aria-labelledby="inside-title">
           <p className="eyebrow">What&apos;s inside</p>
-          <h2 id="inside-title">
-            {count === organicIngredients.length ? "All seven" : `${count} of our seven`} organic ingredients
-          </h2>
+          <h2 id="inside-title">{count === organicIngredients.length ? "All seven" : `${count} of our seven`} organic ingredients</h2>
           <ul className="product-ingredients">
             {facts.ingredients.map((entry) => (
               <li key={entry.ingredient}>

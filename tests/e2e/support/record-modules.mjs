@@ -11,6 +11,11 @@ if (list) {
   const require = createRequire(import.meta.url);
   process.on("exit", () => {
     const cache = /** @type {Record<string, unknown>} */ (require.cache);
-    appendFileSync(list, Object.keys(cache).map((path) => `${path}\n`).join(""));
+    appendFileSync(
+      list,
+      Object.keys(cache)
+        .map((path) => `${path}\n`)
+        .join(""),
+    );
   });
 }

@@ -1,42 +1,13 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Checkbox,
-  Grid,
-  Group,
-  NativeSelect,
-  Radio,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from "@mantine/core";
+import { Alert, Anchor, Button, Card, Checkbox, Grid, Group, NativeSelect, Radio, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
-import {
-  useCreate,
-  useList,
-  useOne,
-  useUpdate,
-  type HttpError,
-} from "@refinedev/core";
+import { useCreate, useList, useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { keepPreviousData } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { MAX_LINE_QUANTITY } from "@shop/cart";
-import {
-  DISCOUNT_CODE_MAX_LENGTH,
-  type DiscountKind,
-  type DiscountScope,
-} from "@shop/discount-code";
+import { DISCOUNT_CODE_MAX_LENGTH, type DiscountKind, type DiscountScope } from "@shop/discount-code";
 import { dollarsToCents, formatCents } from "@shop/money";
-import type {
-  DiscountCodeJson,
-  DiscountCodeTerms,
-  ProductJson,
-} from "@shop/owner-records";
+import type { DiscountCodeJson, DiscountCodeTerms, ProductJson } from "@shop/owner-records";
 import { Loading, QueryError } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
@@ -62,13 +33,7 @@ function EditCode({ code }: { code: string }) {
   });
   if (query.isLoading) return <Loading label="Loading the code" />;
   if (query.isError && query.error.statusCode !== 404) {
-    return (
-      <QueryError
-        title="Failed to fetch the code"
-        message={query.error.message}
-        onRetry={() => void query.refetch()}
-      />
-    );
+    return <QueryError title="Failed to fetch the code" message={query.error.message} onRetry={() => void query.refetch()} />;
   }
   if (!result) {
     return (
@@ -84,9 +49,7 @@ function EditCode({ code }: { code: string }) {
 function toLocalInput(iso: string | null) {
   if (!iso) return "";
   const date = new Date(iso);
-  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000)
-    .toISOString()
-    .slice(0, 16);
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
 const kindOptions: { value: DiscountKind; label: string }[] = [
@@ -102,8 +65,7 @@ const scopeOptions: { value: DiscountScope; label: string }[] = [
 ];
 
 /** Dollars the server sent, as a field's text: 5 → "5.00" (how it is written, no sum). */
-const dollarsText = (dollars: number | null | undefined) =>
-  dollars === null || dollars === undefined ? "" : dollars.toFixed(2);
+const dollarsText = (dollars: number | null | undefined) => (dollars === null || dollars === undefined ? "" : dollars.toFixed(2));
 
 /**
  * Typed text as the number to send: empty is left out (the server says the
@@ -128,59 +90,31 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
   const navigate = useNavigate();
   const [code, setCode] = useState(existing?.code ?? "");
   const [kind, setKind] = useState<DiscountKind>(existing?.kind ?? "percent");
-  const [percentOff, setPercentOff] = useState(
-    existing && existing.kind === "percent" ? String(existing.percentOff) : "10"
-  );
+  const [percentOff, setPercentOff] = useState(existing && existing.kind === "percent" ? String(existing.percentOff) : "10");
   const [amountOff, setAmountOff] = useState(dollarsText(existing?.amountOff));
-  const [minimumSubtotal, setMinimumSubtotal] = useState(
-    dollarsText(existing?.minimumSubtotal)
-  );
-  const [appliesTo, setAppliesTo] = useState<DiscountScope>(
-    existing?.appliesTo ?? "all"
-  );
+  const [minimumSubtotal, setMinimumSubtotal] = useState(dollarsText(existing?.minimumSubtotal));
+  const [appliesTo, setAppliesTo] = useState<DiscountScope>(existing?.appliesTo ?? "all");
   const [description, setDescription] = useState(existing?.description ?? "");
   const [active, setActive] = useState(existing?.active ?? true);
-  const [firstOrderOnly, setFirstOrderOnly] = useState(
-    existing?.firstOrderOnly ?? false
-  );
-  const [usageLimit, setUsageLimit] = useState(
-    existing?.usageLimit ? String(existing.usageLimit) : ""
-  );
-  const [startsAt, setStartsAt] = useState(
-    toLocalInput(existing?.startsAt ?? null)
-  );
-  const [expiresAt, setExpiresAt] = useState(
-    toLocalInput(existing?.expiresAt ?? null)
-  );
+  const [firstOrderOnly, setFirstOrderOnly] = useState(existing?.firstOrderOnly ?? false);
+  const [usageLimit, setUsageLimit] = useState(existing?.usageLimit ? String(existing.usageLimit) : "");
+  const [startsAt, setStartsAt] = useState(toLocalInput(existing?.startsAt ?? null));
+  const [expiresAt, setExpiresAt] = useState(toLocalInput(existing?.expiresAt ?? null));
 
-  const notify = (verb: string) =>
-    answerToasts(
-      "code-save",
-      { success: `Code ${verb}`, error: "Could not save the code" },
-      fieldErrorsNote
-    );
-  const { mutate: create, mutation: creation } = useCreate<
-    DiscountCodeJson & { message: string },
-    HttpError
-  >({
+  const notify = (verb: string) => answerToasts("code-save", { success: `Code ${verb}`, error: "Could not save the code" }, fieldErrorsNote);
+  const { mutate: create, mutation: creation } = useCreate<DiscountCodeJson & { message: string }, HttpError>({
     resource: "discount-codes",
     dataProviderName: "catalog",
     ...notify("created"),
   });
-  const { mutate: update, mutation: updating } = useUpdate<
-    DiscountCodeJson & { message: string },
-    HttpError
-  >({
+  const { mutate: update, mutation: updating } = useUpdate<DiscountCodeJson & { message: string }, HttpError>({
     resource: "discount-codes",
     id: existing?.code ?? "",
     dataProviderName: "catalog",
     ...notify("saved"),
   });
   const mutation = existing ? updating : creation;
-  const errors = (mutation.error?.errors ?? {}) as Record<
-    string,
-    string | undefined
-  >;
+  const errors = (mutation.error?.errors ?? {}) as Record<string, string | undefined>;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -189,7 +123,7 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
       code,
       kind,
       ...(kind === "percent" && { percentOff: numberOf(percentOff) }),
-      amountOff: kind === "amount" ? numberOf(amountOff) ?? null : null,
+      amountOff: kind === "amount" ? (numberOf(amountOff) ?? null) : null,
       minimumSubtotal: numberOf(minimumSubtotal) ?? null,
       appliesTo,
       startsAt: instantOf(startsAt),
@@ -209,28 +143,16 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
       <Anchor component={Link} to="/discount-codes">
         ← All discount codes
       </Anchor>
-      <Title order={2}>
-        {existing ? `Edit ${existing.code}` : "New discount code"}
-      </Title>
+      <Title order={2}>{existing ? `Edit ${existing.code}` : "New discount code"}</Title>
       {existing ? (
         <Text c="dimmed" size="sm">
-          Used by {existing.uses} paid{" "}
-          {existing.uses === 1 ? "order" : "orders"} (refunded ones included);{" "}
-          {existing.reserved} reserved by orders waiting for payment.
+          Used by {existing.uses} paid {existing.uses === 1 ? "order" : "orders"} (refunded ones included); {existing.reserved} reserved by orders waiting for
+          payment.
         </Text>
       ) : null}
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <Card
-            withBorder
-            radius="lg"
-            component="form"
-            onSubmit={submit}
-            noValidate
-            aria-label={
-              existing ? `Edit ${existing.code}` : "New discount code"
-            }
-          >
+          <Card withBorder radius="lg" component="form" onSubmit={submit} noValidate aria-label={existing ? `Edit ${existing.code}` : "New discount code"}>
             <Stack>
               <TextInput
                 label="Code"
@@ -246,20 +168,10 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
                   input: { fontFamily: "var(--mantine-font-family-monospace)" },
                 }}
               />
-              <Radio.Group
-                label="Kind"
-                value={kind}
-                onChange={(value) => setKind(value as DiscountKind)}
-                error={errors.kind}
-                required
-              >
+              <Radio.Group label="Kind" value={kind} onChange={(value) => setKind(value as DiscountKind)} error={errors.kind} required>
                 <Group gap="lg" mt={6}>
                   {kindOptions.map((option) => (
-                    <Radio
-                      key={option.value}
-                      value={option.value}
-                      label={option.label}
-                    />
+                    <Radio key={option.value} value={option.value} label={option.label} />
                   ))}
                 </Group>
               </Radio.Group>
@@ -298,9 +210,7 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
                 label="Minimum subtotal ($)"
                 description="What the products it applies to must come to. Empty: no minimum."
                 value={minimumSubtotal}
-                onChange={(event) =>
-                  setMinimumSubtotal(event.currentTarget.value)
-                }
+                onChange={(event) => setMinimumSubtotal(event.currentTarget.value)}
                 error={errors.minimumSubtotal}
                 inputMode="decimal"
                 leftSection="$"
@@ -310,9 +220,7 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
                 label="Applies to"
                 data={scopeOptions}
                 value={appliesTo}
-                onChange={(event) =>
-                  setAppliesTo(event.currentTarget.value as DiscountScope)
-                }
+                onChange={(event) => setAppliesTo(event.currentTarget.value as DiscountScope)}
                 error={errors.appliesTo}
                 maw={300}
               />
@@ -351,18 +259,11 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
                 error={errors.expiresAt}
                 maw={260}
               />
-              <Checkbox
-                label="Active"
-                checked={active}
-                onChange={(event) => setActive(event.currentTarget.checked)}
-                error={errors.active}
-              />
+              <Checkbox label="Active" checked={active} onChange={(event) => setActive(event.currentTarget.checked)} error={errors.active} />
               <Checkbox
                 label="First order only (an email with no paid order yet)"
                 checked={firstOrderOnly}
-                onChange={(event) =>
-                  setFirstOrderOnly(event.currentTarget.checked)
-                }
+                onChange={(event) => setFirstOrderOnly(event.currentTarget.checked)}
                 error={errors.firstOrderOnly}
               />
               <Group>
@@ -403,10 +304,7 @@ type PreviewTerms = {
 const money = (dollars: number) => formatCents(dollarsToCents(dollars));
 
 /** A figure the preview can send, or null while the typed text is not one. */
-function previewNumber(
-  text: string,
-  whenEmpty: number | null
-): number | null | undefined {
+function previewNumber(text: string, whenEmpty: number | null): number | null | undefined {
   const trimmed = text.trim().replace(/^\$/, "");
   if (trimmed === "") return whenEmpty;
   const value = Number(trimmed);
@@ -429,20 +327,14 @@ function CodePreview({ terms }: { terms: PreviewTerms }) {
   const [quantity, setQuantity] = useState("4");
   const productId = chosen ?? products.data[0]?.id ?? "";
 
-  const percentOff =
-    terms.kind === "percent" ? previewNumber(terms.percentOff, null) : 0;
-  const amountOff =
-    terms.kind === "amount" ? previewNumber(terms.amountOff, null) : null;
+  const percentOff = terms.kind === "percent" ? previewNumber(terms.percentOff, null) : 0;
+  const amountOff = terms.kind === "amount" ? previewNumber(terms.amountOff, null) : null;
   const minimumSubtotal = previewNumber(terms.minimumSubtotal, null);
   const count = Number(quantity);
-  const quantityOk =
-    Number.isInteger(count) && count >= 1 && count <= MAX_LINE_QUANTITY;
+  const quantityOk = Number.isInteger(count) && count >= 1 && count <= MAX_LINE_QUANTITY;
   // Only terms the server can price: a half-typed figure waits until it is a number.
   const termsOk =
-    (terms.kind !== "percent" ||
-      (typeof percentOff === "number" &&
-        Number.isInteger(percentOff) &&
-        percentOff <= 100)) &&
+    (terms.kind !== "percent" || (typeof percentOff === "number" && Number.isInteger(percentOff) && percentOff <= 100)) &&
     (terms.kind !== "amount" || typeof amountOff === "number") &&
     minimumSubtotal !== undefined;
   const body =
@@ -458,10 +350,7 @@ function CodePreview({ terms }: { terms: PreviewTerms }) {
           zone: null,
         }
       : null;
-  const [debounced] = useDebouncedValue(
-    body ? JSON.stringify(body) : null,
-    300
-  );
+  const [debounced] = useDebouncedValue(body ? JSON.stringify(body) : null, 300);
   const { result, query } = useFunction("preview-discount-code", {
     body: debounced ? (JSON.parse(debounced) as NonNullable<typeof body>) : undefined,
     errorNotification: false,
@@ -473,25 +362,15 @@ function CodePreview({ terms }: { terms: PreviewTerms }) {
   const answer = debounced !== null ? result.data : undefined;
 
   return (
-    <Card
-      withBorder
-      radius="lg"
-      component="section"
-      aria-labelledby="code-preview-title"
-    >
+    <Card withBorder radius="lg" component="section" aria-labelledby="code-preview-title">
       <Title order={3} size="h4" id="code-preview-title">
         Preview on a sample cart
       </Title>
       <Text c="dimmed" size="sm" mb="md">
-        What these terms give on a cart you choose, priced by the shop with its
-        shop-wide shipping. Nothing is saved.
+        What these terms give on a cart you choose, priced by the shop with its shop-wide shipping. Nothing is saved.
       </Text>
       {productsQuery.isError ? (
-        <QueryError
-          title="Failed to fetch the products"
-          message={productsQuery.error.message}
-          onRetry={() => void productsQuery.refetch()}
-        />
+        <QueryError title="Failed to fetch the products" message={productsQuery.error.message} onRetry={() => void productsQuery.refetch()} />
       ) : null}
       <Group align="start" wrap="wrap" gap="sm">
         <NativeSelect
@@ -525,11 +404,7 @@ function CodePreview({ terms }: { terms: PreviewTerms }) {
       ) : null}
       {answer && body ? (
         <Stack gap="xs" mt="md" aria-busy={query.isFetching}>
-          <Table
-            withRowBorders={false}
-            verticalSpacing={4}
-            aria-label="Sample cart's figures"
-          >
+          <Table withRowBorders={false} verticalSpacing={4} aria-label="Sample cart's figures">
             <Table.Tbody>
               <Table.Tr>
                 <Table.Th scope="row" fw={400}>
@@ -544,9 +419,7 @@ function CodePreview({ terms }: { terms: PreviewTerms }) {
                   Discount
                 </Table.Th>
                 <Table.Td ta="right" data-testid="preview-discount">
-                  {answer.discount > 0
-                    ? `−${money(answer.discount)}`
-                    : money(answer.discount)}
+                  {answer.discount > 0 ? `−${money(answer.discount)}` : money(answer.discount)}
                 </Table.Td>
               </Table.Tr>
               <Table.Tr>
@@ -554,14 +427,10 @@ function CodePreview({ terms }: { terms: PreviewTerms }) {
                   Shipping
                 </Table.Th>
                 <Table.Td ta="right" data-testid="preview-shipping">
-                  {answer.shippingWaived
-                    ? "Free (the code)"
-                    : money(answer.shipping)}
+                  {answer.shippingWaived ? "Free (the code)" : money(answer.shipping)}
                 </Table.Td>
               </Table.Tr>
-              <Table.Tr
-                style={{ borderTop: "1px solid var(--mantine-color-gray-3)" }}
-              >
+              <Table.Tr style={{ borderTop: "1px solid var(--mantine-color-gray-3)" }}>
                 <Table.Th scope="row">Total</Table.Th>
                 <Table.Td ta="right" fw={700} data-testid="preview-total">
                   {money(answer.total)}
@@ -571,11 +440,7 @@ function CodePreview({ terms }: { terms: PreviewTerms }) {
           </Table>
           <div aria-live="polite">
             {answer.problem ? (
-              <Alert
-                color="yellow"
-                data-testid="preview-problem"
-                title="The code gives nothing on this cart"
-              >
+              <Alert color="yellow" data-testid="preview-problem" title="The code gives nothing on this cart">
                 {answer.problem}
               </Alert>
             ) : null}

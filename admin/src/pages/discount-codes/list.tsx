@@ -1,14 +1,4 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from "@mantine/core";
+import { Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { useList } from "@refinedev/core";
 import { Link } from "react-router";
 import { dollarsToCents, formatCents } from "@shop/money";
@@ -42,9 +32,7 @@ function DiscountCodeList() {
         <div>
           <Title order={2}>Discount codes</Title>
           <Text c="dimmed" size="sm">
-            Uses are paid orders (a refund keeps its use); reserved are orders
-            waiting on their payment page, which give the use back if they are
-            not paid.
+            Uses are paid orders (a refund keeps its use); reserved are orders waiting on their payment page, which give the use back if they are not paid.
           </Text>
         </div>
         <Button component={Link} to="/discount-codes/new">
@@ -52,16 +40,8 @@ function DiscountCodeList() {
         </Button>
       </Group>
       {query.isLoading ? <LoadingRows label="Loading discount codes…" /> : null}
-      {query.isError ? (
-        <QueryError
-          title="Failed to fetch discount codes"
-          message={query.error.message}
-          onRetry={() => void query.refetch()}
-        />
-      ) : null}
-      {!query.isLoading && !query.isError && result.data.length === 0 ? (
-        <Text c="dimmed">No discount codes yet.</Text>
-      ) : null}
+      {query.isError ? <QueryError title="Failed to fetch discount codes" message={query.error.message} onRetry={() => void query.refetch()} /> : null}
+      {!query.isLoading && !query.isError && result.data.length === 0 ? <Text c="dimmed">No discount codes yet.</Text> : null}
       {result.data.length > 0 && !wide ? (
         <Stack gap="sm">
           {/* On a phone each code is a card; from a laptop up, a table row. */}
@@ -76,10 +56,8 @@ function DiscountCodeList() {
                 {code.firstOrderOnly ? " · first order only" : ""}
               </Text>
               <Text size="sm" c="dimmed">
-                Uses {code.uses} / {code.usageLimit ?? "no limit"} · reserved{" "}
-                {code.reserved}
-                {code.startsAt ? ` · starts ${orderDate(code.startsAt)}` : ""} ·
-                expires {code.expiresAt ? orderDate(code.expiresAt) : "never"}
+                Uses {code.uses} / {code.usageLimit ?? "no limit"} · reserved {code.reserved}
+                {code.startsAt ? ` · starts ${orderDate(code.startsAt)}` : ""} · expires {code.expiresAt ? orderDate(code.expiresAt) : "never"}
               </Text>
             </Card>
           ))}
@@ -129,9 +107,7 @@ function DiscountCodeList() {
                       {code.uses} / {code.usageLimit ?? "no limit"}
                     </Table.Td>
                     <Table.Td>{code.reserved}</Table.Td>
-                    <Table.Td miw={140}>
-                      {code.expiresAt ? orderDate(code.expiresAt) : "Never"}
-                    </Table.Td>
+                    <Table.Td miw={140}>{code.expiresAt ? orderDate(code.expiresAt) : "Never"}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -147,36 +123,21 @@ function DiscountCodeList() {
 const money = (dollars: number) => formatCents(dollarsToCents(dollars));
 
 /** A code's terms in words, from its fields: "10% off", "$5.00 off orders of $40.00+, bars only", "Free shipping". */
-export function termsInWords(
-  code: Pick<
-    DiscountCodeJson,
-    "kind" | "percentOff" | "amountOff" | "minimumSubtotal" | "appliesTo"
-  >
-) {
+export function termsInWords(code: Pick<DiscountCodeJson, "kind" | "percentOff" | "amountOff" | "minimumSubtotal" | "appliesTo">) {
   const what =
     code.kind === "free-shipping"
       ? "Free shipping"
       : code.kind === "amount" && code.amountOff !== null
-      ? `${money(code.amountOff)} off`
-      : `${code.percentOff}% off`;
-  const minimum =
-    code.minimumSubtotal === null
-      ? ""
-      : `${code.kind === "free-shipping" ? " on" : ""} orders of ${money(
-          code.minimumSubtotal
-        )}+`;
+        ? `${money(code.amountOff)} off`
+        : `${code.percentOff}% off`;
+  const minimum = code.minimumSubtotal === null ? "" : `${code.kind === "free-shipping" ? " on" : ""} orders of ${money(code.minimumSubtotal)}+`;
   const scope = code.appliesTo === "all" ? "" : `, ${code.appliesTo} only`;
   return `${what}${minimum}${scope}`;
 }
 
 function CodeLink({ code }: { code: DiscountCodeJson }) {
   return (
-    <Anchor
-      component={Link}
-      to={`/discount-codes/${encodeURIComponent(code.code)}`}
-      ff="monospace"
-      fw={700}
-    >
+    <Anchor component={Link} to={`/discount-codes/${encodeURIComponent(code.code)}`} ff="monospace" fw={700}>
       {code.code}
     </Anchor>
   );
@@ -185,7 +146,6 @@ function CodeLink({ code }: { code: DiscountCodeJson }) {
 function CodeStatus({ code }: { code: DiscountCodeJson }) {
   if (!code.active) return <Badge color="gray">Inactive</Badge>;
   if (code.expired) return <Badge color="red">Expired</Badge>;
-  if (code.usageLimit !== null && code.uses + code.reserved >= code.usageLimit)
-    return <Badge color="orange">Used up</Badge>;
+  if (code.usageLimit !== null && code.uses + code.reserved >= code.usageLimit) return <Badge color="orange">Used up</Badge>;
   return <Badge color="green">Active</Badge>;
 }

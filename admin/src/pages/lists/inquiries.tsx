@@ -19,10 +19,7 @@ function InquiryList() {
     errorNotification: false,
   });
   const q = filterValue(filters, "q") ?? "";
-  const search = useDebouncedCallback(
-    (value: string) => setFilters([{ field: "q", operator: "contains", value: value.trim() || undefined }], "merge"),
-    300,
-  );
+  const search = useDebouncedCallback((value: string) => setFilters([{ field: "q", operator: "contains", value: value.trim() || undefined }], "merge"), 300);
 
   return (
     <Stack gap="lg">
@@ -30,14 +27,22 @@ function InquiryList() {
         <div>
           <Title order={2}>Partnership inquiries</Title>
           <Text c="dimmed" size="sm">
-            {tableQuery.isSuccess ? `${result.total} ${result.total === 1 ? "inquiry" : "inquiries"}` : `Cafés, gyms and shops that asked to stock ${brand.name}.`}
+            {tableQuery.isSuccess
+              ? `${result.total} ${result.total === 1 ? "inquiry" : "inquiries"}`
+              : `Cafés, gyms and shops that asked to stock ${brand.name}.`}
           </Text>
         </div>
         <ExportButton name="export-inquiries" body={{ q: q || undefined }} />
       </Group>
 
       <Card withBorder radius="lg">
-        <TextInput label="Search" placeholder="Name, email, business or message" defaultValue={q} onChange={(event) => search(event.currentTarget.value)} maw={360} />
+        <TextInput
+          label="Search"
+          placeholder="Name, email, business or message"
+          defaultValue={q}
+          onChange={(event) => search(event.currentTarget.value)}
+          maw={360}
+        />
       </Card>
 
       {tableQuery.isError ? (

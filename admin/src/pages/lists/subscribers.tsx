@@ -24,8 +24,7 @@ function SubscriberList() {
   });
   const q = filterValue(filters, "q") ?? "";
   const status = filterChoice(filters, "status", SUBSCRIBER_STATUSES) ?? "all";
-  const setFilter = (field: string, value: string) =>
-    setFilters([{ field, operator: field === "q" ? "contains" : "eq", value: value || undefined }], "merge");
+  const setFilter = (field: string, value: string) => setFilters([{ field, operator: field === "q" ? "contains" : "eq", value: value || undefined }], "merge");
   const search = useDebouncedCallback((value: string) => setFilter("q", value.trim()), 300);
 
   return (
@@ -43,7 +42,14 @@ function SubscriberList() {
       <Card withBorder radius="lg">
         <Group align="end" wrap="wrap">
           <TextInput label="Search" placeholder="Email" defaultValue={q} onChange={(event) => search(event.currentTarget.value)} w={260} />
-          <Select label="Show" data={statusOptions} value={status} onChange={(value) => setFilter("status", value === "all" ? "" : (value ?? ""))} allowDeselect={false} w={180} />
+          <Select
+            label="Show"
+            data={statusOptions}
+            value={status}
+            onChange={(value) => setFilter("status", value === "all" ? "" : (value ?? ""))}
+            allowDeselect={false}
+            w={180}
+          />
         </Group>
       </Card>
 

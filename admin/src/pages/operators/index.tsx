@@ -1,18 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  PasswordInput,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from "@mantine/core";
+import { Alert, Badge, Button, Card, Group, PasswordInput, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from "@mantine/core";
 import { useCreate, useDelete, useGetIdentity, useList, useUpdate, type HttpError } from "@refinedev/core";
 import type { OperatorRow } from "@shop/operator-accounts";
 import { OPERATOR_ROLES, type OperatorRole } from "@shop/operators";
@@ -61,7 +47,7 @@ function AddOperator() {
       {
         onSuccess: () => form.reset(),
         onError: (failure) => setError(failure),
-      }
+      },
     );
   };
 
@@ -180,14 +166,11 @@ function OperatorList() {
       <div>
         <Title order={2}>Operators</Title>
         <Text c="dimmed" size="sm">
-          Owners manage everything; staff see orders (masked) and move them along. A changed role or removed account signs that person out
-          at once.
+          Owners manage everything; staff see orders (masked) and move them along. A changed role or removed account signs that person out at once.
         </Text>
       </div>
       <AddOperator />
-      {query.isError ? (
-        <QueryError title="Failed to fetch operators" message={query.error.message} onRetry={() => void query.refetch()} />
-      ) : null}
+      {query.isError ? <QueryError title="Failed to fetch operators" message={query.error.message} onRetry={() => void query.refetch()} /> : null}
       {/* On a phone each operator is a card; from a tablet up, a table row. */}
       {wide ? null : (
         <Stack gap="sm" component="ul" aria-label="Operators" style={{ listStyle: "none", padding: 0, margin: 0 }}>

@@ -47,7 +47,7 @@ export function OrderList() {
           value: value || undefined,
         },
       ],
-      "merge"
+      "merge",
     );
   const search = useDebouncedCallback((value: string) => setFilter("q", value.trim()), 300);
   const wide = useWide("md");
@@ -121,9 +121,7 @@ export function OrderList() {
 
       {tableQuery.isSuccess ? <OrderCount total={result.total ?? 0} capped={tableQuery.data?.totalCapped === true} /> : null}
 
-      {tableQuery.isError ? (
-        <QueryError title="Failed to fetch orders" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} />
-      ) : null}
+      {tableQuery.isError ? <QueryError title="Failed to fetch orders" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} /> : null}
 
       {/* On a phone each order is a card, its status and the control to change it in view; from md up, the table. */}
       {wide ? null : (
@@ -184,7 +182,7 @@ export function OrderList() {
                         {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
                         {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
                         {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
-          {order.refund_pending ? <RefundPendingBadge /> : null}
+                        {order.refund_pending ? <RefundPendingBadge /> : null}
                       </Group>
                       <TrackingInfo tracking={order.tracking} size="xs" />
                     </Table.Td>

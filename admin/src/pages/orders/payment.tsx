@@ -76,7 +76,11 @@ export function TrackingInfo({ tracking, size = "sm" }: { tracking: MaskedOrder[
  * paid one is refunded in full first, and its customer gets one email saying
  * both; its stock and code use come back; the order is `cancelled` for good.
  */
-export function CancelOrderButton({ order }: { order: Pick<MaskedOrder, "id" | "status" | "payment_status" | "total_cents" | "refunded_cents" | "refund_pending"> }) {
+export function CancelOrderButton({
+  order,
+}: {
+  order: Pick<MaskedOrder, "id" | "status" | "payment_status" | "total_cents" | "refunded_cents" | "refund_pending">;
+}) {
   if ((order.status !== "pending" && order.status !== "preparing") || order.refund_pending) return null;
   const paid = order.payment_status === "paid" && order.total_cents > 0;
   return (
@@ -89,8 +93,14 @@ export function CancelOrderButton({ order }: { order: Pick<MaskedOrder, "id" | "
         paid ? (
           <>
             The order will not be made or delivered. The customer gets{" "}
-            {order.refunded_cents > 0 ? "the rest of what they paid" : <>all of <strong>{formatCents(order.total_cents)}</strong></>} back on their
-            card and one email saying the order was cancelled and refunded. This cannot be undone.
+            {order.refunded_cents > 0 ? (
+              "the rest of what they paid"
+            ) : (
+              <>
+                all of <strong>{formatCents(order.total_cents)}</strong>
+              </>
+            )}{" "}
+            back on their card and one email saying the order was cancelled and refunded. This cannot be undone.
           </>
         ) : (
           <>The order will not be made or delivered. No money was taken, so there is nothing to refund. This cannot be undone.</>

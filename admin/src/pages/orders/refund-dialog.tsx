@@ -66,15 +66,7 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
   const dollars = typedDollars(amount);
   // What the server is asked to refund: null while the choice is not complete.
   const ask: Ask | null =
-    mode === "rest"
-      ? { restock }
-      : mode === "amount"
-        ? dollars === null
-          ? null
-          : { amount: dollars }
-        : lines.length === 0
-          ? null
-          : { lines, restock };
+    mode === "rest" ? { restock } : mode === "amount" ? (dollars === null ? null : { amount: dollars }) : lines.length === 0 ? null : { lines, restock };
 
   const [debounced] = useDebouncedValue(ask ? JSON.stringify(ask) : null, 250);
   // With `preview: true`: what the refund would give back, in dollars, decided by the server.
@@ -84,7 +76,12 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
     queryOptions: { enabled: debounced !== null && mode !== "rest", placeholderData: keepPreviousData, retry: false },
   });
   const current = ask !== null && debounced === JSON.stringify(ask);
-  const previewCents = mode === "rest" ? order.refund_left_cents : current && !query.isError && result.data && "amount" in result.data && result.data.amount !== undefined ? dollarsToCents(result.data.amount) : null;
+  const previewCents =
+    mode === "rest"
+      ? order.refund_left_cents
+      : current && !query.isError && result.data && "amount" in result.data && result.data.amount !== undefined
+        ? dollarsToCents(result.data.amount)
+        : null;
   const previewProblem = mode !== "rest" && current && query.isError ? query.error?.message : null;
 
   const submit = (event: FormEvent) => {
@@ -130,8 +127,8 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
           <Text size="sm">
             {order.refunded_cents > 0 ? (
               <>
-                {formatCents(order.refunded_cents)} of {formatCents(order.total_cents)} is refunded already; <strong>{formatCents(order.refund_left_cents)}</strong> is
-                left.
+                {formatCents(order.refunded_cents)} of {formatCents(order.total_cents)} is refunded already;{" "}
+                <strong>{formatCents(order.refund_left_cents)}</strong> is left.
               </>
             ) : (
               <>
@@ -184,7 +181,9 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
                     <Table.Td>
                       <Text size="sm">{line.name}</Text>
                       <Text size="xs" c="dimmed">
-                        {line.refundable_quantity === line.quantity ? `${line.quantity} ordered` : `${line.refundable_quantity} of ${line.quantity} left to refund`}
+                        {line.refundable_quantity === line.quantity
+                          ? `${line.quantity} ordered`
+                          : `${line.refundable_quantity} of ${line.quantity} left to refund`}
                       </Text>
                     </Table.Td>
                     <Table.Td ta="right">

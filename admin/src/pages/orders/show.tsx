@@ -70,8 +70,8 @@ export function OrderShow() {
           data-testid="refund-pending"
         >
           Asked of Stripe by {order.refund_pending.requested_by ?? "the owner"}, {orderDate(order.refund_pending.requested_at)}
-          {order.refund_pending.reason ? `: ${order.refund_pending.reason}${/[.!?]$/.test(order.refund_pending.reason) ? "" : "."}` : "."} Stripe&apos;s answer did not come, so
-          the shop keeps asking it (it can never refund twice) and marks the order refunded, and emails the customer, as soon as Stripe
+          {order.refund_pending.reason ? `: ${order.refund_pending.reason}${/[.!?]$/.test(order.refund_pending.reason) ? "" : "."}` : "."} Stripe&apos;s answer
+          did not come, so the shop keeps asking it (it can never refund twice) and marks the order refunded, and emails the customer, as soon as Stripe
           confirms. Nothing more to do.
         </Alert>
       ) : null}
@@ -155,8 +155,8 @@ function PaymentMismatches({ order }: { order: MaskedOrderWithHistory }) {
       <Stack gap={4}>
         {order.payment_mismatches.map((mismatch) => (
           <Text size="sm" key={mismatch.session_id}>
-            Stripe took <strong>{formatCents(mismatch.paid_cents)}</strong> for this {formatCents(mismatch.total_cents)} order ({orderDate(mismatch.noticed_at)}, Checkout
-            Session{" "}
+            Stripe took <strong>{formatCents(mismatch.paid_cents)}</strong> for this {formatCents(mismatch.total_cents)} order ({orderDate(mismatch.noticed_at)}
+            , Checkout Session{" "}
             <Text span ff="monospace" size="sm" style={{ overflowWrap: "anywhere" }}>
               {mismatch.session_id}
             </Text>
@@ -164,8 +164,7 @@ function PaymentMismatches({ order }: { order: MaskedOrderWithHistory }) {
           </Text>
         ))}
         <Text size="sm">
-          It is not marked paid, so the kitchen has not been told. Look at the payment in Stripe&apos;s dashboard, then refund it there or contact the
-          customer.
+          It is not marked paid, so the kitchen has not been told. Look at the payment in Stripe&apos;s dashboard, then refund it there or contact the customer.
         </Text>
       </Stack>
     </Alert>
@@ -178,7 +177,9 @@ function RefundsSummary({ order }: { order: MaskedOrderWithHistory }) {
     <Alert
       color="red"
       variant="light"
-      title={whole ? `Refunded ${formatCents(order.refunded_cents)}` : `Partly refunded: ${formatCents(order.refunded_cents)} of ${formatCents(order.total_cents)}`}
+      title={
+        whole ? `Refunded ${formatCents(order.refunded_cents)}` : `Partly refunded: ${formatCents(order.refunded_cents)} of ${formatCents(order.total_cents)}`
+      }
       data-testid="refunds"
     >
       <Stack gap={4}>

@@ -19,17 +19,7 @@ type Tracking = { carrier: string | null; trackingNumber: string | null };
  * optional), which the customer's "on its way" email then gives. A refunded
  * order's status no longer moves.
  */
-export function StatusSelect({
-  orderId,
-  status,
-  label,
-  refunded = false,
-}: {
-  orderId: string;
-  status: OrderStatus;
-  label: string;
-  refunded?: boolean;
-}) {
+export function StatusSelect({ orderId, status, label, refunded = false }: { orderId: string; status: OrderStatus; label: string; refunded?: boolean }) {
   const [shipping, setShipping] = useState(false);
   const { mutate, mutation } = useUpdate<{ id: string; message: string }>({
     resource: "orders",
@@ -79,17 +69,7 @@ export function StatusSelect({
 }
 
 /** Asks for the carrier and tracking number, checked by the same rule the server applies. */
-function ShipDialog({
-  orderId,
-  opened,
-  onClose,
-  onShip,
-}: {
-  orderId: string;
-  opened: boolean;
-  onClose: () => void;
-  onShip: (tracking: Tracking) => void;
-}) {
+function ShipDialog({ orderId, opened, onClose, onShip }: { orderId: string; opened: boolean; onClose: () => void; onShip: (tracking: Tracking) => void }) {
   const [carrier, setCarrier] = useState("");
   const [trackingNumber, setTrackingNumber] = useState("");
   const [error, setError] = useState<{ field: "carrier" | "trackingNumber"; message: string } | null>(null);
@@ -110,8 +90,8 @@ function ShipDialog({
       <form onSubmit={submit} noValidate>
         <Stack>
           <Text size="sm" c="dimmed">
-            The customer&apos;s &quot;on its way&quot; email and order page show the carrier and tracking number, with a link to the
-            carrier&apos;s tracking page. Leave them empty if you have none.
+            The customer&apos;s &quot;on its way&quot; email and order page show the carrier and tracking number, with a link to the carrier&apos;s tracking
+            page. Leave them empty if you have none.
           </Text>
           <CarrierSelect value={carrier} onChange={setCarrier} error={error?.field === "carrier" ? error.message : undefined} />
           <TextInput

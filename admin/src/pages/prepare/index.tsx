@@ -134,7 +134,13 @@ export default function PreparePage() {
                   size="xs"
                   disabled={!chosen.some((order) => order.status === "pending") || working !== null}
                   loading={working === "Marked preparing"}
-                  onClick={() => void move("Marked preparing", chosen.filter((order) => order.status === "pending"), () => ({ newStatus: "preparing" }))}
+                  onClick={() =>
+                    void move(
+                      "Marked preparing",
+                      chosen.filter((order) => order.status === "pending"),
+                      () => ({ newStatus: "preparing" }),
+                    )
+                  }
                 >
                   Mark preparing
                 </Button>
@@ -207,7 +213,11 @@ function ZoneOrders({ zone, selected, onToggle }: { zone: Preparation["zones"][n
             {zone.orders.map((order) => (
               <Table.Tr key={order.id}>
                 <Table.Td>
-                  <Checkbox aria-label={`Select order ${order.short_id}`} checked={selected.has(order.id)} onChange={(event) => onToggle(order.id, event.currentTarget.checked)} />
+                  <Checkbox
+                    aria-label={`Select order ${order.short_id}`}
+                    checked={selected.has(order.id)}
+                    onChange={(event) => onToggle(order.id, event.currentTarget.checked)}
+                  />
                 </Table.Td>
                 <Table.Td fw={700}>{order.distance_miles.toFixed(1)} mi</Table.Td>
                 <Table.Td>
@@ -282,7 +292,17 @@ function ZoneOrders({ zone, selected, onToggle }: { zone: Preparation["zones"][n
 type Tracking = Record<string, { carrier: string | null; trackingNumber: string | null }>;
 
 /** Shipped, for the selected orders at once: one carrier, each order's own tracking number (both optional), checked as the server checks them. */
-function ShipSelected({ orders, opened, onClose, onShip }: { orders: PreparationOrder[]; opened: boolean; onClose: () => void; onShip: (tracking: Tracking) => void }) {
+function ShipSelected({
+  orders,
+  opened,
+  onClose,
+  onShip,
+}: {
+  orders: PreparationOrder[];
+  opened: boolean;
+  onClose: () => void;
+  onShip: (tracking: Tracking) => void;
+}) {
   const [carrier, setCarrier] = useState("");
   const [numbers, setNumbers] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -305,8 +325,7 @@ function ShipSelected({ orders, opened, onClose, onShip }: { orders: Preparation
       <form onSubmit={submit} noValidate>
         <Stack>
           <Text size="sm" c="dimmed">
-            Each customer gets the &quot;on its way&quot; email, with the carrier and their tracking number when given. Leave them empty if you have
-            none.
+            Each customer gets the &quot;on its way&quot; email, with the carrier and their tracking number when given. Leave them empty if you have none.
           </Text>
           <CarrierSelect value={carrier} onChange={setCarrier} error={errors.carrier} />
           {orders.map((order) => (

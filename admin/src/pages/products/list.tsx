@@ -30,8 +30,8 @@ function ProductList() {
         <div>
           <Title order={2}>Products</Title>
           <Text c="dimmed" size="sm">
-            A sold-out product stays on the shop with its Add to cart button disabled; an archived one leaves the shop and stays on its orders. Price changes apply to
-            carts at once; placed orders keep their prices.
+            A sold-out product stays on the shop with its Add to cart button disabled; an archived one leaves the shop and stays on its orders. Price changes
+            apply to carts at once; placed orders keep their prices.
           </Text>
         </div>
         <Button component={Link} to="/products/new" className="nowrap">

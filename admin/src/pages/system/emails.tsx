@@ -1,21 +1,6 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Group,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from "@mantine/core";
+import { Badge, Button, Card, Group, Select, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
 import { useTable, type HttpError } from "@refinedev/core";
-import {
-  EMAILS_PAGE_SIZE,
-  type EmailListStatus,
-  type EmailRow,
-} from "@shop/system";
+import { EMAILS_PAGE_SIZE, type EmailListStatus, type EmailRow } from "@shop/system";
 import { useState } from "react";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { Pager } from "../../components/pager";
@@ -34,10 +19,7 @@ const statusOptions = [
 ];
 
 /** Each status's badge, 4.5:1 and more at badge size: waiting yellow, sent green, dead a filled red. */
-const statusBadges: Record<
-  EmailListStatus,
-  { label: string; bg: string; c: string }
-> = {
+const statusBadges: Record<EmailListStatus, { label: string; bg: string; c: string }> = {
   pending: { label: "Waiting", bg: "#ffe066", c: "#5c4200" },
   sent: { label: "Sent", bg: "#d3f9d8", c: "#1f6b30" },
   dead: { label: "Dead", bg: ERROR_RED, c: "#fff" },
@@ -53,12 +35,7 @@ function EmailStatusBadge({ status }: { status: EmailListStatus }) {
 }
 
 /** When it went out; a dead email never did. */
-const sentWhen = (email: EmailRow) =>
-  email.sentAt
-    ? orderDate(email.sentAt)
-    : email.status === "dead"
-    ? "Never"
-    : "Not yet";
+const sentWhen = (email: EmailRow) => (email.sentAt ? orderDate(email.sentAt) : email.status === "dead" ? "Never" : "Not yet");
 
 /** An address that, in a narrow column, breaks before its @ rather than at a hyphen or its last letter. */
 function Address({ email }: { email: string }) {
@@ -84,23 +61,11 @@ function LastError({ email }: { email: EmailRow }) {
   const toggle = open ? "Show less" : "Show all";
   return (
     <Stack gap={2} align="start">
-      <Text
-        size="sm"
-        c={ERROR_RED}
-        title={email.lastError}
-        lineClamp={open ? undefined : 2}
-        style={{ overflowWrap: "anywhere" }}
-      >
+      <Text size="sm" c={ERROR_RED} title={email.lastError} lineClamp={open ? undefined : 2} style={{ overflowWrap: "anywhere" }}>
         {email.lastError}
       </Text>
       {long ? (
-        <Button
-          variant="subtle"
-          size="compact-xs"
-          aria-expanded={open}
-          aria-label={`${toggle} of the error of ${which(email)}`}
-          onClick={() => setOpen(!open)}
-        >
+        <Button variant="subtle" size="compact-xs" aria-expanded={open} aria-label={`${toggle} of the error of ${which(email)}`} onClick={() => setOpen(!open)}>
           {toggle}
         </Button>
       ) : null}
@@ -113,13 +78,7 @@ function LastError({ email }: { email: EmailRow }) {
  * once; "Resent" with the copy's id once it has been. Its answer comes back as
  * a toast (a refusal's own words), and the list and the cards are refetched.
  */
-function ResendAction({
-  email,
-  onResent,
-}: {
-  email: EmailRow;
-  onResent: () => void;
-}) {
+function ResendAction({ email, onResent }: { email: EmailRow; onResent: () => void }) {
   const { call, mutation } = useFunctionMutation("resend-email");
   if (email.resentAs) {
     return (
@@ -148,7 +107,7 @@ function ResendAction({
               error: "Email not resent",
             }),
           },
-          { onSettled: onResent }
+          { onSettled: onResent },
         )
       }
     >
@@ -159,15 +118,7 @@ function ResendAction({
 
 /** The outbox, newest first, filtered by status and paged on the server; the filter and page are kept in the URL. */
 export function EmailList({ onResent }: { onResent: () => void }) {
-  const {
-    tableQuery,
-    result,
-    filters,
-    setFilters,
-    currentPage,
-    setCurrentPage,
-    pageCount,
-  } = useTable<EmailRow, HttpError>({
+  const { tableQuery, result, filters, setFilters, currentPage, setCurrentPage, pageCount } = useTable<EmailRow, HttpError>({
     resource: "emails",
     pagination: { pageSize: EMAILS_PAGE_SIZE },
     syncWithLocation: true,
@@ -189,9 +140,7 @@ export function EmailList({ onResent }: { onResent: () => void }) {
           </Title>
           <Text c="dimmed" size="sm">
             {tableQuery.isSuccess
-              ? `${result.total} ${
-                  result.total === 1 ? "email" : "emails"
-                }, newest first.`
+              ? `${result.total} ${result.total === 1 ? "email" : "emails"}, newest first.`
               : "Every email the shop sent or will send, newest first."}
           </Text>
         </div>
@@ -205,10 +154,10 @@ export function EmailList({ onResent }: { onResent: () => void }) {
                 {
                   field: "status",
                   operator: "eq",
-                  value: value === "all" ? undefined : value ?? undefined,
+                  value: value === "all" ? undefined : (value ?? undefined),
                 },
               ],
-              "merge"
+              "merge",
             )
           }
           allowDeselect={false}
@@ -216,38 +165,14 @@ export function EmailList({ onResent }: { onResent: () => void }) {
         />
       </Group>
 
-      {tableQuery.isError ? (
-        <QueryError
-          title="Failed to fetch emails"
-          message={tableQuery.error.message}
-          onRetry={() => void tableQuery.refetch()}
-        />
-      ) : null}
+      {tableQuery.isError ? <QueryError title="Failed to fetch emails" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} /> : null}
 
       {/* On a phone each email is a card; from md up, a table row. */}
       {wide ? null : (
-        <Stack
-          gap="sm"
-          component="ul"
-          aria-label="Emails"
-          p={0}
-          m={0}
-          style={{ listStyle: "none" }}
-        >
+        <Stack gap="sm" component="ul" aria-label="Emails" p={0} m={0} style={{ listStyle: "none" }}>
           {result.data.map((email) => (
-            <Card
-              key={email.id}
-              withBorder
-              radius="lg"
-              padding="sm"
-              component="li"
-            >
-              <Group
-                justify="space-between"
-                align="start"
-                wrap="nowrap"
-                gap="xs"
-              >
+            <Card key={email.id} withBorder radius="lg" padding="sm" component="li">
+              <Group justify="space-between" align="start" wrap="nowrap" gap="xs">
                 <Text fw={700} size="sm" style={{ overflowWrap: "anywhere" }}>
                   {email.subject}
                 </Text>
@@ -257,8 +182,7 @@ export function EmailList({ onResent }: { onResent: () => void }) {
                 To {email.to}
               </Text>
               <Text size="xs" c="dimmed">
-                {email.kind} · {email.attempts}{" "}
-                {email.attempts === 1 ? "attempt" : "attempts"}
+                {email.kind} · {email.attempts} {email.attempts === 1 ? "attempt" : "attempts"}
               </Text>
               <Text size="xs" c="dimmed">
                 Created {orderDate(email.createdAt)}
@@ -297,11 +221,7 @@ export function EmailList({ onResent }: { onResent: () => void }) {
               <Table.Tbody>
                 {result.data.map((email) => (
                   <Table.Tr key={email.id}>
-                    <Table.Td
-                      miw={220}
-                      maw={300}
-                      style={{ overflowWrap: "anywhere" }}
-                    >
+                    <Table.Td miw={220} maw={300} style={{ overflowWrap: "anywhere" }}>
                       <Address email={email.to} />
                     </Table.Td>
                     <Table.Td maw={280}>
@@ -319,9 +239,7 @@ export function EmailList({ onResent }: { onResent: () => void }) {
                     <Table.Td maw={280}>
                       <LastError email={email} />
                     </Table.Td>
-                    <Table.Td className="nowrap">
-                      {orderDate(email.createdAt)}
-                    </Table.Td>
+                    <Table.Td className="nowrap">{orderDate(email.createdAt)}</Table.Td>
                     <Table.Td className="nowrap">{sentWhen(email)}</Table.Td>
                     <Table.Td>
                       <ResendAction email={email} onResent={refresh} />
@@ -340,11 +258,7 @@ export function EmailList({ onResent }: { onResent: () => void }) {
         </Text>
       ) : null}
 
-      <Pager
-        pageCount={pageCount}
-        currentPage={currentPage}
-        onChange={setCurrentPage}
-      />
+      <Pager pageCount={pageCount} currentPage={currentPage} onChange={setCurrentPage} />
     </Stack>
   );
 }

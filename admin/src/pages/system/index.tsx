@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Box,
-  Button,
-  Card,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from "@mantine/core";
+import { Alert, Anchor, Badge, Box, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { formatCents } from "@shop/money";
 import { shortOrderId } from "@shop/orders";
 import type { SystemJson } from "@shop/system";
@@ -41,32 +29,17 @@ function SystemView() {
         <div>
           <Title order={2}>System</Title>
           <Text c="dimmed" size="sm">
-            How the shop and its background work stand, the same whichever
-            server answers.
+            How the shop and its background work stand, the same whichever server answers.
           </Text>
         </div>
-        <Button
-          variant="default"
-          onClick={() => void query.refetch()}
-          loading={query.isFetching && !query.isLoading}
-        >
+        <Button variant="default" onClick={() => void query.refetch()} loading={query.isFetching && !query.isLoading}>
           Refresh
         </Button>
       </Group>
 
-      {query.isLoading ? (
-        <LoadingRows label="Loading the system's state…" />
-      ) : null}
-      {query.isError ? (
-        <QueryError
-          title="Failed to fetch the system's state"
-          message={query.error.message}
-          onRetry={() => void query.refetch()}
-        />
-      ) : null}
-      {query.isSuccess && result.data ? (
-        <SystemCards system={result.data} />
-      ) : null}
+      {query.isLoading ? <LoadingRows label="Loading the system's state…" /> : null}
+      {query.isError ? <QueryError title="Failed to fetch the system's state" message={query.error.message} onRetry={() => void query.refetch()} /> : null}
+      {query.isSuccess && result.data ? <SystemCards system={result.data} /> : null}
 
       <EmailList onResent={() => void query.refetch()} />
     </Stack>
@@ -83,8 +56,8 @@ function PaymentMismatchList({ mismatches }: { mismatches: SystemJson["paymentMi
             <Anchor component={Link} to={`/orders/${mismatch.orderId}`} ff="monospace">
               {shortOrderId(mismatch.orderId)}
             </Anchor>
-            : Stripe took {formatCents(mismatch.paidCents)} for a {formatCents(mismatch.totalCents)} order, <When iso={mismatch.noticedAt} />. Not marked paid: settle it in
-            Stripe&apos;s dashboard.
+            : Stripe took {formatCents(mismatch.paidCents)} for a {formatCents(mismatch.totalCents)} order, <When iso={mismatch.noticedAt} />. Not marked paid:
+            settle it in Stripe&apos;s dashboard.
           </Text>
         ))}
       </Stack>
@@ -130,11 +103,7 @@ function SystemCards({ system }: { system: SystemJson }) {
                       Not ready
                     </Badge>
                     {database.reason ? (
-                      <Text
-                        size="sm"
-                        c={ERROR_RED}
-                        style={{ overflowWrap: "anywhere" }}
-                      >
+                      <Text size="sm" c={ERROR_RED} style={{ overflowWrap: "anywhere" }}>
                         {database.reason}
                       </Text>
                     ) : null}
@@ -144,9 +113,7 @@ function SystemCards({ system }: { system: SystemJson }) {
               [
                 "Migrations",
                 database.migrations
-                  ? `${database.migrations.database ?? "?"} in the database, ${
-                      database.migrations.release ?? "?"
-                    } in this release`
+                  ? `${database.migrations.database ?? "?"} in the database, ${database.migrations.release ?? "?"} in this release`
                   : "Unknown",
               ],
               ["PostgreSQL", database.version ?? "Unknown"],
@@ -157,23 +124,10 @@ function SystemCards({ system }: { system: SystemJson }) {
           <Facts
             facts={[
               ["Waiting", String(emails.pending)],
-              [
-                "Oldest waiting",
-                emails.oldestPendingAt ? (
-                  <When iso={emails.oldestPendingAt} />
-                ) : (
-                  "None"
-                ),
-              ],
+              ["Oldest waiting", emails.oldestPendingAt ? <When iso={emails.oldestPendingAt} /> : "None"],
               [
                 "Dead",
-                <Text
-                  key="dead"
-                  span
-                  size="sm"
-                  fw={emails.dead > 0 ? 700 : undefined}
-                  c={emails.dead > 0 ? ERROR_RED : undefined}
-                >
+                <Text key="dead" span size="sm" fw={emails.dead > 0 ? 700 : undefined} c={emails.dead > 0 ? ERROR_RED : undefined}>
                   {emails.dead}
                 </Text>,
               ],
@@ -187,13 +141,7 @@ function SystemCards({ system }: { system: SystemJson }) {
               facts={[
                 [
                   "Type",
-                  <Text
-                    key="type"
-                    span
-                    ff="monospace"
-                    size="sm"
-                    style={{ overflowWrap: "anywhere" }}
-                  >
+                  <Text key="type" span ff="monospace" size="sm" style={{ overflowWrap: "anywhere" }}>
                     {lastWebhook.type}
                   </Text>,
                 ],
@@ -226,14 +174,7 @@ function SystemCards({ system }: { system: SystemJson }) {
             No job has run yet.
           </Text>
         ) : (
-          <SimpleGrid
-            cols={{ base: 1, sm: 2, lg: 3 }}
-            component="ul"
-            p={0}
-            m={0}
-            style={{ listStyle: "none" }}
-            aria-label="Background jobs"
-          >
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} component="ul" p={0} m={0} style={{ listStyle: "none" }} aria-label="Background jobs">
             {jobs.map((job) => (
               <Box component="li" key={job.name}>
                 <Text fw={700} ff="monospace" size="sm" mb={4}>
@@ -241,32 +182,14 @@ function SystemCards({ system }: { system: SystemJson }) {
                 </Text>
                 <Facts
                   facts={[
-                    [
-                      "Last run",
-                      job.lastStartedAt ? (
-                        <When iso={job.lastStartedAt} />
-                      ) : (
-                        "Never"
-                      ),
-                    ],
-                    [
-                      "Finished",
-                      job.lastFinishedAt
-                        ? orderDate(job.lastFinishedAt)
-                        : "Not yet",
-                    ],
+                    ["Last run", job.lastStartedAt ? <When iso={job.lastStartedAt} /> : "Never"],
+                    ["Finished", job.lastFinishedAt ? orderDate(job.lastFinishedAt) : "Not yet"],
                     ["Last result", job.lastResult ?? "None yet"],
                     ...(job.lastError
                       ? [
                           [
                             "Last error",
-                            <Text
-                              key="error"
-                              span
-                              size="sm"
-                              c={ERROR_RED}
-                              style={{ overflowWrap: "anywhere" }}
-                            >
+                            <Text key="error" span size="sm" c={ERROR_RED} style={{ overflowWrap: "anywhere" }}>
                               {job.lastError}
                             </Text>,
                           ] as const,
@@ -274,13 +197,7 @@ function SystemCards({ system }: { system: SystemJson }) {
                       : []),
                     [
                       "Failures in a row",
-                      <Text
-                        key="failures"
-                        span
-                        size="sm"
-                        fw={job.failures > 0 ? 700 : undefined}
-                        c={job.failures > 0 ? ERROR_RED : undefined}
-                      >
+                      <Text key="failures" span size="sm" fw={job.failures > 0 ? 700 : undefined} c={job.failures > 0 ? ERROR_RED : undefined}>
                         {job.failures}
                       </Text>,
                     ],
@@ -309,11 +226,7 @@ function InfoCard({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** Labels and their values, as a description list. */
-function Facts({
-  facts,
-}: {
-  facts: readonly (readonly [string, ReactNode])[];
-}) {
+function Facts({ facts }: { facts: readonly (readonly [string, ReactNode])[] }) {
   return (
     <Box
       component="dl"
@@ -330,12 +243,7 @@ function Facts({
           <Text component="dt" size="sm" c="dimmed">
             {label}
           </Text>
-          <Text
-            component="dd"
-            size="sm"
-            m={0}
-            style={{ overflowWrap: "anywhere", minWidth: 0 }}
-          >
+          <Text component="dd" size="sm" m={0} style={{ overflowWrap: "anywhere", minWidth: 0 }}>
             {value}
           </Text>
         </div>

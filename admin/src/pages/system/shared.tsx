@@ -20,8 +20,7 @@ const units: [Intl.RelativeTimeFormatUnit, number][] = [
 export function relativeTime(iso: string, now = Date.now()) {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   for (const [unit, size] of units) {
-    if (Math.abs(seconds) >= size)
-      return relativeFormat.format(Math.trunc(seconds / size), unit);
+    if (Math.abs(seconds) >= size) return relativeFormat.format(Math.trunc(seconds / size), unit);
   }
   return "just now";
 }

@@ -6,7 +6,11 @@ import { filterChoice, filterValue, pageParams, type ResourceHandlers } from "./
 
 export const subscribers: ResourceHandlers = {
   async getList({ pagination, filters }) {
-    const body = { ...pageParams(pagination, OWNER_LIST_PAGE_SIZE), q: filterValue(filters, "q"), status: filterChoice(filters, "status", SUBSCRIBER_STATUSES) ?? "all" };
+    const body = {
+      ...pageParams(pagination, OWNER_LIST_PAGE_SIZE),
+      q: filterValue(filters, "q"),
+      status: filterChoice(filters, "status", SUBSCRIBER_STATUSES) ?? "all",
+    };
     const { subscribers, total } = await callFunction("get-subscribers", body);
     return { data: subscribers, total };
   },
