@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { centsToDollars, dollarsToCents, formatCents } from "~/lib/money";
+import { DEFAULT_SETTINGS } from "~/lib/shop-settings";
 import { shopSettings } from "~/models/catalog.server";
 import { saveSettings, settingsJson } from "~/models/settings.server";
 import { EMAIL_STATUSES, listEmails, resendEmail, systemStatus } from "~/models/system.server";
@@ -104,18 +105,8 @@ export const settingsFunctions = {
   "save-settings": defineFunction({
     access: "settings.manage",
     body: settingsSchema,
-    // The shop's own defaults (DEFAULT_SETTINGS, app/lib/shop-settings.ts), as the admin's form sends them.
-    example: {
-      shippingFee: 10,
-      freeShippingThreshold: 50,
-      minimumOrder: 20,
-      kitchen: { lat: 34.0443, lon: -118.4509 },
-      zones: [
-        { name: "standard", upToMiles: 10, minimumOrder: 0, shippingFee: null, freeShippingThreshold: null },
-        { name: "extended", upToMiles: 20, minimumOrder: 50, shippingFee: null, freeShippingThreshold: null },
-        { name: "premium", upToMiles: 25, minimumOrder: 100, shippingFee: null, freeShippingThreshold: null },
-      ],
-    },
+    // The shop's own defaults (app/lib/shop-settings.ts), as the admin's form sends them.
+    example: settingsJson(DEFAULT_SETTINGS),
     async run({ body, admin }) {
       const saved = await saveSettings(admin.email, {
         shippingFeeCents: body.shippingFee,

@@ -1,4 +1,3 @@
-import { z } from "zod";
 /**
  * The shop's terms the owner edits in the admin (docs/decisions/052): the
  * shipping fee, free shipping, the order minimum, the kitchen and the delivery
@@ -8,21 +7,6 @@ import { z } from "zod";
  */
 
 export type Position = { lat: number; lon: number };
-
-/** The zones as ShopSettings.zones stores them (cents), nearest first: read back through this, never cast. */
-export const storedZonesSchema = z
-  .array(
-    z
-      .object({
-        name: z.string().min(1),
-        upToMiles: z.number().positive(),
-        minimumOrderCents: z.number().int().nonnegative(),
-        shippingFeeCents: z.number().int().nonnegative().nullable(),
-        freeShippingThresholdCents: z.number().int().nonnegative().nullable(),
-      })
-      .strict(),
-  )
-  .min(1);
 
 export type ZoneTerms = {
   /** Shown as "<name> zone" and stored on the order ("standard"). */
