@@ -209,7 +209,7 @@ type FunctionInit = CallInit & Pick<ShopRequestInit, "contentType" | "cookie" | 
 /** POSTs `body` (JSON-encoded unless it is already a string) to /functions/v1/<name>, the way the browser does. */
 export function callFunction(name: FunctionName, body: unknown, init: FunctionInit = {}) {
   const { clientAddress, ...requestInit } = init;
-  return callRoute(functionRoute, jsonRequest(`/functions/v1/${name}`, body, requestInit), { clientAddress, params: { name } });
+  return callRoute(functionHandler(name), jsonRequest(`/functions/v1/${name}`, body, requestInit), { clientAddress });
 }
 
 export type ErrorJson = { error: string; title?: string };

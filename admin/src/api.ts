@@ -40,12 +40,17 @@ async function request<T>(path: string, init: RequestInit): Promise<T> {
   return body;
 }
 
-export function callFunction<Name extends JsonFunctionName>(name: Name, ...[body]: BodyArgument<Name>) {
-  return request<FunctionAnswer<Name>>(`/functions/v1/${name}`, {
+/** A JSON body POSTed to a function: the one way the admin's JSON calls go. */
+function postJson<T>(name: string, body: unknown) {
+  return request<T>(`/functions/v1/${name}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body ?? {}),
   });
+}
+
+export function callFunction<Name extends JsonFunctionName>(name: Name, ...[body]: BodyArgument<Name>) {
+  return postJson<FunctionAnswer<Name>>(name, body);
 }
 
 /**
@@ -54,11 +59,7 @@ export function callFunction<Name extends JsonFunctionName>(name: Name, ...[body
  * the name, the body and the answer).
  */
 export function postToFunction(name: string, body: unknown) {
-  return request<unknown>(`/functions/v1/${name}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body ?? {}),
-  });
+  return postJson<unknown>(name, body);
 }
 
 /**
