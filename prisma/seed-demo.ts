@@ -8,7 +8,7 @@
 import { phoneKey } from "../app/lib/phone";
 import { DEMO_OPERATORS } from "../app/models/database-role.server";
 import { upsertAdmin } from "../app/models/operators.server";
-import { createPrismaClient, db as shopDb } from "../app/utils/db.server";
+import { createPrismaClient, db as shopDb, sqlIn } from "../app/utils/db.server";
 import { priceLines, type AppliedDiscount } from "../app/models/pricing.server";
 import { DEFAULT_SETTINGS } from "../app/lib/shop-settings";
 import { canonicalMailbox, mailboxDomain } from "../app/lib/email";
@@ -104,7 +104,7 @@ export async function seedDemo(db = createPrismaClient()) {
           },
         },
       });
-      await recordPaymentChange(tx, order, "unpaid", "paid");
+      await recordPaymentChange(sqlIn(tx), order, "unpaid", "paid");
     });
   }
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { lineTotalCents } from "~/models/pricing.server";
-import { db, inTransaction } from "~/utils/db.server";
+import { db, inTransaction, sqlIn } from "~/utils/db.server";
 import { orderStatusEmail } from "~/services/emails.server";
 import { Prisma } from "~/generated/prisma/client";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
@@ -477,7 +477,7 @@ export async function updateOrderStatus(
     if (count === 0) return { ok: true, message: `Order ${short} was just changed by someone else; refresh to see it.` };
     await tx.orderStatusChange.create({ data: { orderId, fromStatus: order.status, toStatus: newStatus, changedBy } });
     if (trackingChanged) await auditTracking();
-    if (newStatus !== "pending") await enqueueEmails(tx, [orderStatusEmail({ ...order, ...trackingData }, newStatus)]);
+    if (newStatus !== "pending") await enqueueEmails(sqlIn(tx), [orderStatusEmail({ ...order, ...trackingData }, newStatus)]);
     return { ok: true, message: `Order ${short} is now ${newStatus}.` };
   });
 }

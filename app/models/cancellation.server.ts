@@ -4,7 +4,7 @@ import { recordAudit } from "~/models/audit.server";
 import { closeOrderPayment } from "~/models/orders.server";
 import { refundOrder, type RefundResult } from "~/models/refunds.server";
 import { releaseStock } from "~/models/stock.server";
-import { db, inTransaction } from "~/utils/db.server";
+import { db, inTransaction, sqlIn } from "~/utils/db.server";
 
 /**
  * The owner cancels an order the shop will not fulfil (issue 23, item 5;
@@ -78,7 +78,7 @@ async function settleCancellation(tx: Prisma.TransactionClient, orderId: string,
     const { discountCode } = await tx.order.update({ where: { id: orderId }, data: { firstOrderClaim: null }, select: { discountCode: true } });
     if (discountCode) await tx.discountCode.updateMany({ where: { code: discountCode, usesHeld: { gt: 0 } }, data: { usesHeld: { decrement: 1 } } });
   }
-  await releaseStock(tx, orderId);
+  await releaseStock(sqlIn(tx), orderId);
   await tx.orderStatusChange.create({ data: { orderId, fromStatus: from, toStatus: "cancelled", changedBy: actorEmail } });
   await recordAudit(tx, {
     actorEmail,

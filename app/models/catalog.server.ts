@@ -1,5 +1,5 @@
 import type { PrismaClient } from "~/generated/prisma/client";
-import { db, query } from "~/utils/db.server";
+import { db, query, sqlIn, type Sql } from "~/utils/db.server";
 import { fingerprintedUrl } from "~/utils/fingerprint.server";
 import { env } from "~/utils/env.server";
 import { z } from "zod";
@@ -216,8 +216,13 @@ type Transaction = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
  * change reaches every instance's cached catalogue and pages within
  * CATALOG_CHECK_INTERVAL_MS (changeCatalog, and stock holds, decision 063).
  */
-export async function bumpCatalogVersion(tx: Pick<Transaction, "catalogVersion">): Promise<number> {
-  const { version } = await tx.catalogVersion.upsert({ where: { id: 1 }, create: { id: 1, version: 1 }, update: { version: { increment: 1 } } });
+export async function bumpCatalogVersion(sql: Sql): Promise<number> {
+  const { version } = await sql.db
+    .insertInto("CatalogVersion")
+    .values({ id: 1, version: 1 })
+    .onConflict((conflict) => conflict.column("id").doUpdateSet((eb) => ({ version: eb("CatalogVersion.version", "+", 1) })))
+    .returning("version")
+    .executeTakeFirstOrThrow();
   return version;
 }
 
@@ -243,7 +248,7 @@ export function catalogChangedHere() {
 export async function changeCatalog<T>(write: (tx: Transaction) => Promise<T>, client: PrismaClient = db): Promise<T> {
   const result = await client.$transaction(async (tx) => {
     const written = await write(tx);
-    await bumpCatalogVersion(tx);
+    await bumpCatalogVersion(sqlIn(tx));
     return written;
   });
   // This instance knows at once; the others within CATALOG_CHECK_INTERVAL_MS.

@@ -1,6 +1,6 @@
-import { Prisma } from "~/generated/prisma/client";
+import { sql } from "kysely";
 import type { PaymentStatus } from "~/lib/orders";
-import { db } from "~/utils/db.server";
+import { at, db, type Sql } from "~/utils/db.server";
 
 /**
  * Paid orders and revenue per Los Angeles calendar day, kept as payments
@@ -20,7 +20,7 @@ type PaidOrder = { createdAt: Date; totalCents: number };
  * cancellation); any other change moves nothing. Call it inside the
  * transaction that changes the status.
  */
-export async function recordPaymentChange(tx: Prisma.TransactionClient, order: PaidOrder, from: PaymentStatus, to: PaymentStatus) {
+export async function recordPaymentChange(tx: Sql, order: PaidOrder, from: PaymentStatus, to: PaymentStatus) {
   const orders = Number(to === "paid") - Number(from === "paid");
   if (orders === 0) return;
   await addToDay(tx, order.createdAt, orders, orders * order.totalCents);
@@ -32,19 +32,22 @@ export async function recordPaymentChange(tx: Prisma.TransactionClient, order: P
  * the refund was the last of its total (`whole`), so that a day's revenue is
  * always what its orders kept.
  */
-export async function recordRefundInSales(tx: Prisma.TransactionClient, order: { createdAt: Date }, amountCents: number, whole: boolean) {
+export async function recordRefundInSales(tx: Sql, order: { createdAt: Date }, amountCents: number, whole: boolean) {
   await addToDay(tx, order.createdAt, whole ? -1 : 0, -amountCents);
 }
 
 /** A day's row takes what is added to it: one statement, so two payments of a new day cannot both try to create its row. */
-const ADD_TO_THE_DAY = `ON CONFLICT ("day") DO UPDATE SET "orders" = "DailySales"."orders" + EXCLUDED."orders",
-                                    "revenueCents" = "DailySales"."revenueCents" + EXCLUDED."revenueCents"`;
-
-async function addToDay(tx: Prisma.TransactionClient, createdAt: Date, orders: number, revenueCents: number) {
-  await tx.$executeRaw`
-    INSERT INTO "DailySales" ("day", "orders", "revenueCents")
-    VALUES (shop_day(${createdAt.toISOString()}::timestamp), ${orders}, ${revenueCents})
-    ${Prisma.raw(ADD_TO_THE_DAY)}`;
+async function addToDay(tx: Sql, createdAt: Date, orders: number, revenueCents: number) {
+  await tx.db
+    .insertInto("DailySales")
+    .values({ day: sql<string>`shop_day(${at(createdAt)}::timestamp)`, orders, revenueCents })
+    .onConflict((conflict) =>
+      conflict.column("day").doUpdateSet((eb) => ({
+        orders: eb("DailySales.orders", "+", eb.ref("excluded.orders")),
+        revenueCents: eb("DailySales.revenueCents", "+", eb.ref("excluded.revenueCents")),
+      })),
+    )
+    .execute();
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { db, isUniqueViolation, inTransaction } from "~/utils/db.server";
+import { db, isUniqueViolation, inTransaction, sqlIn } from "~/utils/db.server";
 import { welcomeEmail } from "~/services/emails.server";
 import { canonicalMailbox } from "~/lib/email";
 import { enqueueEmails } from "~/services/outbox.server";
@@ -22,7 +22,7 @@ export async function subscribe(rawEmail: string, origin: string): Promise<{ cre
       }
       const unsubscribeToken = randomBytes(24).toString("base64url");
       await tx.subscriber.create({ data: { email, mailbox, unsubscribeToken } });
-      await enqueueEmails(tx, [welcomeEmail(email, `${origin}/unsubscribe?token=${unsubscribeToken}`)]);
+      await enqueueEmails(sqlIn(tx), [welcomeEmail(email, `${origin}/unsubscribe?token=${unsubscribeToken}`)]);
       return { created: true };
     });
   } catch (error) {

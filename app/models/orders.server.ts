@@ -1,18 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { phoneKey } from "~/lib/phone";
-import { at, db, isSqlUniqueViolation, query, sqlDb, transaction, withTryLock, inTransaction } from "~/utils/db.server";
+import { at, db, isUniqueViolation, query, sqlDb, sqlIn, transaction, withTryLock, inTransaction, type Sql } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { checkDelivery, type DeliveryCheck, type DeliveryInRange } from "~/models/delivery.server";
 import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.server";
 import type { Shipping } from "~/lib/checkout-form";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
 import { formatCents } from "~/lib/money";
-import { isTakenPayment } from "~/lib/orders";
+import { isTakenPayment, type PaymentStatus } from "~/lib/orders";
 import { applyEarlyRefund, lockPaymentIntent } from "~/models/refunds.server";
 import { messages, minimumOrderMessage, outsideAreaMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
-import { enqueueEmails, enqueueEmailsSql } from "~/services/outbox.server";
+import { enqueueEmails } from "~/services/outbox.server";
 import { OutOfStock, holdStock, releaseStock, retakeStock } from "~/models/stock.server";
 import { recordPaymentChange } from "~/models/daily-sales.server";
 import { describeError } from "~/utils/errors.server";
@@ -292,18 +291,26 @@ async function moveClaim(claim: string, holderId: string | null, orderId: string
   try {
     return await transaction(async (sql) => {
       const now = at(new Date());
-      if (holderId)
-        await sql.query(`UPDATE "Order" SET "firstOrderClaim" = NULL, "updatedAt" = $3 WHERE "id" = $1 AND "firstOrderClaim" = $2`, [holderId, claim, now]);
-      const { rowCount } = await sql.query(`UPDATE "Order" SET "firstOrderClaim" = $2, "updatedAt" = $3 WHERE "id" = $1 AND "paymentStatus" = 'unpaid'`, [
-        orderId,
-        claim,
-        now,
-      ]);
+      if (holderId) {
+        await sql.db
+          .updateTable("Order")
+          .set({ firstOrderClaim: null, updatedAt: now })
+          .where("id", "=", holderId)
+          .where("firstOrderClaim", "=", claim)
+          .execute();
+      }
+      const { numUpdatedRows } = await sql.db
+        .updateTable("Order")
+        .set({ firstOrderClaim: claim, updatedAt: now })
+        .where("id", "=", orderId)
+        .where("paymentStatus", "=", "unpaid")
+        .executeTakeFirst();
+      const rowCount = Number(numUpdatedRows);
       return rowCount === 1;
     });
   } catch (error) {
     // A new attempt took the claim, free for a moment because its holder was given up meanwhile.
-    if (isSqlUniqueViolation(error, "Order_firstOrderClaim_key")) return false;
+    if (isUniqueViolation(error, "Order_firstOrderClaim_key")) return false;
     throw error;
   }
 }
@@ -331,12 +338,16 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
     const written = await transaction(async (sql) => {
       const now = at(new Date());
       if (discount) {
-        const { rowCount } = await sql.query(
-          `UPDATE "DiscountCode" SET "usesHeld" = "usesHeld" + 1
-            WHERE "code" = $1 AND "active" AND ("usageLimit" IS NULL OR "usesHeld" < "usageLimit") AND ("expiresAt" IS NULL OR "expiresAt" > $2)`,
-          [discount.code, now],
-        );
-        if (rowCount === 0) return null;
+        const { numUpdatedRows } = await sql.db
+          .updateTable("DiscountCode")
+          .set((eb) => ({ usesHeld: eb("usesHeld", "+", 1) }))
+          .where("code", "=", discount.code)
+          .where("active", "=", true)
+          .where((eb) => eb.or([eb("usageLimit", "is", null), eb("usesHeld", "<", eb.ref("usageLimit"))]))
+          // The instant as a parameter of the column's own type (a Date would go in the process's time zone).
+          .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", eb.cast<Date>(eb.val(now), "timestamp"))]))
+          .executeTakeFirst();
+        if (numUpdatedRows === 0n) return null;
       }
       const order: PlacedOrder = {
         id: randomUUID(),
@@ -347,46 +358,49 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
         totalCents: price.totalCents,
         items: price.lines.map((line) => ({ name: line.product.name, unitPriceCents: line.product.priceCents, quantity: line.quantity })),
       };
-      const { rows: items } = await sql.query<{ id: number; productId: string; quantity: number }>(
-        `WITH placed AS (
-           INSERT INTO "Order" ("id", "email", "mailbox", "emailDomain", "firstName", "lastName", "phone", "phoneDigits",
-             "address", "city", "state", "zipCode", "subtotalCents", "discountCents", "discountCode", "firstOrderClaim",
-             "shippingCents", "totalCents", "deliveryZone", "distanceTenths", "createdAt", "updatedAt")
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)
-           RETURNING "id")
-         INSERT INTO "OrderItem" ("orderId", "productId", "name", "unitPriceCents", "quantity")
-         SELECT placed."id", l."productId", l."name", l."unitPriceCents", l."quantity"
-           FROM placed, unnest($22::text[], $23::text[], $24::int[], $25::int[]) WITH ORDINALITY AS l("productId", "name", "unitPriceCents", "quantity", "n")
-          ORDER BY l."n"
-         RETURNING "id", "productId", "quantity"`,
-        [
-          order.id,
-          customer.email,
-          customer.mailbox,
-          mailboxDomain(customer.email),
-          customer.firstName,
-          customer.lastName,
-          customer.phone ?? null,
-          phoneKey(customer.phone),
-          customer.address,
-          customer.city,
-          customer.state,
-          customer.zipCode,
-          price.subtotalCents,
-          price.discountCents,
-          discount?.code ?? null,
-          claim,
-          price.shippingCents,
-          price.totalCents,
-          delivery.zone,
-          Math.round(delivery.miles * 10),
-          now,
-          price.lines.map((line) => line.product.id),
-          price.lines.map((line) => line.product.name),
-          price.lines.map((line) => line.product.priceCents),
-          price.lines.map((line) => line.quantity),
-        ],
-      );
+      // One statement: the order, and its lines in the cart's order (their ids ascending).
+      const items = await sql.db
+        .with("placed", (db) =>
+          db
+            .insertInto("Order")
+            .values({
+              id: order.id,
+              email: customer.email,
+              mailbox: customer.mailbox,
+              emailDomain: mailboxDomain(customer.email),
+              firstName: customer.firstName,
+              lastName: customer.lastName,
+              phone: customer.phone ?? null,
+              phoneDigits: phoneKey(customer.phone),
+              address: customer.address,
+              city: customer.city,
+              state: customer.state,
+              zipCode: customer.zipCode,
+              subtotalCents: price.subtotalCents,
+              discountCents: price.discountCents,
+              discountCode: discount?.code ?? null,
+              firstOrderClaim: claim,
+              shippingCents: price.shippingCents,
+              totalCents: price.totalCents,
+              deliveryZone: delivery.zone,
+              distanceTenths: Math.round(delivery.miles * 10),
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning("id"),
+        )
+        .insertInto("OrderItem")
+        .values(
+          price.lines.map((line) => ({
+            orderId: order.id,
+            productId: line.product.id,
+            name: line.product.name,
+            unitPriceCents: line.product.priceCents,
+            quantity: line.quantity,
+          })),
+        )
+        .returning(["id", "productId", "quantity"])
+        .execute();
       // Its quantities of limited stock, held with it: a shortage rolls the whole order back (decision 063).
       ({ versionMoved: catalogMoved } = await holdStock(sql, items));
       return order;
@@ -397,7 +411,7 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
     return refuse("code-unavailable", await codeUnavailable(discount!.code));
   } catch (error) {
     if (error instanceof OutOfStock) return refuse("out-of-stock", outOfStockMessage(error));
-    if (claim && isSqlUniqueViolation(error, "Order_firstOrderClaim_key")) return CLAIM_HELD;
+    if (claim && isUniqueViolation(error, "Order_firstOrderClaim_key")) return CLAIM_HELD;
     throw error;
   }
 }
@@ -453,13 +467,13 @@ async function giveUpOrder(orderId: string, status: "cancelled" | "expired", whe
     });
     if (count === 0) return false;
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { discountCode: true, createdAt: true, totalCents: true } });
-    await recordPaymentChange(tx, order, "unpaid", status);
+    await recordPaymentChange(sqlIn(tx), order, "unpaid", status);
     // The code before the stock, in the order placing an order takes them (decision 080): the other way round,
     // a checkout holding the code and waiting for a product deadlocked with a give-up holding the product.
     if (order.discountCode) {
       await tx.discountCode.updateMany({ where: { code: order.discountCode, usesHeld: { gt: 0 } }, data: { usesHeld: { decrement: 1 } } });
     }
-    await releaseStock(tx, orderId);
+    await releaseStock(sqlIn(tx), orderId);
     return true;
   });
 }
@@ -498,25 +512,22 @@ export async function markOrderPaid(
   if (paidCents !== null && (await paidAmountDiffers(orderId, sessionId, paidCents))) return false;
   const outcome = await inTransaction(async (tx): Promise<"paid" | "paid-and-refunded" | null> => {
     // With its PaymentIntent's refund event, one at a time: a refund that came first is kept for this payment.
-    if (paymentIntentId) await lockPaymentIntent(tx, paymentIntentId);
+    if (paymentIntentId) await lockPaymentIntent(sqlIn(tx), paymentIntentId);
     const before = await tx.order.findFirst({ where: { id: orderId, stripeSessionId: sessionId }, select: { paymentStatus: true } });
     // Paid already, or paid and since refunded: a late or repeated payment event changes nothing.
     if (!before || isTakenPayment(before.paymentStatus)) return null;
-    const { count } = await tx.order.updateMany({
-      where: { id: orderId, stripeSessionId: sessionId, paymentStatus: before.paymentStatus },
-      data: { paymentStatus: "paid", paidAt: new Date(), paymentIntentId },
-    });
-    if (count === 0) return null;
-    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { items: true } });
-    await recordPaymentChange(tx, order, before.paymentStatus, "paid");
+    const sql = sqlIn(tx);
+    const paid = await payOrder(sql, { orderId, sessionId, paymentIntentId, from: before.paymentStatus });
+    if (!paid) return null;
+    await recordPaymentChange(sql, paid, before.paymentStatus, "paid");
     if (before.paymentStatus !== "unpaid") {
       console.warn(`Order ${orderId} was paid after it was ${before.paymentStatus}; it is fulfilled as paid`);
-      if (order.discountCode) await tx.discountCode.updateMany({ where: { code: order.discountCode }, data: { usesHeld: { increment: 1 } } });
-      await retakeStock(tx, orderId);
+      if (paid.discountCode) await tx.discountCode.updateMany({ where: { code: paid.discountCode }, data: { usesHeld: { increment: 1 } } });
+      await retakeStock(sql, orderId);
     }
     // Refunded at Stripe before this payment reached the shop: the customer hears of the refund, the kitchen of nothing.
     if (paymentIntentId && (await applyEarlyRefund(tx, orderId, paymentIntentId))) return "paid-and-refunded";
-    await enqueueEmails(tx, [orderConfirmationEmail(order), fulfilmentEmail(order)]);
+    await enqueueEmails(sql, paidOrderEmails(paid));
     return "paid";
   });
   // Counted once the transaction has committed.
@@ -596,68 +607,77 @@ const PAID_ORDER_COLUMNS = [
   "createdAt",
 ] as const;
 
+/** The paid order's two emails: the customer's confirmation and the kitchen's. */
+const paidOrderEmails = (paid: PaidOrder) => [orderConfirmationEmail(paid), fulfilmentEmail(paid)];
+
+type PaidOrder = NonNullable<Awaited<ReturnType<typeof payOrder>>>;
+
 /**
- * The common payment in one transaction of three statements, written with
- * Kysely (decisions 068, 083): an unpaid order whose PaymentIntent has no
- * refund waiting becomes paid, joins its day's sales and queues its two
- * emails; only when Stripe took its total (`paidCents`, when known). The row
- * the emails are written from is typed by the schema: a column an email reads
- * and the statement does not return fails the typecheck.
- * Anything else (paid already, given up before the payment came, a refund
- * that came first) changes nothing here and answers false: markOrderPaid's
- * general path decides it.
+ * The one statement that pays an order, in the caller's transaction (both
+ * payment paths): the order of `sessionId`, still `from`, becomes paid with
+ * its PaymentIntent, and answers the row its emails are written from, its
+ * lines included, or nothing when it was not `from` any more. With
+ * `paidCents`, only when Stripe took its total; with `unlessRefunded`, only
+ * when its PaymentIntent has no refund waiting. The row is typed by the
+ * schema (Kysely, decision 083): a column an email reads and the statement
+ * does not return fails the typecheck.
+ */
+async function payOrder(
+  sql: Sql,
+  given: { orderId: string; sessionId: string; paymentIntentId: string | null; from: PaymentStatus; paidCents?: number | null; unlessRefunded?: boolean },
+) {
+  const { orderId, sessionId, paymentIntentId, from, paidCents = null, unlessRefunded = false } = given;
+  // As an ISO string: node-pg would write a Date in the process's time zone, which a `timestamp(3)` column drops (sql.server.ts).
+  const now = at(new Date());
+  return sql.db
+    .with("paid", (db) =>
+      db
+        .updateTable("Order")
+        .set({ paymentStatus: "paid", paidAt: now, paymentIntentId, updatedAt: now })
+        .where("id", "=", orderId)
+        .where("stripeSessionId", "=", sessionId)
+        .where("paymentStatus", "=", from)
+        .$if(paidCents !== null, (update) => update.where("totalCents", "=", paidCents ?? 0))
+        .$if(unlessRefunded && paymentIntentId !== null, (update) =>
+          update.where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom("EarlyRefund")
+                  .select("paymentIntentId")
+                  .where("paymentIntentId", "=", paymentIntentId ?? ""),
+              ),
+            ),
+          ),
+        )
+        .returning(PAID_ORDER_COLUMNS),
+    )
+    .selectFrom("paid")
+    .selectAll("paid")
+    .select((eb) =>
+      jsonArrayFrom(
+        eb.selectFrom("OrderItem").select(["name", "unitPriceCents", "quantity"]).whereRef("OrderItem.orderId", "=", "paid.id").orderBy("OrderItem.id"),
+      ).as("items"),
+    )
+    .executeTakeFirst();
+}
+
+/**
+ * The common payment, written with Kysely on the pool (decisions 068, 083,
+ * 084): an unpaid order whose PaymentIntent has no refund waiting becomes
+ * paid, joins its day's sales and queues its two emails; only when Stripe
+ * took its total (`paidCents`, when known). Anything else (paid already,
+ * given up before the payment came, a refund that came first) changes
+ * nothing here and answers false: markOrderPaid's general path decides it,
+ * with the same statements.
  */
 async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentId: string | null, paidCents: number | null) {
   return transaction(async (tx) => {
-    // With its PaymentIntent's refund event, one at a time (lockPaymentIntent's key).
-    if (paymentIntentId) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`payment-intent:${paymentIntentId}`}, 0))`.execute(tx.db);
-    // As an ISO string: node-pg would write a Date in the process's time zone, which a `timestamp(3)` column drops (sql.server.ts).
-    const now = at(new Date());
-    // One statement: the order paid, its day's sales, and its lines for the emails.
-    const paid = await tx.db
-      .with("paid", (db) =>
-        db
-          .updateTable("Order")
-          .set({ paymentStatus: "paid", paidAt: now, paymentIntentId, updatedAt: now })
-          .where("id", "=", orderId)
-          .where("stripeSessionId", "=", sessionId)
-          .where("paymentStatus", "=", "unpaid")
-          .$if(paidCents !== null, (update) => update.where("totalCents", "=", paidCents ?? 0))
-          .$if(paymentIntentId !== null, (update) =>
-            update.where(({ not, exists, selectFrom }) =>
-              not(
-                exists(
-                  selectFrom("EarlyRefund")
-                    .select("paymentIntentId")
-                    .where("paymentIntentId", "=", paymentIntentId ?? ""),
-                ),
-              ),
-            ),
-          )
-          .returning(PAID_ORDER_COLUMNS),
-      )
-      .with("day", (db) =>
-        db
-          .insertInto("DailySales")
-          .columns(["day", "orders", "revenueCents"])
-          .expression((eb) => eb.selectFrom("paid").select([sql<string>`shop_day(paid."createdAt")`.as("day"), sql<number>`1`.as("orders"), "paid.totalCents"]))
-          .onConflict((conflict) =>
-            conflict.column("day").doUpdateSet((eb) => ({
-              orders: eb("DailySales.orders", "+", eb.ref("excluded.orders")),
-              revenueCents: eb("DailySales.revenueCents", "+", eb.ref("excluded.revenueCents")),
-            })),
-          ),
-      )
-      .selectFrom("paid")
-      .selectAll("paid")
-      .select((eb) =>
-        jsonArrayFrom(
-          eb.selectFrom("OrderItem").select(["name", "unitPriceCents", "quantity"]).whereRef("OrderItem.orderId", "=", "paid.id").orderBy("OrderItem.id"),
-        ).as("items"),
-      )
-      .executeTakeFirst();
+    // With its PaymentIntent's refund event, one at a time.
+    if (paymentIntentId) await lockPaymentIntent(tx, paymentIntentId);
+    const paid = await payOrder(tx, { orderId, sessionId, paymentIntentId, from: "unpaid", paidCents, unlessRefunded: true });
     if (!paid) return false;
-    await enqueueEmailsSql(tx, [orderConfirmationEmail(paid), fulfilmentEmail(paid)]);
+    await recordPaymentChange(tx, paid, "unpaid", "paid");
+    await enqueueEmails(tx, paidOrderEmails(paid));
     return true;
   });
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { inTransaction } from "~/utils/db.server";
+import { inTransaction, sqlIn } from "~/utils/db.server";
 import { partnershipEmail } from "~/services/emails.server";
 import { normalizeEmail } from "~/lib/email";
 import type { partnershipSchema } from "~/lib/partnership-form";
@@ -9,6 +9,6 @@ import { enqueueEmails } from "~/services/outbox.server";
 export async function submitInquiry(inquiry: z.infer<typeof partnershipSchema>) {
   await inTransaction(async (tx) => {
     const saved = await tx.partnershipInquiry.create({ data: { ...inquiry, email: normalizeEmail(inquiry.email) } });
-    await enqueueEmails(tx, [partnershipEmail(saved)]);
+    await enqueueEmails(sqlIn(tx), [partnershipEmail(saved)]);
   });
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { Prisma } from "~/generated/prisma/client";
 import { parseStored } from "~/utils/stored.server";
-import { db, inTransaction } from "~/utils/db.server";
+import { sql } from "kysely";
+import { db, inTransaction, sqlIn, type Sql } from "~/utils/db.server";
 import { recordRefundInSales } from "~/models/daily-sales.server";
 import { recordAudit } from "~/models/audit.server";
 import { lineRefundCents } from "~/models/pricing.server";
@@ -323,7 +324,7 @@ async function recordRefundIn(tx: Prisma.TransactionClient, given: RefundRecord)
             restocked: given.restock ?? false,
           },
         });
-        if (given.restock) await releaseStock(tx, before.id, given.lines ?? undefined);
+        if (given.restock) await releaseStock(sqlIn(tx), before.id, given.lines ?? undefined);
         if (before.paymentStatus === "refunded" && !before.refundReason) {
           await tx.order.update({ where: { id: before.id }, data: { refundReason: given.reason, refundedBy: given.refundedBy } });
         }
@@ -394,8 +395,8 @@ async function recordRefundIn(tx: Prisma.TransactionClient, given: RefundRecord)
     },
   });
   // The dashboard's day keeps what its orders kept: less this refund, and without the order once it is refunded whole.
-  await recordRefundInSales(tx, before, amountCents, whole);
-  if (record.restock) await releaseStock(tx, before.id, record.lines ?? undefined);
+  await recordRefundInSales(sqlIn(tx), before, amountCents, whole);
+  if (record.restock) await releaseStock(sqlIn(tx), before.id, record.lines ?? undefined);
   await recordAudit(tx, {
     actorEmail: record.refundedBy,
     action: "order.refund",
@@ -418,11 +419,11 @@ async function recordRefundIn(tx: Prisma.TransactionClient, given: RefundRecord)
       where: { orderId: before.id, status: "pending", kind: { in: ["order-confirmation", "order-fulfilment"] } },
       data: { status: "withdrawn", lastError: "The order was refunded before this email went out" },
     });
-    await enqueueEmails(tx, [orderRefundEmail(before, { amountCents, refundedCents })]);
+    await enqueueEmails(sqlIn(tx), [orderRefundEmail(before, { amountCents, refundedCents })]);
   } else {
     const names = new Map(before.items.map((item) => [item.id, item.name]));
     const lines = (record.lines ?? []).map((line) => ({ name: names.get(line.itemId) ?? "Item", quantity: line.quantity }));
-    await enqueueEmails(tx, [orderPartRefundEmail(before, { amountCents, refundedCents, lines })]);
+    await enqueueEmails(sqlIn(tx), [orderPartRefundEmail(before, { amountCents, refundedCents, lines })]);
   }
   return { changed: true, whole, refundedCents };
 }
@@ -449,7 +450,7 @@ export async function recordStripeRefund(
   const wholeRefunds = await inTransaction(async (tx) => {
     // One at a time per PaymentIntent with its payment (markOrderPaid takes the same lock): either the payment
     // is stored and this refund finds its order, or this refund is kept before the payment looks for it.
-    await lockPaymentIntent(tx, charge.paymentIntentId);
+    await lockPaymentIntent(sqlIn(tx), charge.paymentIntentId);
     const order = await tx.order.findUnique({ where: { paymentIntentId: charge.paymentIntentId }, select: { id: true, refundedCents: true } });
     if (!order) {
       await tx.earlyRefund.upsert({
@@ -495,8 +496,8 @@ async function refundsBeyondRecord(charge: { paymentIntentId: string; amountRefu
 }
 
 /** Serialises the payment and the refund events of one PaymentIntent (a transaction-scoped advisory lock). */
-export async function lockPaymentIntent(tx: Prisma.TransactionClient, paymentIntentId: string) {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`payment-intent:${paymentIntentId}`}, 0))`;
+export async function lockPaymentIntent(tx: Sql, paymentIntentId: string) {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`payment-intent:${paymentIntentId}`}, 0))`.execute(tx.db);
 }
 
 /**

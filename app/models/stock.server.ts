@@ -1,7 +1,7 @@
-import type { Prisma } from "~/generated/prisma/client";
+import type { NotNull } from "kysely";
 import { bumpCatalogVersion } from "~/models/catalog.server";
 import { lowStockEmail } from "~/services/emails.server";
-import { enqueueEmails, enqueueEmailsSql } from "~/services/outbox.server";
+import { enqueueEmails } from "~/services/outbox.server";
 import type { Sql } from "~/utils/db.server";
 
 /**
@@ -46,14 +46,17 @@ function afterCount(before: number, row: Counted) {
   };
 }
 
-async function afterChange(tx: Prisma.TransactionClient, productId: string, before: number, row: Counted) {
+/**
+ * Does what a change of a product's count from `before` to `row.stock` calls
+ * for (afterCount), in the transaction of the change; answers whether it
+ * moved the catalogue version on.
+ */
+async function afterChange(sql: Sql, productId: string, before: number, row: Counted) {
   const { bumpVersion, notify, clearNotified } = afterCount(before, row);
-  if (bumpVersion) await bumpCatalogVersion(tx);
-  if (notify) {
-    await tx.product.update({ where: { id: productId }, data: { lowStockNotified: true } });
-    await enqueueEmails(tx, [lowStockEmail({ id: productId, name: row.name }, row.stock)]);
-  }
-  if (clearNotified) await tx.product.update({ where: { id: productId }, data: { lowStockNotified: false } });
+  if (bumpVersion) await bumpCatalogVersion(sql);
+  if (notify || clearNotified) await sql.db.updateTable("Product").set({ lowStockNotified: notify }).where("id", "=", productId).execute();
+  if (notify) await enqueueEmails(sql, [lowStockEmail({ id: productId, name: row.name }, row.stock)]);
+  return bumpVersion;
 }
 
 /**
@@ -67,10 +70,19 @@ async function afterChange(tx: Prisma.TransactionClient, productId: string, befo
  * owner sets a count, not a difference.
  */
 export async function holdStock(sql: Sql, lines: Line[]): Promise<{ versionMoved: boolean }> {
-  const { rows: limited } = await sql.query<{ id: string; name: string; stock: number }>(
-    `SELECT "id", "name", "stock" FROM "Product" WHERE "id" = ANY($1::text[]) AND "stock" IS NOT NULL ORDER BY "id" FOR UPDATE`,
-    [lines.map((line) => line.productId)],
-  );
+  const limited = await sql.db
+    .selectFrom("Product")
+    .select(["id", "name", "stock"])
+    .where(
+      "id",
+      "in",
+      lines.map((line) => line.productId),
+    )
+    .where("stock", "is not", null)
+    .$narrowType<{ stock: NotNull }>()
+    .orderBy("id")
+    .forUpdate()
+    .execute();
   if (limited.length === 0) return { versionMoved: false };
   const wanted = new Map<string, number>();
   for (const line of lines) wanted.set(line.productId, (wanted.get(line.productId) ?? 0) + line.quantity);
@@ -78,52 +90,61 @@ export async function holdStock(sql: Sql, lines: Line[]): Promise<{ versionMoved
     if (product.stock < wanted.get(product.id)!) throw new OutOfStock(product.id, product.name, product.stock);
   }
   const held = lines.filter((line) => limited.some((product) => product.id === line.productId));
-  const { rows } = await sql.query<Counted & { id: string; before: number }>(
-    `UPDATE "Product" p SET "stock" = p."stock" - w."quantity"
-       FROM (SELECT "productId", sum("quantity")::int AS "quantity" FROM unnest($1::text[], $2::int[]) AS l("productId", "quantity") GROUP BY "productId") w
-      WHERE p."id" = w."productId"
-      RETURNING p."id", p."name", p."stock", p."lowStockThreshold", p."lowStockNotified", p."stock" + w."quantity" AS "before"`,
-    [held.map((line) => line.productId), held.map((line) => line.quantity)],
-  );
-  await sql.query(`UPDATE "OrderItem" i SET "heldQuantity" = h."quantity" FROM unnest($1::int[], $2::int[]) AS h("id", "quantity") WHERE i."id" = h."id"`, [
-    held.map((line) => line.id),
-    held.map((line) => line.quantity),
-  ]);
+  // A held line holds its whole quantity.
+  await sql.db
+    .updateTable("OrderItem")
+    .set((eb) => ({ heldQuantity: eb.ref("quantity") }))
+    .where(
+      "id",
+      "in",
+      held.map((line) => line.id),
+    )
+    .execute();
   let versionMoved = false;
-  for (const row of rows) versionMoved = (await afterHold(sql, row.id, row.before, row)) || versionMoved;
+  for (const product of limited) {
+    const quantity = wanted.get(product.id)!;
+    const row = await sql.db
+      .updateTable("Product")
+      .set((eb) => ({ stock: eb("stock", "-", quantity) }))
+      .where("id", "=", product.id)
+      .returning(["name", "stock", "lowStockThreshold", "lowStockNotified"])
+      .$narrowType<{ stock: NotNull }>()
+      .executeTakeFirstOrThrow();
+    versionMoved = (await afterChange(sql, product.id, row.stock + quantity, row)) || versionMoved;
+  }
   return { versionMoved };
 }
 
-/** `afterChange` for a hold made in the order's node-pg transaction; answers whether it moved the catalogue version on. */
-async function afterHold(sql: Sql, productId: string, before: number, row: Counted) {
-  const { bumpVersion, notify, clearNotified } = afterCount(before, row);
-  if (bumpVersion) {
-    await sql.query(`INSERT INTO "CatalogVersion" ("id", "version") VALUES (1, 1) ON CONFLICT ("id") DO UPDATE SET "version" = "CatalogVersion"."version" + 1`);
-  }
-  if (notify || clearNotified) await sql.query(`UPDATE "Product" SET "lowStockNotified" = $2 WHERE "id" = $1`, [productId, notify]);
-  if (notify) await enqueueEmailsSql(sql, [lowStockEmail({ id: productId, name: row.name }, row.stock)]);
-  return bumpVersion;
-}
-
 /** Gives back what an order's items hold (a checkout given up, a cancellation), or of chosen lines only (a refund that restocks them). */
-export async function releaseStock(tx: Prisma.TransactionClient, orderId: string, lines?: readonly { itemId: number; quantity: number }[]) {
+export async function releaseStock(sql: Sql, orderId: string, lines?: readonly { itemId: number; quantity: number }[]) {
   // Product by product in id order, as holdStock locks them: two orders giving back the same products never wait on each other crosswise.
-  const held = await tx.orderItem.findMany({
-    where: { orderId, heldQuantity: { gt: 0 } },
-    select: { id: true, productId: true, heldQuantity: true },
-    orderBy: [{ productId: "asc" }, { id: "asc" }],
-  });
+  const held = await sql.db
+    .selectFrom("OrderItem")
+    .select(["id", "productId", "heldQuantity"])
+    .where("orderId", "=", orderId)
+    .where("heldQuantity", ">", 0)
+    .orderBy("productId")
+    .orderBy("id")
+    .execute();
   for (const item of held) {
     // Chosen lines (a refund that restocks them, decision 066) give back what they say, never more than the line holds.
     const chosen = lines ? lines.filter((line) => line.itemId === item.id).reduce((sum, line) => sum + line.quantity, 0) : item.heldQuantity;
     const back = Math.min(chosen, item.heldQuantity);
     if (back <= 0) continue;
-    await tx.orderItem.update({ where: { id: item.id }, data: { heldQuantity: item.heldQuantity - back } });
-    const [row] = await tx.$queryRaw<Counted[]>`
-      UPDATE "Product" SET "stock" = "stock" + ${back}
-       WHERE "id" = ${item.productId} AND "stock" IS NOT NULL
-       RETURNING "name", "stock", "lowStockThreshold", "lowStockNotified"`;
-    if (row) await afterChange(tx, item.productId, row.stock - back, row);
+    await sql.db
+      .updateTable("OrderItem")
+      .set({ heldQuantity: item.heldQuantity - back })
+      .where("id", "=", item.id)
+      .execute();
+    const row = await sql.db
+      .updateTable("Product")
+      .set((eb) => ({ stock: eb("stock", "+", back) }))
+      .where("id", "=", item.productId)
+      .where("stock", "is not", null)
+      .returning(["name", "stock", "lowStockThreshold", "lowStockNotified"])
+      .$narrowType<{ stock: NotNull }>()
+      .executeTakeFirst();
+    if (row) await afterChange(sql, item.productId, row.stock - back, row);
   }
 }
 
@@ -132,20 +153,37 @@ export async function releaseStock(tx: Prisma.TransactionClient, orderId: string
  * is honoured, so its items are taken from stock again, down to 0 at most
  * (what was sold meanwhile stays sold).
  */
-export async function retakeStock(tx: Prisma.TransactionClient, orderId: string) {
-  const items = await tx.orderItem.findMany({
-    where: { orderId, heldQuantity: 0 },
-    select: { id: true, productId: true, quantity: true },
-    orderBy: [{ productId: "asc" }, { id: "asc" }],
-  });
+export async function retakeStock(sql: Sql, orderId: string) {
+  const items = await sql.db
+    .selectFrom("OrderItem")
+    .select(["id", "productId", "quantity"])
+    .where("orderId", "=", orderId)
+    .where("heldQuantity", "=", 0)
+    .orderBy("productId")
+    .orderBy("id")
+    .execute();
   for (const item of items) {
-    const [row] = await tx.$queryRaw<(Counted & { before: number })[]>`
-      UPDATE "Product" p SET "stock" = GREATEST(p."stock" - ${item.quantity}, 0)
-        FROM (SELECT "id", "stock" AS "before" FROM "Product" WHERE "id" = ${item.productId} FOR UPDATE) old
-       WHERE p."id" = old."id" AND p."stock" IS NOT NULL
-       RETURNING p."name", p."stock", p."lowStockThreshold", p."lowStockNotified", old."before"`;
-    if (!row) continue;
-    await tx.orderItem.update({ where: { id: item.id }, data: { heldQuantity: row.before - row.stock } });
-    await afterChange(tx, item.productId, row.before, row);
+    const before = await sql.db
+      .selectFrom("Product")
+      .select("stock")
+      .where("id", "=", item.productId)
+      .where("stock", "is not", null)
+      .$narrowType<{ stock: NotNull }>()
+      .forUpdate()
+      .executeTakeFirst();
+    if (!before) continue;
+    const row = await sql.db
+      .updateTable("Product")
+      .set({ stock: Math.max(before.stock - item.quantity, 0) })
+      .where("id", "=", item.productId)
+      .returning(["name", "stock", "lowStockThreshold", "lowStockNotified"])
+      .$narrowType<{ stock: NotNull }>()
+      .executeTakeFirstOrThrow();
+    await sql.db
+      .updateTable("OrderItem")
+      .set({ heldQuantity: before.stock - row.stock })
+      .where("id", "=", item.id)
+      .execute();
+    await afterChange(sql, item.productId, before.stock, row);
   }
 }

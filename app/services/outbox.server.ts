@@ -5,7 +5,6 @@ import { reportBackgroundFailure } from "~/services/error-reports.server";
 import type { EmailContent } from "~/services/emails.server";
 import { env } from "~/utils/env.server";
 import { metrics } from "~/utils/metrics.server";
-import type { Prisma } from "~/generated/prisma/client";
 import { createMailer, isPermanentFailure, SMTP_TIMEOUTS, type Mailer } from "~/services/mailer.server";
 import { describeError } from "~/utils/errors.server";
 import { finishesWithin } from "~/utils/within.server";
@@ -55,33 +54,32 @@ function refuseHeaderBreaks(emails: EmailContent[]) {
   }
 }
 
-/** An email as the outbox stores it (both enqueues write these columns). */
-function outboxRow(email: EmailContent) {
-  return {
-    kind: email.kind,
-    to: email.to,
-    subject: email.subject,
-    text: email.text,
-    html: email.html,
-    orderId: email.orderId ?? null,
-    unsubscribeUrl: email.unsubscribeUrl ?? null,
-  };
-}
-
-export async function enqueueEmails(tx: Prisma.TransactionClient, emails: EmailContent[]) {
-  refuseHeaderBreaks(emails);
-  await tx.outboxMessage.createMany({ data: emails.map(outboxRow) });
-}
-
-/** `enqueueEmails` inside a node-pg transaction (the order path, decision 068): the same rows, one statement. */
-export async function enqueueEmailsSql(sql: Sql, emails: EmailContent[]) {
+/**
+ * Queues emails in the transaction of the change that causes them, one
+ * statement: the order path's (transaction()) or a Prisma transaction's
+ * (`sqlIn(tx)`), the one way an email is queued.
+ */
+export async function enqueueEmails(sql: Sql, emails: EmailContent[]) {
   refuseHeaderBreaks(emails);
   if (emails.length === 0) return;
   // As an ISO string: node-pg would write a Date in the process's time zone, which a `timestamp(3)` column drops (sql.server.ts).
   const now = at(new Date());
   await sql.db
     .insertInto("OutboxMessage")
-    .values(emails.map((email) => ({ ...outboxRow(email), id: randomUUID(), nextAttemptAt: now, createdAt: now })))
+    .values(
+      emails.map((email) => ({
+        id: randomUUID(),
+        kind: email.kind,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        orderId: email.orderId ?? null,
+        unsubscribeUrl: email.unsubscribeUrl ?? null,
+        nextAttemptAt: now,
+        createdAt: now,
+      })),
+    )
     .execute();
 }
 

@@ -111,6 +111,26 @@ export function isTransactionConflict(error: unknown): boolean {
   return cause.kind === "TransactionWriteConflict" || cause.code === "40001" || cause.code === "40P01";
 }
 
+/**
+ * A write refused by a unique index: someone else wrote that row first. The
+ * one check for both ways a statement reaches PostgreSQL: Prisma's model
+ * queries (P2002), node-pg and Kysely (23505), and Kysely's statements inside
+ * a Prisma transaction (the adapter's error, with PostgreSQL's code). With
+ * `constraint`, only a refusal by that index.
+ */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  if (!(error instanceof Error)) return false;
+  const cause = driverCause(error);
+  const unique = ("code" in error && error.code === "P2002") || cause.code === "23505" || cause.kind === "UniqueConstraintViolation";
+  return unique && (constraint === undefined || constraintOf(error) === constraint);
+}
+
+/** Which index refused a write: node-pg names it; through Prisma's adapter only PostgreSQL's message does ("… unique constraint "X""). */
+function constraintOf(error: Error): string | null {
+  if ("constraint" in error && typeof error.constraint === "string") return error.constraint;
+  return /unique constraint "([^"]+)"/.exec(driverCause(error).message)?.[1] ?? null;
+}
+
 /** What a failed request met in the database, for its answer: 503 with Retry-After, 409, or nothing of the kind (null: a 500). */
 export function databaseFailure(error: unknown): "busy" | "unavailable" | "conflict" | null {
   if (isDatabaseBusy(error)) return "busy";

@@ -79,7 +79,7 @@ export function poolState(): PoolState {
 }
 
 /** The order path's SQL on the same pool: imported from here, so the pool is made before any query runs. */
-export { at, isSqlUniqueViolation, query, sqlDb, transaction, withTryLock, type Sql } from "~/utils/sql.server";
+export { at, query, sqlDb, sqlIn, transaction, withTryLock, type Sql } from "~/utils/sql.server";
 export {
   BUSY_HEADERS,
   BUSY_RETRY_AFTER_SECONDS,
@@ -87,13 +87,9 @@ export {
   databaseFailure,
   isDatabaseBusy,
   isTransactionConflict,
+  isUniqueViolation,
   shouldRetryLater,
 } from "~/utils/database-errors.server";
-
-/** A write refused by a unique index (Prisma's P2002): someone else wrote that row first. */
-export function isUniqueViolation(error: unknown) {
-  return error instanceof Error && "code" in error && error.code === "P2002";
-}
 
 /** db.$transaction(work), run again when it loses a race (retryConflicts): `work` must touch nothing but the database. */
 export function inTransaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>, options?: { timeout?: number; maxWait?: number }): Promise<T> {

@@ -1,6 +1,18 @@
-import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from "kysely";
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type Transaction,
+} from "kysely";
 import pg from "pg";
 import type { DB } from "~/generated/kysely/database";
+import type { Prisma } from "~/generated/prisma/client";
 import { retryConflicts } from "~/utils/database-errors.server";
 
 /**
@@ -59,6 +71,95 @@ function sqlOf(database: SqlDatabase): Sql {
       return { rows: result.rows, rowCount: result.numAffectedRows === undefined ? result.rows.length : Number(result.numAffectedRows) };
     },
   };
+}
+
+/**
+ * Whether a compiled statement answers rows (a SELECT, a WITH, anything with
+ * RETURNING) or only a count: Prisma runs the one with $queryRawUnsafe and
+ * the other with $executeRawUnsafe.
+ */
+function answersRows(query: CompiledQuery) {
+  const node: { kind: string; returning?: unknown } = query.query;
+  if (node.kind === "SelectQueryNode" || node.returning !== undefined) return true;
+  if (node.kind !== "RawNode") return false;
+  return /^\s*(select|with|values)\b/i.test(query.sql) || /\breturning\b/i.test(query.sql);
+}
+
+/**
+ * Kysely's connection inside a Prisma interactive transaction: its
+ * statements are compiled by Kysely and sent through Prisma's public raw
+ * queries ($queryRawUnsafe, $executeRawUnsafe), so they are part of that
+ * transaction. Kysely's documented way to run on another client (a dialect
+ * of its own driver), as prisma-extension-kysely does.
+ */
+class PrismaTransactionConnection implements DatabaseConnection {
+  constructor(private readonly tx: Prisma.TransactionClient) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const values = [...query.parameters];
+    if (answersRows(query)) {
+      const rows = await this.tx.$queryRawUnsafe<R[]>(query.sql, ...values);
+      return { rows, numAffectedRows: BigInt(rows.length) };
+    }
+    const count = await this.tx.$executeRawUnsafe(query.sql, ...values);
+    return { rows: [], numAffectedRows: BigInt(count) };
+  }
+
+  // eslint-disable-next-line require-yield -- Kysely's interface; the shop never streams.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("Streaming is not supported inside a Prisma transaction");
+  }
+}
+
+/** The driver of that connection: the transaction is Prisma's, begun and ended by inTransaction, never by Kysely. */
+class PrismaTransactionDriver implements Driver {
+  private readonly connection: PrismaTransactionConnection;
+  constructor(tx: Prisma.TransactionClient) {
+    this.connection = new PrismaTransactionConnection(tx);
+  }
+  async init() {}
+  async acquireConnection() {
+    return this.connection;
+  }
+  async beginTransaction(): Promise<void> {
+    throw new Error("Already inside Prisma's transaction: start none within it");
+  }
+  async commitTransaction(): Promise<void> {
+    throw new Error("Prisma's transaction commits when its work returns");
+  }
+  async rollbackTransaction(): Promise<void> {
+    throw new Error("Prisma's transaction rolls back when its work throws");
+  }
+  async releaseConnection() {}
+  async destroy() {}
+}
+
+const inPrisma = new WeakMap<Prisma.TransactionClient, Sql>();
+
+/**
+ * The shop's SQL inside a Prisma transaction (inTransaction): the same typed
+ * statements as on the pool, in that transaction. So a business write that
+ * both kinds of transaction make (queueing an email, a day's sales, a stock
+ * change, paying an order) is written once, with Kysely, and run in either
+ * (decision 084).
+ */
+export function sqlIn(tx: Prisma.TransactionClient): Sql {
+  let sql = inPrisma.get(tx);
+  if (!sql) {
+    const driver = new PrismaTransactionDriver(tx);
+    sql = sqlOf(
+      new Kysely<DB>({
+        dialect: {
+          createAdapter: () => new PostgresAdapter(),
+          createDriver: () => driver,
+          createIntrospector: (db) => new PostgresIntrospector(db),
+          createQueryCompiler: () => new PostgresQueryCompiler(),
+        },
+      }),
+    );
+    inPrisma.set(tx, sql);
+  }
+  return sql;
 }
 
 let shared: { pool: pg.Pool; kysely: Kysely<DB>; sql: Sql } | null = null;
@@ -123,10 +224,4 @@ export async function withTryLock<T>(name: string, work: () => Promise<T>): Prom
   } finally {
     client.release(broken);
   }
-}
-
-/** A write refused by a unique index (23505), as node-pg reports it; the constraint's name says which. */
-export function isSqlUniqueViolation(error: unknown, constraint?: string) {
-  if (!(error instanceof Error) || !("code" in error) || error.code !== "23505") return false;
-  return constraint === undefined || ("constraint" in error && error.constraint === constraint);
 }

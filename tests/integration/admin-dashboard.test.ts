@@ -3,7 +3,7 @@ import { stripeMock } from "../../mocks/stripe";
 import { dashboardStats } from "~/models/admin-orders.server";
 import { recordPaymentChange } from "~/models/daily-sales.server";
 import { closeOrderPayment } from "~/models/orders.server";
-import { db } from "~/utils/db.server";
+import { db, sqlIn } from "~/utils/db.server";
 import { callFunction, deliverStripeEvent, placeOrder, readJson, stripeSessionEvent, type VerifyJson } from "../utils";
 
 /**
@@ -100,7 +100,7 @@ describe("paid orders per day", () => {
     const refund = () =>
       db.$transaction(async (tx) => {
         const order = await tx.order.update({ where: { id: refunded.orderId }, data: { paymentStatus: "cancelled" } });
-        await recordPaymentChange(tx, order, "paid", "cancelled");
+        await recordPaymentChange(sqlIn(tx), order, "paid", "cancelled");
         return order;
       });
     await refund();
@@ -115,7 +115,7 @@ describe("paid orders per day", () => {
     await expect(
       db.$transaction(async (tx) => {
         const order = await tx.order.update({ where: { id: kept.orderId }, data: { paymentStatus: "cancelled" } });
-        await recordPaymentChange(tx, order, "paid", "cancelled");
+        await recordPaymentChange(sqlIn(tx), order, "paid", "cancelled");
         throw new Error("the refund failed at the bank");
       }),
     ).rejects.toThrow("the refund failed at the bank");
