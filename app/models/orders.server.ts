@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { phoneKey } from "~/lib/phone";
-import { at, db, isUniqueViolation, query, sqlDb, sqlIn, transaction, withTryLock, inTransaction, type Sql } from "~/utils/db.server";
+import { at, db, isUniqueViolation, sqlDb, sqlIn, transaction, withTryLock, inTransaction, type Sql } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { checkDelivery, type DeliveryCheck, type DeliveryInRange } from "~/models/delivery.server";
 import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.server";
@@ -203,11 +203,13 @@ async function openPaymentPage(order: PlacedOrder, origin: string): Promise<Plac
     return refuse("payment-provider", messages.checkoutError);
   }
   // Conditional: the order may have been given up meanwhile (an attempt that found it stuck without a page).
-  const { rowCount } = await query(
-    `UPDATE "Order" SET "stripeSessionId" = $2, "stripeSessionUrl" = $3, "updatedAt" = $4 WHERE "id" = $1 AND "paymentStatus" = 'unpaid'`,
-    [order.id, session.id, session.url, at(new Date())],
-  );
-  if (rowCount === 0) {
+  const attached = await sqlDb()
+    .updateTable("Order")
+    .set({ stripeSessionId: session.id, stripeSessionUrl: session.url, updatedAt: at(new Date()) })
+    .where("id", "=", order.id)
+    .where("paymentStatus", "=", "unpaid")
+    .executeTakeFirst();
+  if (attached.numUpdatedRows === 0n) {
     await closeCheckoutSession(session.id);
     return refuse("code-unavailable", {
       title: "Checkout Error",

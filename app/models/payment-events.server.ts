@@ -1,7 +1,7 @@
 import { markOrderPaid, releaseOrder } from "~/models/orders.server";
 import { recordStripeRefund } from "~/models/refunds.server";
 import { isCheckoutSessionPaid, type SessionPayment } from "~/services/stripe.server";
-import { at, query } from "~/utils/db.server";
+import { at, sqlDb } from "~/utils/db.server";
 
 /** What the shop uses of a Stripe event whose signature and shape were checked. */
 export type PaymentEvent = {
@@ -34,17 +34,32 @@ export type PaymentEventOutcome = { duplicate: boolean };
 export async function handlePaymentEvent(event: PaymentEvent): Promise<PaymentEventOutcome> {
   // One statement (node-pg, decision 068): the event is recorded, or found as it was recorded before.
   // Two deliveries of one event may both get here; the second insert is a harmless no-op.
-  const { rows } = await query<{ processedAt: Date | null }>(
-    `WITH recorded AS (
-       INSERT INTO "StripeEvent" ("id", "type", "receivedAt") VALUES ($1, $2, $3) ON CONFLICT ("id") DO NOTHING RETURNING "processedAt")
-     SELECT "processedAt" FROM recorded
-     UNION ALL
-     SELECT "processedAt" FROM "StripeEvent" WHERE "id" = $1 AND NOT EXISTS (SELECT 1 FROM recorded)`,
-    [event.id, event.type, at(new Date())],
-  );
-  if (rows[0]?.processedAt) return { duplicate: true };
+  const receivedAt = at(new Date());
+  const row = await sqlDb()
+    .with("recorded", (db) =>
+      db
+        .insertInto("StripeEvent")
+        .values({ id: event.id, type: event.type, receivedAt })
+        .onConflict((conflict) => conflict.column("id").doNothing())
+        .returning("processedAt"),
+    )
+    .selectFrom("recorded")
+    .select("processedAt")
+    .unionAll((db) =>
+      db
+        .selectFrom("StripeEvent")
+        .select("processedAt")
+        .where("id", "=", event.id)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("recorded").select("processedAt")))),
+    )
+    .executeTakeFirst();
+  if (row?.processedAt) return { duplicate: true };
   await moveOrderOn(event);
-  await query(`UPDATE "StripeEvent" SET "processedAt" = $2 WHERE "id" = $1`, [event.id, at(new Date())]);
+  await sqlDb()
+    .updateTable("StripeEvent")
+    .set({ processedAt: at(new Date()) })
+    .where("id", "=", event.id)
+    .execute();
   return { duplicate: false };
 }
 

@@ -497,7 +497,8 @@ async function refundsBeyondRecord(charge: { paymentIntentId: string; amountRefu
 
 /** Serialises the payment and the refund events of one PaymentIntent (a transaction-scoped advisory lock). */
 export async function lockPaymentIntent(tx: Sql, paymentIntentId: string) {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`payment-intent:${paymentIntentId}`}, 0))`.execute(tx.db);
+  // A row, not the function's void (which Prisma's raw query cannot read, inside its transactions).
+  await sql`SELECT 1 AS "locked" FROM pg_advisory_xact_lock(hashtextextended(${`payment-intent:${paymentIntentId}`}, 0))`.execute(tx.db);
 }
 
 /**

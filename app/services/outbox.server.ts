@@ -1,6 +1,8 @@
 import { hostname } from "node:os";
 import { randomBytes, randomUUID } from "node:crypto";
-import { at, db, query, shouldRetryLater, type Sql } from "~/utils/db.server";
+import type { QueryCreator } from "kysely";
+import type { DB } from "~/generated/kysely/database";
+import { at, db, query, shouldRetryLater, sqlDb, type Sql } from "~/utils/db.server";
 import { reportBackgroundFailure } from "~/services/error-reports.server";
 import type { EmailContent } from "~/services/emails.server";
 import { env } from "~/utils/env.server";
@@ -157,12 +159,14 @@ type WorkerOptions = {
  * own; false when another worker has taken it over (or it is no longer being sent).
  */
 async function renewLease(id: string, workerId: string, until: Date) {
-  const { rowCount } = await query(`UPDATE "OutboxMessage" SET "claimedUntil" = $3 WHERE "id" = $1 AND "claimedBy" = $2 AND "status" = 'sending'`, [
-    id,
-    workerId,
-    at(until),
-  ]);
-  return rowCount === 1;
+  const renewed = await sqlDb()
+    .updateTable("OutboxMessage")
+    .set({ claimedUntil: at(until) })
+    .where("id", "=", id)
+    .where("claimedBy", "=", workerId)
+    .where("status", "=", "sending")
+    .executeTakeFirst();
+  return renewed.numUpdatedRows === 1n;
 }
 
 /** Runs `send` while renewing the row's lease every third of a lease, so a slow send keeps its row. */
@@ -282,20 +286,27 @@ async function sendOne(
   metrics().emailsSent.inc();
   const flag = orderFlagByKind[message.kind];
   // The row and its order's flag in one statement (so one transaction); the flag's column comes from orderFlagByKind only.
-  const recordSent = `UPDATE "OutboxMessage" SET "status" = 'sent', "sentAt" = $4, "attempts" = $3, "claimedBy" = NULL, "claimedUntil" = NULL, "lastError" = NULL
-     WHERE "id" = $1 AND "claimedBy" = $2 AND "status" = 'sending'`;
   const sentAt = at(new Date());
-  const record =
-    flag && message.orderId
-      ? () =>
-          query(`WITH sent AS (${recordSent}) UPDATE "Order" SET "${flag}" = true, "updatedAt" = $4 WHERE "id" = $5`, [
-            id,
-            workerId,
-            message.attempts + 1,
-            sentAt,
-            message.orderId,
-          ])
-      : () => query(recordSent, [id, workerId, message.attempts + 1, sentAt]);
+  const recordSent = (db: QueryCreator<DB>) =>
+    db
+      .updateTable("OutboxMessage")
+      .set({ status: "sent", sentAt, attempts: message.attempts + 1, claimedBy: null, claimedUntil: null, lastError: null })
+      .where("id", "=", id)
+      .where("claimedBy", "=", workerId)
+      .where("status", "=", "sending");
+  const orderId = message.orderId;
+  const record = async () => {
+    if (flag && orderId) {
+      await sqlDb()
+        .with("sent", recordSent)
+        .updateTable("Order")
+        .set({ [flag]: true, updatedAt: sentAt })
+        .where("id", "=", orderId)
+        .execute();
+    } else {
+      await recordSent(sqlDb()).execute();
+    }
+  };
   await untilRecorded(record, id, Date.now() + leaseMs * RECORD_WITHIN_LEASE);
   return "sent";
 }

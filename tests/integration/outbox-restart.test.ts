@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/utils/db.server";
-import type * as DbServer from "~/utils/db.server";
+import pg from "pg";
 import { subscribe } from "~/models/newsletter.server";
 import { createMailer } from "~/services/mailer.server";
 import { processOutbox } from "~/services/outbox.server";
@@ -15,21 +15,19 @@ import { startSmtpServer, type TestSmtpServer } from "./smtp";
  * lease the email is sent again, with the same Message-ID: at least once.
  */
 
-// The order path's SQL, as the outbox worker uses it, with "sent" writes failing as a restart makes them fail.
-const cut = vi.hoisted(() => ({ failures: 0 }));
-vi.mock("~/utils/db.server", async (importOriginal) => {
-  const actual = await importOriginal<typeof DbServer>();
-  return {
-    ...actual,
-    query: (text: string, values?: readonly unknown[]) => {
-      if (cut.failures > 0 && text.includes(`"status" = 'sent'`)) {
-        cut.failures--;
-        return Promise.reject(Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }));
-      }
-      return actual.query(text, values);
-    },
-  };
-});
+// The worker's "sent" write failing as a restart makes it fail: at node-pg, whichever builder wrote the statement.
+const cut = { failures: 0 };
+const query = pg.Client.prototype.query;
+// eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg's query answers a promise; the spy stands in for it
+vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+  const [config, values] = args;
+  const text = typeof config === "string" ? config : ((config as { text?: string }).text ?? "");
+  if (cut.failures > 0 && /^update "OutboxMessage" set "status"/i.test(text) && Array.isArray(values) && values.includes("sent")) {
+    cut.failures--;
+    return Promise.reject(Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }));
+  }
+  return (query as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof query);
 
 let smtp: TestSmtpServer;
 beforeAll(async () => {

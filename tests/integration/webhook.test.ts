@@ -343,7 +343,7 @@ describe("a signed event of an unexpected shape", () => {
   it("a failure while handling answers 500 JSON (so Stripe retries) and logs the error's code and first line only", async () => {
     const session = await customerSession();
     const email = session.customer_email!;
-    // The last statement (the event marked processed, node-pg since decision 068) fails once, with the customer's email in its detail.
+    // The last statement (the event marked processed, node-pg since decision 068, Kysely's since 084) fails once, with the customer's email in its detail.
     const failure = Object.assign(new Error(`could not write the event\nKey (email)=(${email}) is not what it was`), {
       code: "40001",
       detail: `Key (email)=(${email})`,
@@ -353,7 +353,7 @@ describe("a signed event of an unexpected shape", () => {
     vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
       const [config] = args;
       const text = typeof config === "string" ? config : ((config as { text?: string }).text ?? "");
-      if (text.startsWith('UPDATE "StripeEvent" SET "processedAt"')) {
+      if (/^update "StripeEvent" set "processedAt"/i.test(text)) {
         vi.mocked(pg.Client.prototype.query).mockRestore();
         // The pool calls its client with a callback; a caller without one gets a promise.
         const callback = args.find((arg): arg is (error: Error) => void => typeof arg === "function");
