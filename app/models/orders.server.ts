@@ -549,7 +549,7 @@ async function paidAmountDiffers(orderId: string, sessionId: string, paidCents: 
   if (!order || order.totalCents === paidCents) return false;
   const recorded = await inTransaction(async (tx) => {
     // One record per session however often Stripe tells it, under a lock on the order's row.
-    await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId} FOR UPDATE`;
+    await sqlIn(tx).db.selectFrom("Order").select("id").where("id", "=", orderId).forUpdate().execute();
     const earlier = await tx.auditEntry.findMany({
       where: { action: "order.payment-mismatch", subjectType: "order", subjectId: orderId },
       select: { before: true, after: true },

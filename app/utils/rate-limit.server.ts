@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { json } from "@remix-run/node";
-import { at, db, isUniqueViolation, query } from "~/utils/db.server";
+import { at, db, isUniqueViolation, sqlDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
 /**
@@ -41,16 +41,33 @@ function addressInKey(clientAddress: string) {
 export async function hitRateLimit(scope: RateLimitScope, clientAddress: string, now = Date.now()) {
   const key = `${scope}:${addressInKey(clientAddress)}`;
   // One statement: a window that has run out starts again with this request, on whichever instance.
-  // Through node-pg (decision 068): every public form and the order path pass here.
-  const { rows } = await query<{ count: number; expiresAt: Date }>(
-    `INSERT INTO "RateLimitWindow" ("key", "count", "expiresAt") VALUES ($1, 1, $3)
-     ON CONFLICT ("key") DO UPDATE SET
-       "count" = CASE WHEN "RateLimitWindow"."expiresAt" <= $2 THEN 1 ELSE "RateLimitWindow"."count" + 1 END,
-       "expiresAt" = CASE WHEN "RateLimitWindow"."expiresAt" <= $2 THEN $3 ELSE "RateLimitWindow"."expiresAt" END
-     RETURNING "count", "expiresAt"`,
-    [key, at(new Date(now)), at(new Date(now + WINDOW_MS))],
-  );
-  const row = rows[0]!;
+  // Through Kysely on node-pg (decisions 068, 084): every public form and the order path pass here.
+  const started = at(new Date(now));
+  const expiresAt = at(new Date(now + WINDOW_MS));
+  const row = await sqlDb()
+    .insertInto("RateLimitWindow")
+    .values({ key, count: 1, expiresAt })
+    .onConflict((conflict) =>
+      conflict.column("key").doUpdateSet((eb) => {
+        const runOut = eb("RateLimitWindow.expiresAt", "<=", eb.cast<Date>(eb.val(started), "timestamp"));
+        return {
+          count: eb
+            .case()
+            .when(runOut)
+            .then(1)
+            .else(eb("RateLimitWindow.count", "+", 1))
+            .end(),
+          expiresAt: eb
+            .case()
+            .when(runOut)
+            .then(eb.cast<Date>(eb.val(expiresAt), "timestamp"))
+            .else(eb.ref("RateLimitWindow.expiresAt"))
+            .end(),
+        };
+      }),
+    )
+    .returning(["count", "expiresAt"])
+    .executeTakeFirstOrThrow();
   return {
     allowed: row.count <= env.RATE_LIMIT_PER_MINUTE,
     retryAfterSeconds: Math.max(1, Math.ceil((row.expiresAt.getTime() - now) / 1000)),
