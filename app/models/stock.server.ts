@@ -103,16 +103,23 @@ export async function holdStock(sql: Sql, lines: Line[]): Promise<{ versionMoved
   let versionMoved = false;
   for (const product of limited) {
     const quantity = wanted.get(product.id)!;
-    const row = await sql.db
-      .updateTable("Product")
-      .set((eb) => ({ stock: eb("stock", "-", quantity) }))
-      .where("id", "=", product.id)
-      .returning(["name", "stock", "lowStockThreshold", "lowStockNotified"])
-      .$narrowType<{ stock: NotNull }>()
-      .executeTakeFirstOrThrow();
+    const row = await addToStock(sql, product.id, -quantity);
+    if (!row) continue;
     versionMoved = (await afterChange(sql, product.id, row.stock + quantity, row)) || versionMoved;
   }
   return { versionMoved };
+}
+
+/** Adds `change` (less than 0 to take) to a limited product's count; answers what afterChange reads, or nothing for a product without a limit. */
+function addToStock(sql: Sql, productId: string, change: number) {
+  return sql.db
+    .updateTable("Product")
+    .set((eb) => ({ stock: eb("stock", "+", change) }))
+    .where("id", "=", productId)
+    .where("stock", "is not", null)
+    .returning(["name", "stock", "lowStockThreshold", "lowStockNotified"])
+    .$narrowType<{ stock: NotNull }>()
+    .executeTakeFirst();
 }
 
 /** Gives back what an order's items hold (a checkout given up, a cancellation), or of chosen lines only (a refund that restocks them). */
@@ -136,14 +143,7 @@ export async function releaseStock(sql: Sql, orderId: string, lines?: readonly {
       .set({ heldQuantity: item.heldQuantity - back })
       .where("id", "=", item.id)
       .execute();
-    const row = await sql.db
-      .updateTable("Product")
-      .set((eb) => ({ stock: eb("stock", "+", back) }))
-      .where("id", "=", item.productId)
-      .where("stock", "is not", null)
-      .returning(["name", "stock", "lowStockThreshold", "lowStockNotified"])
-      .$narrowType<{ stock: NotNull }>()
-      .executeTakeFirst();
+    const row = await addToStock(sql, item.productId, back);
     if (row) await afterChange(sql, item.productId, row.stock - back, row);
   }
 }
@@ -172,13 +172,8 @@ export async function retakeStock(sql: Sql, orderId: string) {
       .forUpdate()
       .executeTakeFirst();
     if (!before) continue;
-    const row = await sql.db
-      .updateTable("Product")
-      .set({ stock: Math.max(before.stock - item.quantity, 0) })
-      .where("id", "=", item.productId)
-      .returning(["name", "stock", "lowStockThreshold", "lowStockNotified"])
-      .$narrowType<{ stock: NotNull }>()
-      .executeTakeFirstOrThrow();
+    const row = await addToStock(sql, item.productId, Math.max(before.stock - item.quantity, 0) - before.stock);
+    if (!row) continue;
     await sql.db
       .updateTable("OrderItem")
       .set({ heldQuantity: before.stock - row.stock })
