@@ -1,12 +1,13 @@
-import { Alert, Button, Card, Fieldset, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useCan, type HttpError } from "@refinedev/core";
+import { Alert, Button, Card, Fieldset, Group, SimpleGrid, Stack, Text, TextInput, Title, type TextInputProps } from "@mantine/core";
+import { useCan } from "@refinedev/core";
 import type { SettingsJson, ZoneJson } from "@shop/owner-records";
-import { useRef, useState, type FormEvent } from "react";
+import { useRef } from "react";
 import { fieldErrorsNote } from "../api";
 import { Loading, QueryError } from "../components/loading";
 import { OwnerOnly } from "../components/owner-only";
 import { answerToasts } from "../toasts";
 import { useFunction, useFunctionMutation } from "../functions";
+import { useAdminForm } from "../forms";
 import type { FunctionBody } from "~/functions/registry.server";
 
 /** The most zones save-settings takes. */
@@ -45,12 +46,12 @@ type ZoneFields = {
   shippingFee: string;
   freeShippingThreshold: string;
 };
+/** The fields as the body's paths name them ("kitchen.lat", "zones.1.name"): the server's messages land beside them. */
 type Fields = {
   shippingFee: string;
   freeShippingThreshold: string;
   minimumOrder: string;
-  lat: string;
-  lon: string;
+  kitchen: { lat: string; lon: string };
   zones: ZoneFields[];
 };
 
@@ -62,8 +63,7 @@ function fieldsOf(settings: SettingsJson, nextKey: () => number): Fields {
     shippingFee: dollarsText(settings.shippingFee),
     freeShippingThreshold: dollarsText(settings.freeShippingThreshold),
     minimumOrder: dollarsText(settings.minimumOrder),
-    lat: String(settings.kitchen.lat),
-    lon: String(settings.kitchen.lon),
+    kitchen: { lat: String(settings.kitchen.lat), lon: String(settings.kitchen.lon) },
     zones: settings.zones.map((zone) => ({
       key: nextKey(),
       name: zone.name,
@@ -93,56 +93,28 @@ const optionalNumberOf = (text: string) => numberOf(text) ?? null;
 function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly: boolean }) {
   const keys = useRef(0);
   const nextKey = () => ++keys.current;
-  const [fields, setFields] = useState(() => fieldsOf(settings, nextKey));
-  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
+  const { form, refused } = useAdminForm(() => fieldsOf(settings, nextKey));
+  const fields = form.getValues();
   const { call, mutation } = useFunctionMutation("save-settings");
 
-  const set = (name: Exclude<keyof Fields, "zones">) => (event: { currentTarget: { value: string } }) => {
-    const { value } = event.currentTarget;
-    setFields((current) => ({ ...current, [name]: value }));
-  };
-  const setZone = (key: number, name: Exclude<keyof ZoneFields, "key">) => (event: { currentTarget: { value: string } }) => {
-    const { value } = event.currentTarget;
-    setFields((current) => ({
-      ...current,
-      zones: current.zones.map((zone) => (zone.key === key ? { ...zone, [name]: value } : zone)),
-    }));
-  };
   /** A zone's messages are by its place in the list: once one is added or removed they would point at the wrong zone. */
-  const withoutZoneErrors = () => setErrors((current) => Object.fromEntries(Object.entries(current).filter(([path]) => !path.startsWith("zones"))));
+  const withoutZoneErrors = () => form.setErrors(Object.fromEntries(Object.entries(form.errors).filter(([path]) => !path.startsWith("zones"))));
   const addZone = () => {
     withoutZoneErrors();
-    setFields((current) => ({
-      ...current,
-      zones: [
-        ...current.zones,
-        {
-          key: nextKey(),
-          name: "",
-          upToMiles: "",
-          minimumOrder: "",
-          shippingFee: "",
-          freeShippingThreshold: "",
-        },
-      ],
-    }));
+    form.insertListItem("zones", { key: nextKey(), name: "", upToMiles: "", minimumOrder: "", shippingFee: "", freeShippingThreshold: "" });
   };
-  const removeZone = (key: number) => {
+  const removeZone = (index: number) => {
     withoutZoneErrors();
-    setFields((current) => ({
-      ...current,
-      zones: current.zones.filter((zone) => zone.key !== key),
-    }));
+    form.removeListItem("zones", index);
   };
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit(fields: Fields) {
     if (readOnly) return;
     const values = {
       shippingFee: numberOf(fields.shippingFee),
       freeShippingThreshold: numberOf(fields.freeShippingThreshold),
       minimumOrder: numberOf(fields.minimumOrder),
-      kitchen: { lat: numberOf(fields.lat), lon: numberOf(fields.lon) },
+      kitchen: { lat: numberOf(fields.kitchen.lat), lon: numberOf(fields.kitchen.lon) },
       zones: fields.zones.map(
         (zone) =>
           ({
@@ -163,16 +135,16 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
       {
         // The form shows what the server now holds (names as it keeps them: lower case, trimmed).
         onSuccess: ({ data }) => {
-          setErrors({});
-          setFields(fieldsOf(data, nextKey));
+          form.clearErrors();
+          form.setValues(fieldsOf(data, nextKey));
         },
         // Every typed value stays; each message shows beside its field.
-        onError: (failure: HttpError) => setErrors((failure.errors ?? {}) as Record<string, string>),
+        onError: refused,
       },
     );
   }
 
-  const zonesError = errors.zones;
+  const zonesError = form.errors.zones;
 
   return (
     <Stack gap="lg" maw={1040}>
@@ -187,7 +159,7 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
           {"Only the shop's owner can change these settings."}
         </Alert>
       ) : null}
-      <form onSubmit={submit} noValidate aria-label="Settings" className={readOnly ? "read-only-form" : undefined}>
+      <form onSubmit={form.onSubmit(submit)} noValidate aria-label="Settings" className={readOnly ? "read-only-form" : undefined}>
         <Fieldset disabled={readOnly} variant="unstyled" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <Stack gap="lg">
             <Card withBorder radius="lg" component="section" aria-labelledby="settings-shop-wide">
@@ -201,25 +173,19 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
                 <DollarInput
                   label="Shipping fee ($)"
                   description="Charged on orders below free shipping."
-                  value={fields.shippingFee}
-                  onChange={set("shippingFee")}
-                  error={errors.shippingFee}
+                  {...form.getInputProps("shippingFee")}
                   required={!readOnly}
                 />
                 <DollarInput
                   label="Free shipping from ($)"
                   description="Orders of this much or more ship free."
-                  value={fields.freeShippingThreshold}
-                  onChange={set("freeShippingThreshold")}
-                  error={errors.freeShippingThreshold}
+                  {...form.getInputProps("freeShippingThreshold")}
                   required={!readOnly}
                 />
                 <DollarInput
                   label="Minimum order ($)"
                   description="The least an order may come to."
-                  value={fields.minimumOrder}
-                  onChange={set("minimumOrder")}
-                  error={errors.minimumOrder}
+                  {...form.getInputProps("minimumOrder")}
                   required={!readOnly}
                 />
               </SimpleGrid>
@@ -233,22 +199,8 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
                 {"Where deliveries start: each zone's miles are measured from here."}
               </Text>
               <SimpleGrid cols={{ base: 1, sm: 2 }} maw={560}>
-                <TextInput
-                  label="Kitchen latitude"
-                  value={fields.lat}
-                  onChange={set("lat")}
-                  error={errors["kitchen.lat"]}
-                  inputMode="decimal"
-                  required={!readOnly}
-                />
-                <TextInput
-                  label="Kitchen longitude"
-                  value={fields.lon}
-                  onChange={set("lon")}
-                  error={errors["kitchen.lon"]}
-                  inputMode="decimal"
-                  required={!readOnly}
-                />
+                <TextInput label="Kitchen latitude" {...form.getInputProps("kitchen.lat")} inputMode="decimal" required={!readOnly} />
+                <TextInput label="Kitchen longitude" {...form.getInputProps("kitchen.lon")} inputMode="decimal" required={!readOnly} />
               </SimpleGrid>
             </Card>
 
@@ -266,57 +218,37 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
               ) : null}
               <Stack gap="md">
                 {fields.zones.map((zone, index) => {
-                  const error = (name: string) => errors[`zones.${index}.${name}`];
+                  const input = (name: Exclude<keyof ZoneFields, "key">) => form.getInputProps(`zones.${index}.${name}`);
                   const title = `Zone ${index + 1}${zone.name.trim() ? `: ${zone.name.trim()}` : ""}`;
                   return (
                     <Fieldset key={zone.key} legend={title} radius="md" variant="filled">
                       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-                        <TextInput
-                          label="Zone name"
-                          description="Customers see it as the '… zone'."
-                          value={zone.name}
-                          onChange={setZone(zone.key, "name")}
-                          error={error("name")}
-                          maxLength={30}
-                          required={!readOnly}
-                        />
+                        <TextInput label="Zone name" description="Customers see it as the '… zone'." {...input("name")} maxLength={30} required={!readOnly} />
                         <TextInput
                           label="Up to (miles)"
                           description="From the kitchen, as the crow flies."
-                          value={zone.upToMiles}
-                          onChange={setZone(zone.key, "upToMiles")}
-                          error={error("upToMiles")}
+                          {...input("upToMiles")}
                           inputMode="decimal"
                           required={!readOnly}
                         />
                         <DollarInput
                           label="Minimum order ($)"
                           description="Orders to this zone: 0 for none of its own."
-                          value={zone.minimumOrder}
-                          onChange={setZone(zone.key, "minimumOrder")}
-                          error={error("minimumOrder")}
+                          {...input("minimumOrder")}
                           required={!readOnly}
                         />
-                        <DollarInput
-                          label="Shipping fee ($)"
-                          description="Optional. Empty: the shop-wide fee applies."
-                          value={zone.shippingFee}
-                          onChange={setZone(zone.key, "shippingFee")}
-                          error={error("shippingFee")}
-                        />
+                        <DollarInput label="Shipping fee ($)" description="Optional. Empty: the shop-wide fee applies." {...input("shippingFee")} />
                         <DollarInput
                           label="Free shipping from ($)"
                           description="Optional. Empty: the shop-wide threshold applies."
-                          value={zone.freeShippingThreshold}
-                          onChange={setZone(zone.key, "freeShippingThreshold")}
-                          error={error("freeShippingThreshold")}
+                          {...input("freeShippingThreshold")}
                         />
                         {readOnly ? null : (
                           <Group align="end" justify="flex-end">
                             <Button
                               variant="subtle"
                               color="red"
-                              onClick={() => removeZone(zone.key)}
+                              onClick={() => removeZone(index)}
                               disabled={fields.zones.length <= 1}
                               // The visible words first, so the name contains them; the zone's name tells the buttons apart.
                               aria-label={`Remove zone ${zone.name.trim() || index + 1}`}
@@ -358,13 +290,6 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
   );
 }
 
-function DollarInput(props: {
-  label: string;
-  description?: string;
-  value: string;
-  onChange: (event: { currentTarget: { value: string } }) => void;
-  error?: string;
-  required?: boolean;
-}) {
+function DollarInput(props: TextInputProps) {
   return <TextInput {...props} inputMode="decimal" leftSection="$" />;
 }

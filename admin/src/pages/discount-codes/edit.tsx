@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Card, Checkbox, Grid, Group, NativeSelect, Radio
 import { useDebouncedValue } from "@mantine/hooks";
 import { useCreate, useList, useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { keepPreviousData } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { MAX_LINE_QUANTITY } from "@shop/cart";
 import { DISCOUNT_CODE_MAX_LENGTH, type DiscountKind, type DiscountScope } from "@shop/discount-code";
@@ -13,6 +13,7 @@ import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 import { answerToasts } from "../../toasts";
 import { useFunction } from "../../functions";
+import { useAdminForm } from "../../forms";
 
 /** Creates a code (/discount-codes/new) or edits one (/discount-codes/:code). */
 export default function DiscountCodeEditPage() {
@@ -86,20 +87,39 @@ function instantOf(local: string) {
   return Number.isNaN(date.getTime()) ? local : date.toISOString();
 }
 
+/** The form's fields: the figures as typed, sent as numbers (numberOf) for the server to check. */
+type CodeFields = {
+  code: string;
+  kind: DiscountKind;
+  percentOff: string;
+  amountOff: string;
+  minimumSubtotal: string;
+  appliesTo: DiscountScope;
+  description: string;
+  active: boolean;
+  firstOrderOnly: boolean;
+  usageLimit: string;
+  startsAt: string;
+  expiresAt: string;
+};
+
 function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
   const navigate = useNavigate();
-  const [code, setCode] = useState(existing?.code ?? "");
-  const [kind, setKind] = useState<DiscountKind>(existing?.kind ?? "percent");
-  const [percentOff, setPercentOff] = useState(existing && existing.kind === "percent" ? String(existing.percentOff) : "10");
-  const [amountOff, setAmountOff] = useState(dollarsText(existing?.amountOff));
-  const [minimumSubtotal, setMinimumSubtotal] = useState(dollarsText(existing?.minimumSubtotal));
-  const [appliesTo, setAppliesTo] = useState<DiscountScope>(existing?.appliesTo ?? "all");
-  const [description, setDescription] = useState(existing?.description ?? "");
-  const [active, setActive] = useState(existing?.active ?? true);
-  const [firstOrderOnly, setFirstOrderOnly] = useState(existing?.firstOrderOnly ?? false);
-  const [usageLimit, setUsageLimit] = useState(existing?.usageLimit ? String(existing.usageLimit) : "");
-  const [startsAt, setStartsAt] = useState(toLocalInput(existing?.startsAt ?? null));
-  const [expiresAt, setExpiresAt] = useState(toLocalInput(existing?.expiresAt ?? null));
+  const { form, refused } = useAdminForm<CodeFields>(() => ({
+    code: existing?.code ?? "",
+    kind: existing?.kind ?? "percent",
+    percentOff: existing && existing.kind === "percent" ? String(existing.percentOff) : "10",
+    amountOff: dollarsText(existing?.amountOff),
+    minimumSubtotal: dollarsText(existing?.minimumSubtotal),
+    appliesTo: existing?.appliesTo ?? "all",
+    description: existing?.description ?? "",
+    active: existing?.active ?? true,
+    firstOrderOnly: existing?.firstOrderOnly ?? false,
+    usageLimit: existing?.usageLimit ? String(existing.usageLimit) : "",
+    startsAt: toLocalInput(existing?.startsAt ?? null),
+    expiresAt: toLocalInput(existing?.expiresAt ?? null),
+  }));
+  const fields = form.getValues();
 
   const notify = (verb: string) => answerToasts("code-save", { success: `Code ${verb}`, error: "Could not save the code" }, fieldErrorsNote);
   const { mutate: create, mutation: creation } = useCreate<DiscountCodeJson & { message: string }, HttpError>({
@@ -114,28 +134,27 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
     ...notify("saved"),
   });
   const mutation = existing ? updating : creation;
-  const errors = (mutation.error?.errors ?? {}) as Record<string, string | undefined>;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit(values: CodeFields) {
+    const { kind, percentOff, amountOff, minimumSubtotal, usageLimit, startsAt, expiresAt } = values;
     // Each kind sends its own figure only: a hidden field's old text is not refused under a kind that does not use it.
     const terms = {
-      code,
+      code: values.code,
       kind,
       ...(kind === "percent" && { percentOff: numberOf(percentOff) }),
       amountOff: kind === "amount" ? (numberOf(amountOff) ?? null) : null,
       minimumSubtotal: numberOf(minimumSubtotal) ?? null,
-      appliesTo,
+      appliesTo: values.appliesTo,
       startsAt: instantOf(startsAt),
-      description,
-      active,
-      firstOrderOnly,
+      description: values.description,
+      active: values.active,
+      firstOrderOnly: values.firstOrderOnly,
       usageLimit: numberOf(usageLimit) ?? null,
       expiresAt: instantOf(expiresAt),
     } as unknown as DiscountCodeTerms;
-    const onSuccess = () => void navigate("/discount-codes");
-    if (existing) update({ values: terms }, { onSuccess });
-    else create({ values: terms }, { onSuccess });
+    const callbacks = { onSuccess: () => void navigate("/discount-codes"), onError: refused };
+    if (existing) update({ values: terms }, callbacks);
+    else create({ values: terms }, callbacks);
   }
 
   return (
@@ -152,14 +171,19 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
       ) : null}
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <Card withBorder radius="lg" component="form" onSubmit={submit} noValidate aria-label={existing ? `Edit ${existing.code}` : "New discount code"}>
+          <Card
+            withBorder
+            radius="lg"
+            component="form"
+            onSubmit={form.onSubmit(submit)}
+            noValidate
+            aria-label={existing ? `Edit ${existing.code}` : "New discount code"}
+          >
             <Stack>
               <TextInput
                 label="Code"
                 description="Letters, digits and dashes; customers may type it in any case."
-                value={code}
-                onChange={(event) => setCode(event.currentTarget.value)}
-                error={errors.code}
+                {...form.getInputProps("code")}
                 disabled={Boolean(existing)}
                 required
                 maxLength={DISCOUNT_CODE_MAX_LENGTH}
@@ -168,40 +192,36 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
                   input: { fontFamily: "var(--mantine-font-family-monospace)" },
                 }}
               />
-              <Radio.Group label="Kind" value={kind} onChange={(value) => setKind(value as DiscountKind)} error={errors.kind} required>
+              <Radio.Group label="Kind" {...form.getInputProps("kind")} required>
                 <Group gap="lg" mt={6}>
                   {kindOptions.map((option) => (
                     <Radio key={option.value} value={option.value} label={option.label} />
                   ))}
                 </Group>
               </Radio.Group>
-              {kind === "percent" ? (
+              {fields.kind === "percent" ? (
                 <TextInput
                   label="Percent off"
                   description="1 to 100."
-                  value={percentOff}
-                  onChange={(event) => setPercentOff(event.currentTarget.value)}
-                  error={errors.percentOff}
+                  {...form.getInputProps("percentOff")}
                   inputMode="numeric"
                   rightSection="%"
                   w={160}
                   required
                 />
               ) : null}
-              {kind === "amount" ? (
+              {fields.kind === "amount" ? (
                 <TextInput
                   label="Amount off ($)"
                   description="Taken from the products it applies to, never more than they come to."
-                  value={amountOff}
-                  onChange={(event) => setAmountOff(event.currentTarget.value)}
-                  error={errors.amountOff}
+                  {...form.getInputProps("amountOff")}
                   inputMode="decimal"
                   leftSection="$"
                   maw={300}
                   required
                 />
               ) : null}
-              {kind === "free-shipping" ? (
+              {fields.kind === "free-shipping" ? (
                 <Text size="sm" c="dimmed">
                   The order ships free, whatever it comes to.
                 </Text>
@@ -209,35 +229,17 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
               <TextInput
                 label="Minimum subtotal ($)"
                 description="What the products it applies to must come to. Empty: no minimum."
-                value={minimumSubtotal}
-                onChange={(event) => setMinimumSubtotal(event.currentTarget.value)}
-                error={errors.minimumSubtotal}
+                {...form.getInputProps("minimumSubtotal")}
                 inputMode="decimal"
                 leftSection="$"
                 maw={300}
               />
-              <NativeSelect
-                label="Applies to"
-                data={scopeOptions}
-                value={appliesTo}
-                onChange={(event) => setAppliesTo(event.currentTarget.value as DiscountScope)}
-                error={errors.appliesTo}
-                maw={300}
-              />
-              <TextInput
-                label="Description"
-                description="Shown to the customer when the code applies."
-                value={description}
-                onChange={(event) => setDescription(event.currentTarget.value)}
-                error={errors.description}
-                required
-              />
+              <NativeSelect label="Applies to" data={scopeOptions} {...form.getInputProps("appliesTo")} maw={300} />
+              <TextInput label="Description" description="Shown to the customer when the code applies." {...form.getInputProps("description")} required />
               <TextInput
                 label="Usage limit"
                 description="How many orders may use it. Empty: no limit."
-                value={usageLimit}
-                onChange={(event) => setUsageLimit(event.currentTarget.value)}
-                error={errors.usageLimit}
+                {...form.getInputProps("usageLimit")}
                 inputMode="numeric"
                 maw={300}
               />
@@ -245,27 +247,18 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
                 label="Starts"
                 description="Empty: at once. In your own time zone."
                 type="datetime-local"
-                value={startsAt}
-                onChange={(event) => setStartsAt(event.currentTarget.value)}
-                error={errors.startsAt}
+                {...form.getInputProps("startsAt")}
                 maw={260}
               />
               <TextInput
                 label="Expires"
                 description="Empty: never. In your own time zone."
                 type="datetime-local"
-                value={expiresAt}
-                onChange={(event) => setExpiresAt(event.currentTarget.value)}
-                error={errors.expiresAt}
+                {...form.getInputProps("expiresAt")}
                 maw={260}
               />
-              <Checkbox label="Active" checked={active} onChange={(event) => setActive(event.currentTarget.checked)} error={errors.active} />
-              <Checkbox
-                label="First order only (an email with no paid order yet)"
-                checked={firstOrderOnly}
-                onChange={(event) => setFirstOrderOnly(event.currentTarget.checked)}
-                error={errors.firstOrderOnly}
-              />
+              <Checkbox label="Active" {...form.getInputProps("active", { type: "checkbox" })} />
+              <Checkbox label="First order only (an email with no paid order yet)" {...form.getInputProps("firstOrderOnly", { type: "checkbox" })} />
               <Group>
                 <Button type="submit" loading={mutation.isPending}>
                   {existing ? "Save code" : "Create code"}
@@ -275,30 +268,14 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
           </Card>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
-          <CodePreview
-            terms={{
-              code,
-              kind,
-              percentOff,
-              amountOff,
-              minimumSubtotal,
-              appliesTo,
-            }}
-          />
+          <CodePreview terms={fields} />
         </Grid.Col>
       </Grid>
     </Stack>
   );
 }
 
-type PreviewTerms = {
-  code: string;
-  kind: DiscountKind;
-  percentOff: string;
-  amountOff: string;
-  minimumSubtotal: string;
-  appliesTo: DiscountScope;
-};
+type PreviewTerms = Pick<CodeFields, "code" | "kind" | "percentOff" | "amountOff" | "minimumSubtotal" | "appliesTo">;
 
 /** The server's dollars as the shop writes money. */
 const money = (dollars: number) => formatCents(dollarsToCents(dollars));

@@ -2,12 +2,13 @@ import { Anchor, Button, Card, Checkbox, Grid, Group, Image, Input, Radio, Stack
 import { useCreate, type HttpError } from "@refinedev/core";
 import type { ProductJson } from "@shop/owner-records";
 import { allergenName, allergens, allergensOf, ingredientInfo, organicIngredients, type Allergen, type Ingredient } from "@shop/product-facts";
-import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from "react";
+import { useEffect, useId, useState, type ChangeEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 import { answerToasts } from "../../toasts";
 import { StockFields } from "./stock-fields";
+import { useAdminForm } from "../../forms";
 
 /** The server's limit (create-product): said before a large file is sent at all. */
 const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
@@ -22,18 +23,35 @@ export default function ProductCreatePage() {
   );
 }
 
+/** The form's fields, sent as typed (multipart) for create-product to read and check. */
+type ProductFields = {
+  name: string;
+  description: string;
+  price: string;
+  category: "bars" | "bites";
+  flavor: string;
+  ingredients: Ingredient[];
+  allergens: Allergen[];
+  imageAlt: string;
+  stock: string;
+  lowStockThreshold: string;
+};
+
 function ProductCreate() {
   const navigate = useNavigate();
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [price, setPrice] = useState("");
-  const [category, setCategory] = useState<"bars" | "bites">("bars");
-  const [flavor, setFlavor] = useState("");
-  const [ingredients, setIngredients] = useState<Ingredient[]>(["greek-yogurt", "peanut-butter", "honey", "lemon-juice", "sea-salt"]);
-  const [declared, setDeclared] = useState<Allergen[]>([]);
-  const [imageAlt, setImageAlt] = useState("");
-  const [stock, setStock] = useState("");
-  const [threshold, setThreshold] = useState("5");
+  const { form, refused } = useAdminForm<ProductFields>({
+    name: "",
+    description: "",
+    price: "",
+    category: "bars",
+    flavor: "",
+    ingredients: ["greek-yogurt", "peanut-butter", "honey", "lemon-juice", "sea-salt"],
+    allergens: [],
+    imageAlt: "",
+    stock: "",
+    lowStockThreshold: "5",
+  });
+  const { ingredients, allergens: declared } = form.getValues();
   const [picture, setPicture] = useState<File | null>(null);
   const [pictureError, setPictureError] = useState<string | null>(null);
   const preview = usePreview(picture);
@@ -45,10 +63,9 @@ function ProductCreate() {
     // Field errors show beside their fields; the toast says the rest.
     ...answerToasts("product-create", { success: "Product added", error: "Could not add the product" }, fieldErrorsNote),
   });
-  const errors = (mutation.error?.errors ?? {}) as Record<string, string | undefined>;
   // The ingredients' allergens are always declared: ticked and fixed, the owner may add others.
   const brought = allergensOf(ingredients);
-  const shownPictureError = pictureError ?? errors.picture;
+  const shownPictureError = pictureError ?? form.errors.picture;
 
   function choosePicture(event: ChangeEvent<HTMLInputElement>) {
     const file = event.currentTarget.files?.[0] ?? null;
@@ -56,22 +73,15 @@ function ProductCreate() {
     setPictureError(file && file.size > MAX_PICTURE_BYTES ? "The picture is larger than 5 MB: pictures can be at most 5 MB." : null);
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit(values: ProductFields) {
     if (picture && picture.size > MAX_PICTURE_BYTES) return;
-    const form = new FormData();
-    form.set("name", name);
-    form.set("description", description);
-    form.set("price", price);
-    form.set("category", category);
-    form.set("flavor", flavor);
-    for (const ingredient of ingredients) form.append("ingredients", ingredient);
-    for (const allergen of declared) form.append("allergens", allergen);
-    form.set("imageAlt", imageAlt);
-    form.set("stock", stock);
-    form.set("lowStockThreshold", threshold);
-    if (picture) form.set("picture", picture);
-    mutate({ values: { form } }, { onSuccess: ({ data }) => void navigate(`/products/${encodeURIComponent(data.id)}`) });
+    // Multipart, for the picture: every field as the text typed, the lists one entry each, for the server to read and check.
+    const body = new FormData();
+    for (const [name, value] of Object.entries(values)) {
+      for (const entry of Array.isArray(value) ? value : [value]) body.append(name, entry);
+    }
+    if (picture) body.set("picture", picture);
+    mutate({ values: { form: body } }, { onSuccess: ({ data }) => void navigate(`/products/${encodeURIComponent(data.id)}`), onError: refused });
   }
 
   return (
@@ -85,49 +95,24 @@ function ProductCreate() {
           It goes on the shop, last of its range, as soon as it is added. Its ingredients make the allergy line its card and page show.
         </Text>
       </div>
-      <Card withBorder radius="lg" component="form" onSubmit={submit} noValidate aria-label="Add a product">
+      <Card withBorder radius="lg" component="form" onSubmit={form.onSubmit(submit)} noValidate aria-label="Add a product">
         <Grid gutter="xl">
           <Grid.Col span={{ base: 12, md: 7 }}>
             <Stack>
-              <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} error={errors.name} required maxLength={80} />
-              <Textarea
-                label="Description"
-                value={description}
-                onChange={(event) => setDescription(event.currentTarget.value)}
-                error={errors.description}
-                autosize
-                minRows={3}
-                required
-              />
+              <TextInput label="Name" {...form.getInputProps("name")} required maxLength={80} />
+              <Textarea label="Description" {...form.getInputProps("description")} autosize minRows={3} required />
               <Group align="flex-start" gap="md">
-                <TextInput
-                  label="Price (dollars)"
-                  value={price}
-                  onChange={(event) => setPrice(event.currentTarget.value)}
-                  error={errors.price}
-                  inputMode="decimal"
-                  leftSection="$"
-                  w={180}
-                  required
-                />
+                <TextInput label="Price (dollars)" {...form.getInputProps("price")} inputMode="decimal" leftSection="$" w={180} required />
                 <TextInput
                   label="Flavour (the card's label)"
                   placeholder="Mango PB"
-                  value={flavor}
-                  onChange={(event) => setFlavor(event.currentTarget.value)}
-                  error={errors.flavor}
+                  {...form.getInputProps("flavor")}
                   required
                   maxLength={40}
                   style={{ flex: "1 1 200px" }}
                 />
               </Group>
-              <Radio.Group
-                label="Range"
-                value={category}
-                onChange={(value) => setCategory(value === "bites" ? "bites" : "bars")}
-                error={errors.category}
-                required
-              >
+              <Radio.Group label="Range" {...form.getInputProps("category")} required>
                 <Group mt={6} gap="lg">
                   <Radio value="bars" label="100g bars" />
                   <Radio value="bites" label="Mini bites (carton of 10)" />
@@ -136,9 +121,13 @@ function ProductCreate() {
               <Checkbox.Group
                 label="Ingredients"
                 description="From the shop's seven organic ingredients"
-                value={ingredients}
-                onChange={(value) => setIngredients(organicIngredients.filter((ingredient) => value.includes(ingredient)))}
-                error={errors.ingredients}
+                {...form.getInputProps("ingredients")}
+                onChange={(value) =>
+                  form.setFieldValue(
+                    "ingredients",
+                    organicIngredients.filter((ingredient) => value.includes(ingredient)),
+                  )
+                }
                 required
               >
                 <Grid mt={6} gutter={6}>
@@ -152,9 +141,14 @@ function ProductCreate() {
               <Checkbox.Group
                 label="Allergens"
                 description="The ones its ingredients bring are always declared"
+                {...form.getInputProps("allergens")}
                 value={allergens.filter((allergen) => brought.includes(allergen) || declared.includes(allergen))}
-                onChange={(value) => setDeclared(allergens.filter((allergen) => value.includes(allergen) && !brought.includes(allergen)))}
-                error={errors.allergens}
+                onChange={(value) =>
+                  form.setFieldValue(
+                    "allergens",
+                    allergens.filter((allergen) => value.includes(allergen) && !brought.includes(allergen)),
+                  )
+                }
               >
                 <Group mt={6} gap="lg">
                   {allergens.map((allergen) => (
@@ -167,7 +161,7 @@ function ProductCreate() {
                   ))}
                 </Group>
               </Checkbox.Group>
-              <StockFields stock={stock} threshold={threshold} onStock={setStock} onThreshold={setThreshold} errors={errors} />
+              <StockFields form={form} />
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }}>
@@ -205,9 +199,7 @@ function ProductCreate() {
               <Textarea
                 label="Picture description"
                 description="What the picture shows, read aloud to visitors who cannot see it"
-                value={imageAlt}
-                onChange={(event) => setImageAlt(event.currentTarget.value)}
-                error={errors.imageAlt}
+                {...form.getInputProps("imageAlt")}
                 autosize
                 minRows={2}
                 required

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Card, Grid, Group, Image, Modal, Stack, Text, TextInput, Textarea, Timeline, Title } from "@mantine/core";
 import { useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { Link, useParams } from "react-router";
 import type { AuditRecord, ProductJson } from "@shop/owner-records";
 import { Loading, QueryError } from "../../components/loading";
@@ -9,7 +9,8 @@ import { fieldErrorsNote } from "../../api";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { answerToasts } from "../../toasts";
-import { StockFields } from "./stock-fields";
+import { StockFields, stockBody } from "./stock-fields";
+import { useAdminForm } from "../../forms";
 
 /** One product: edit its name, description and price, archive or restore it; beside, who changed what and when. */
 export default function ProductEditPage() {
@@ -84,11 +85,13 @@ function ProductEdit() {
 }
 
 function ProductForm({ product }: { product: ProductJson }) {
-  const [name, setName] = useState(product.name);
-  const [description, setDescription] = useState(product.description);
-  const [price, setPrice] = useState(product.price.toFixed(2));
-  const [stock, setStock] = useState(product.stock === null ? "" : String(product.stock));
-  const [threshold, setThreshold] = useState(String(product.lowStockThreshold));
+  const { form, refused } = useAdminForm({
+    name: product.name,
+    description: product.description,
+    price: product.price.toFixed(2),
+    stock: product.stock === null ? "" : String(product.stock),
+    lowStockThreshold: String(product.lowStockThreshold),
+  });
   const { mutate, mutation } = useUpdate<ProductJson & { message: string }, HttpError>({
     resource: "products",
     id: product.id,
@@ -96,49 +99,21 @@ function ProductForm({ product }: { product: ProductJson }) {
     // Field errors show beside their fields; the toast says the rest.
     ...answerToasts("product-save", { success: "Product saved", error: "Could not save the product" }, fieldErrorsNote),
   });
-  const errors = (mutation.error?.errors ?? {}) as Record<string, string | undefined>;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit(values: typeof form.values) {
+    const price = values.price.trim().replace(/^\$/, "");
     // The server checks the price (a positive amount with at most 2 decimals); text that is not a number goes as it is, to be refused.
-    const dollars = price.trim() === "" ? price : Number(price.trim().replace(/^\$/, ""));
-    // Empty stock is no limit; anything else goes as a number (or as typed, for the server to refuse with its message).
-    const count = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : text);
-    mutate({
-      values: {
-        name,
-        description,
-        price: Number.isNaN(dollars) ? price : dollars,
-        stock: stock.trim() === "" ? null : count(stock),
-        lowStockThreshold: count(threshold),
-      },
-    });
+    const dollars = price === "" || Number.isNaN(Number(price)) ? values.price : Number(price);
+    mutate({ values: { name: values.name, description: values.description, price: dollars, ...stockBody(values) } }, { onError: refused });
   }
 
   return (
-    <Card withBorder radius="lg" component="form" onSubmit={submit} noValidate aria-label={`Edit ${product.name}`}>
+    <Card withBorder radius="lg" component="form" onSubmit={form.onSubmit(submit)} noValidate aria-label={`Edit ${product.name}`}>
       <Stack>
-        <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} error={errors.name} required />
-        <Textarea
-          label="Description"
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-          error={errors.description}
-          autosize
-          minRows={3}
-          required
-        />
-        <TextInput
-          label="Price (dollars)"
-          value={price}
-          onChange={(event) => setPrice(event.currentTarget.value)}
-          error={errors.price}
-          inputMode="decimal"
-          leftSection="$"
-          w={180}
-          required
-        />
-        <StockFields stock={stock} threshold={threshold} onStock={setStock} onThreshold={setThreshold} errors={errors} />
+        <TextInput label="Name" {...form.getInputProps("name")} required />
+        <Textarea label="Description" {...form.getInputProps("description")} autosize minRows={3} required />
+        <TextInput label="Price (dollars)" {...form.getInputProps("price")} inputMode="decimal" leftSection="$" w={180} required />
+        <StockFields form={form} />
         <Group>
           <Button type="submit" loading={mutation.isPending}>
             Save changes
