@@ -1,9 +1,9 @@
 import { Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { ListStates, TableCard } from "../../components/list-parts";
 import { useList } from "@refinedev/core";
 import { Link } from "react-router";
 import { dollarsToCents, formatCents } from "@shop/money";
 import type { DiscountCodeJson } from "@shop/owner-records";
-import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { useWide } from "../../components/wide";
@@ -39,9 +39,7 @@ function DiscountCodeList() {
           New code
         </Button>
       </Group>
-      {query.isLoading ? <LoadingRows label="Loading discount codes…" /> : null}
-      {query.isError ? <QueryError title="Failed to fetch discount codes" message={query.error.message} onRetry={() => void query.refetch()} /> : null}
-      {!query.isLoading && !query.isError && result.data.length === 0 ? <Text c="dimmed">No discount codes yet.</Text> : null}
+      <ListStates query={query} what="discount codes" count={result.data.length} empty="No discount codes yet." />
       {result.data.length > 0 && !wide ? (
         <Stack gap="sm">
           {/* On a phone each code is a card; from a laptop up, a table row. */}
@@ -64,56 +62,52 @@ function DiscountCodeList() {
         </Stack>
       ) : null}
       {result.data.length > 0 && wide ? (
-        <Card withBorder radius="lg" p={0}>
-          <Table.ScrollContainer minWidth={860}>
-            <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Code</Table.Th>
-                  <Table.Th>Terms</Table.Th>
-                  <Table.Th>Description</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Uses / limit</Table.Th>
-                  <Table.Th>Reserved</Table.Th>
-                  <Table.Th>Expires</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {result.data.map((code) => (
-                  <Table.Tr key={code.code}>
-                    <Table.Td>
-                      <CodeLink code={code} />
-                    </Table.Td>
-                    <Table.Td fw={700} miw={160}>
-                      {termsInWords(code)}
-                      {code.startsAt ? (
-                        <Text size="xs" c="dimmed" fw={400}>
-                          Starts {orderDate(code.startsAt)}
-                        </Text>
-                      ) : null}
-                    </Table.Td>
-                    <Table.Td miw={180}>
-                      {code.description}
-                      {code.firstOrderOnly ? (
-                        <Text size="xs" c="dimmed">
-                          First order only
-                        </Text>
-                      ) : null}
-                    </Table.Td>
-                    <Table.Td>
-                      <CodeStatus code={code} />
-                    </Table.Td>
-                    <Table.Td className="nowrap">
-                      {code.uses} / {code.usageLimit ?? "no limit"}
-                    </Table.Td>
-                    <Table.Td>{code.reserved}</Table.Td>
-                    <Table.Td miw={140}>{code.expiresAt ? orderDate(code.expiresAt) : "Never"}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
+        <TableCard minWidth={860} highlightOnHover>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Code</Table.Th>
+              <Table.Th>Terms</Table.Th>
+              <Table.Th>Description</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Uses / limit</Table.Th>
+              <Table.Th>Reserved</Table.Th>
+              <Table.Th>Expires</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {result.data.map((code) => (
+              <Table.Tr key={code.code}>
+                <Table.Td>
+                  <CodeLink code={code} />
+                </Table.Td>
+                <Table.Td fw={700} miw={160}>
+                  {termsInWords(code)}
+                  {code.startsAt ? (
+                    <Text size="xs" c="dimmed" fw={400}>
+                      Starts {orderDate(code.startsAt)}
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td miw={180}>
+                  {code.description}
+                  {code.firstOrderOnly ? (
+                    <Text size="xs" c="dimmed">
+                      First order only
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td>
+                  <CodeStatus code={code} />
+                </Table.Td>
+                <Table.Td className="nowrap">
+                  {code.uses} / {code.usageLimit ?? "no limit"}
+                </Table.Td>
+                <Table.Td>{code.reserved}</Table.Td>
+                <Table.Td miw={140}>{code.expiresAt ? orderDate(code.expiresAt) : "Never"}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </TableCard>
       ) : null}
     </Stack>
   );

@@ -1,11 +1,11 @@
 import { Anchor, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
+import { ListStates } from "../../components/list-parts";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable } from "@refinedev/core";
 import { brand } from "@shop/brand";
 import { OWNER_LIST_PAGE_SIZE, type InquiryRow } from "@shop/owner-lists";
 import { ExportButton } from "../../components/export-button";
 import { Pager } from "../../components/pager";
-import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { filterValue } from "../../providers/resources/shared";
 import { orderDate } from "../../components/status";
@@ -45,15 +45,7 @@ function InquiryList() {
         />
       </Card>
 
-      {tableQuery.isError ? (
-        <QueryError title="Failed to fetch inquiries" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} />
-      ) : null}
-      {tableQuery.isLoading ? <LoadingRows label="Loading inquiries…" /> : null}
-      {tableQuery.isSuccess && result.data.length === 0 ? (
-        <Text ta="center" c="dimmed" py="xl">
-          No inquiries found
-        </Text>
-      ) : null}
+      <ListStates query={tableQuery} what="inquiries" count={result.data.length} empty="No inquiries found" />
 
       <Stack gap="md" component="ul" style={{ listStyle: "none", padding: 0, margin: 0 }}>
         {result.data.map((inquiry) => (

@@ -1,10 +1,10 @@
 import { Badge, Card, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { ListStates, TableCard } from "../../components/list-parts";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable } from "@refinedev/core";
 import { OWNER_LIST_PAGE_SIZE, SUBSCRIBER_STATUSES, type SubscriberRow } from "@shop/owner-lists";
 import { ExportButton } from "../../components/export-button";
 import { Pager } from "../../components/pager";
-import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { filterChoice, filterValue } from "../../providers/resources/shared";
 import { orderDate } from "../../components/status";
@@ -53,60 +53,47 @@ function SubscriberList() {
         </Group>
       </Card>
 
-      {tableQuery.isError ? (
-        <QueryError title="Failed to fetch subscribers" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} />
-      ) : null}
-
-      <Card withBorder radius="lg" p={0}>
-        <Table.ScrollContainer minWidth={340}>
-          <Table striped verticalSpacing="sm" horizontalSpacing="md">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Email</Table.Th>
-                {/* On a phone the date goes under the email, leaving the status its room. */}
-                <Table.Th visibleFrom="sm">Signed up</Table.Th>
-                <Table.Th>Status</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {result.data.map((subscriber) => (
-                <Table.Tr key={subscriber.id}>
-                  <Table.Td style={{ overflowWrap: "anywhere" }}>
-                    {/* A narrow column breaks the address before its @, not at its last letter. */}
-                    {subscriber.email.replace(/@.*$/, "")}
-                    <wbr />
-                    {subscriber.email.replace(/^[^@]*/, "")}
-                    <Text size="xs" c="dimmed" hiddenFrom="sm">
-                      Signed up {orderDate(subscriber.subscribedAt)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td miw={110} visibleFrom="sm">
-                    {orderDate(subscriber.subscribedAt)}
-                  </Table.Td>
-                  <Table.Td>
-                    {subscriber.unsubscribedAt ? (
-                      <Badge color="gray" variant="outline" title={`Unsubscribed ${orderDate(subscriber.unsubscribedAt)}`} miw="max-content">
-                        Unsubscribed
-                      </Badge>
-                    ) : (
-                      // Never narrower than its word: a squeezed badge showed "SUBS…".
-                      <Badge color="green" variant="light" miw="max-content">
-                        Subscribed
-                      </Badge>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        {tableQuery.isLoading ? <LoadingRows label="Loading subscribers…" /> : null}
-        {tableQuery.isSuccess && result.data.length === 0 ? (
-          <Text ta="center" c="dimmed" py="xl">
-            No subscribers found
-          </Text>
-        ) : null}
-      </Card>
+      <TableCard minWidth={340} striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Email</Table.Th>
+            {/* On a phone the date goes under the email, leaving the status its room. */}
+            <Table.Th visibleFrom="sm">Signed up</Table.Th>
+            <Table.Th>Status</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {result.data.map((subscriber) => (
+            <Table.Tr key={subscriber.id}>
+              <Table.Td style={{ overflowWrap: "anywhere" }}>
+                {/* A narrow column breaks the address before its @, not at its last letter. */}
+                {subscriber.email.replace(/@.*$/, "")}
+                <wbr />
+                {subscriber.email.replace(/^[^@]*/, "")}
+                <Text size="xs" c="dimmed" hiddenFrom="sm">
+                  Signed up {orderDate(subscriber.subscribedAt)}
+                </Text>
+              </Table.Td>
+              <Table.Td miw={110} visibleFrom="sm">
+                {orderDate(subscriber.subscribedAt)}
+              </Table.Td>
+              <Table.Td>
+                {subscriber.unsubscribedAt ? (
+                  <Badge color="gray" variant="outline" title={`Unsubscribed ${orderDate(subscriber.unsubscribedAt)}`} miw="max-content">
+                    Unsubscribed
+                  </Badge>
+                ) : (
+                  // Never narrower than its word: a squeezed badge showed "SUBS…".
+                  <Badge color="green" variant="light" miw="max-content">
+                    Subscribed
+                  </Badge>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </TableCard>
+      <ListStates query={tableQuery} what="subscribers" count={result.data.length} empty="No subscribers found" />
 
       <Pager pageCount={pageCount} currentPage={currentPage} onChange={setCurrentPage} />
     </Stack>

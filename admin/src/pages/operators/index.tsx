@@ -1,9 +1,9 @@
 import { Alert, Badge, Button, Card, Group, PasswordInput, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from "@mantine/core";
+import { ListStates, TableCard } from "../../components/list-parts";
 import { useCreate, useDelete, useGetIdentity, useList, useUpdate, type HttpError } from "@refinedev/core";
 import type { OperatorRow } from "@shop/operator-accounts";
 import { OPERATOR_ROLES, type OperatorRole } from "@shop/operators";
 import { useState, type FormEvent } from "react";
-import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { answerToasts } from "../../toasts";
@@ -170,7 +170,6 @@ function OperatorList() {
         </Text>
       </div>
       <AddOperator />
-      {query.isError ? <QueryError title="Failed to fetch operators" message={query.error.message} onRetry={() => void query.refetch()} /> : null}
       {/* On a phone each operator is a card; from a tablet up, a table row. */}
       {wide ? null : (
         <Stack gap="sm" component="ul" aria-label="Operators" style={{ listStyle: "none", padding: 0, margin: 0 }}>
@@ -191,38 +190,34 @@ function OperatorList() {
         </Stack>
       )}
       {wide ? (
-        <Card withBorder radius="lg" p={0}>
-          <Table.ScrollContainer minWidth={560}>
-            <Table verticalSpacing="sm" horizontalSpacing="md">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Email</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Last signed in</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {result.data.map((operator) => (
-                  <Table.Tr key={operator.id}>
-                    <Table.Td style={{ overflowWrap: "anywhere" }}>
-                      {operator.email} {isSelf(operator) ? youBadge : null}
-                    </Table.Td>
-                    <Table.Td>
-                      <RoleSelect operator={operator} />
-                    </Table.Td>
-                    <Table.Td>{lastSignedIn(operator)}</Table.Td>
-                    <Table.Td>{isSelf(operator) ? null : <RemoveButton operator={operator} />}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
+        <TableCard minWidth={560}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Email</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Last signed in</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {result.data.map((operator) => (
+              <Table.Tr key={operator.id}>
+                <Table.Td style={{ overflowWrap: "anywhere" }}>
+                  {operator.email} {isSelf(operator) ? youBadge : null}
+                </Table.Td>
+                <Table.Td>
+                  <RoleSelect operator={operator} />
+                </Table.Td>
+                <Table.Td>{lastSignedIn(operator)}</Table.Td>
+                <Table.Td>{isSelf(operator) ? null : <RemoveButton operator={operator} />}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </TableCard>
       ) : null}
-      {query.isLoading ? <LoadingRows label="Loading operators…" /> : null}
+      <ListStates query={query} what="operators" count={result.data.length} />
     </Stack>
   );
 }

@@ -1,11 +1,11 @@
 import { Anchor, Card, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { ListStates, TableCard } from "../../components/list-parts";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable, type CrudFilter } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { ORDERS_PAGE_SIZE, ORDER_LIST_DEPTH, ORDER_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
 import { Link } from "react-router";
 import { Pager } from "../../components/pager";
-import { LoadingRows, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
 import { PartRefundedBadge, PaymentBadge, RefundPendingBadge, TrackingInfo } from "./payment";
 import { StatusSelect } from "./status-select";
@@ -121,8 +121,6 @@ export function OrderList() {
 
       {tableQuery.isSuccess ? <OrderCount total={result.total ?? 0} capped={tableQuery.data?.totalCapped === true} /> : null}
 
-      {tableQuery.isError ? <QueryError title="Failed to fetch orders" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} /> : null}
-
       {/* On a phone each order is a card, its status and the control to change it in view; from md up, the table. */}
       {wide ? null : (
         <Stack gap="sm" aria-label="Orders" component="ul" p={0} m={0} style={{ listStyle: "none" }}>
@@ -132,84 +130,75 @@ export function OrderList() {
         </Stack>
       )}
       {wide ? (
-        <Card withBorder radius="lg" p={0}>
-          <Table.ScrollContainer minWidth={1240}>
-            <Table striped highlightOnHover verticalSpacing="sm" horizontalSpacing="md">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Order ID</Table.Th>
-                  <Table.Th>Date</Table.Th>
-                  <Table.Th>Customer</Table.Th>
-                  <Table.Th>Location</Table.Th>
-                  <Table.Th>Items</Table.Th>
-                  <Table.Th>Total</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Emails</Table.Th>
-                  <Table.Th>Change status</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {result.data.map((order) => (
-                  <Table.Tr key={order.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/orders/${order.id}`} ff="monospace" fw={700}>
-                        {shortOrderId(order.id)}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td miw={120}>{orderDate(order.created_at)}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm" fw={700}>
-                        {order.shipping_info.firstName} {order.shipping_info.lastName}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {order.customer_email}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      {order.shipping_info.city}, {order.shipping_info.state}
-                    </Table.Td>
-                    <Table.Td miw={190}>
-                      {order.items.map((item) => (
-                        <Text key={item.product.id} size="sm">
-                          {item.quantity} × {item.product.name}
-                        </Text>
-                      ))}
-                    </Table.Td>
-                    <Table.Td fw={700}>{formatCents(order.total_cents)}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <StatusBadge status={order.status} />
-                        {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
-                        {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
-                        {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
-                        {order.refund_pending ? <RefundPendingBadge /> : null}
-                      </Group>
-                      <TrackingInfo tracking={order.tracking} size="xs" />
-                    </Table.Td>
-                    <Table.Td className="nowrap">
-                      <EmailFlags order={order} />
-                    </Table.Td>
-                    <Table.Td>
-                      <StatusSelect
-                        orderId={order.id}
-                        status={order.status}
-                        label={`Status of order ${shortOrderId(order.id)}`}
-                        refunded={order.payment_status === "refunded"}
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
+        <TableCard minWidth={1240} striped highlightOnHover>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Order ID</Table.Th>
+              <Table.Th>Date</Table.Th>
+              <Table.Th>Customer</Table.Th>
+              <Table.Th>Location</Table.Th>
+              <Table.Th>Items</Table.Th>
+              <Table.Th>Total</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Emails</Table.Th>
+              <Table.Th>Change status</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {result.data.map((order) => (
+              <Table.Tr key={order.id}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/orders/${order.id}`} ff="monospace" fw={700}>
+                    {shortOrderId(order.id)}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td miw={120}>{orderDate(order.created_at)}</Table.Td>
+                <Table.Td>
+                  <Text size="sm" fw={700}>
+                    {order.shipping_info.firstName} {order.shipping_info.lastName}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {order.customer_email}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {order.shipping_info.city}, {order.shipping_info.state}
+                </Table.Td>
+                <Table.Td miw={190}>
+                  {order.items.map((item) => (
+                    <Text key={item.product.id} size="sm">
+                      {item.quantity} × {item.product.name}
+                    </Text>
+                  ))}
+                </Table.Td>
+                <Table.Td fw={700}>{formatCents(order.total_cents)}</Table.Td>
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap">
+                    <StatusBadge status={order.status} />
+                    {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
+                    {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
+                    {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
+                    {order.refund_pending ? <RefundPendingBadge /> : null}
+                  </Group>
+                  <TrackingInfo tracking={order.tracking} size="xs" />
+                </Table.Td>
+                <Table.Td className="nowrap">
+                  <EmailFlags order={order} />
+                </Table.Td>
+                <Table.Td>
+                  <StatusSelect
+                    orderId={order.id}
+                    status={order.status}
+                    label={`Status of order ${shortOrderId(order.id)}`}
+                    refunded={order.payment_status === "refunded"}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </TableCard>
       ) : null}
-      {tableQuery.isLoading ? <LoadingRows label="Loading orders…" /> : null}
-      {!tableQuery.isLoading && !tableQuery.isError && result.data.length === 0 ? (
-        <Text ta="center" c="dimmed" py="xl">
-          No orders found
-        </Text>
-      ) : null}
+      <ListStates query={tableQuery} what="orders" count={result.data.length} empty="No orders found" />
 
       {/* Pages go ORDER_LIST_DEPTH orders deep; older orders are a date away ("Placed at or before"). */}
       <Pager pageCount={Math.min(pageCount, Math.floor(ORDER_LIST_DEPTH / ORDERS_PAGE_SIZE))} currentPage={currentPage} onChange={setCurrentPage} />

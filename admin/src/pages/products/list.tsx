@@ -1,9 +1,9 @@
 import { Anchor, Badge, Button, Card, Group, Image, Stack, Switch, Table, Text, Title } from "@mantine/core";
+import { ListStates } from "../../components/list-parts";
 import { useList, useUpdate } from "@refinedev/core";
 import { dollarsToCents, formatCents } from "@shop/money";
 import { Link } from "react-router";
 import type { ProductJson } from "@shop/owner-records";
-import { LoadingRows, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
 import { answerToasts } from "../../toasts";
 
@@ -38,8 +38,7 @@ function ProductList() {
           Add product
         </Button>
       </Group>
-      {query.isLoading ? <LoadingRows label="Loading products…" /> : null}
-      {query.isError ? <QueryError title="Failed to fetch products" message={query.error.message} onRetry={() => void query.refetch()} /> : null}
+      <ListStates query={query} what="products" count={result.data.length} />
       {query.isSuccess && result.data.length === 0 ? (
         <Card withBorder radius="lg">
           <Text>No products yet.</Text>

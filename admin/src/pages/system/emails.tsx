@@ -1,8 +1,8 @@
 import { Badge, Button, Card, Group, Select, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
+import { ListStates, TableCard } from "../../components/list-parts";
 import { useTable, type HttpError } from "@refinedev/core";
 import { EMAILS_PAGE_SIZE, type EmailListStatus, type EmailRow } from "@shop/system";
 import { useState } from "react";
-import { LoadingRows, QueryError } from "../../components/loading";
 import { Pager } from "../../components/pager";
 import { orderDate } from "../../components/status";
 import { useWide } from "../../components/wide";
@@ -165,8 +165,6 @@ export function EmailList({ onResent }: { onResent: () => void }) {
         />
       </Group>
 
-      {tableQuery.isError ? <QueryError title="Failed to fetch emails" message={tableQuery.error.message} onRetry={() => void tableQuery.refetch()} /> : null}
-
       {/* On a phone each email is a card; from md up, a table row. */}
       {wide ? null : (
         <Stack gap="sm" component="ul" aria-label="Emails" p={0} m={0} style={{ listStyle: "none" }}>
@@ -201,62 +199,53 @@ export function EmailList({ onResent }: { onResent: () => void }) {
         </Stack>
       )}
       {wide ? (
-        <Card withBorder radius="lg" p={0}>
-          <Table.ScrollContainer minWidth={1080}>
-            <Table striped verticalSpacing="sm" horizontalSpacing="md">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>To</Table.Th>
-                  <Table.Th>Subject</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th ta="right">Attempts</Table.Th>
-                  <Table.Th>Last error</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Sent</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {result.data.map((email) => (
-                  <Table.Tr key={email.id}>
-                    <Table.Td miw={220} maw={300} style={{ overflowWrap: "anywhere" }}>
-                      <Address email={email.to} />
-                    </Table.Td>
-                    <Table.Td maw={280}>
-                      <Text size="sm" style={{ overflowWrap: "anywhere" }}>
-                        {email.subject}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {email.kind}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <EmailStatusBadge status={email.status} />
-                    </Table.Td>
-                    <Table.Td ta="right">{email.attempts}</Table.Td>
-                    <Table.Td maw={280}>
-                      <LastError email={email} />
-                    </Table.Td>
-                    <Table.Td className="nowrap">{orderDate(email.createdAt)}</Table.Td>
-                    <Table.Td className="nowrap">{sentWhen(email)}</Table.Td>
-                    <Table.Td>
-                      <ResendAction email={email} onResent={refresh} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
+        <TableCard minWidth={1080} striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>To</Table.Th>
+              <Table.Th>Subject</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th ta="right">Attempts</Table.Th>
+              <Table.Th>Last error</Table.Th>
+              <Table.Th>Created</Table.Th>
+              <Table.Th>Sent</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {result.data.map((email) => (
+              <Table.Tr key={email.id}>
+                <Table.Td miw={220} maw={300} style={{ overflowWrap: "anywhere" }}>
+                  <Address email={email.to} />
+                </Table.Td>
+                <Table.Td maw={280}>
+                  <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+                    {email.subject}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {email.kind}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <EmailStatusBadge status={email.status} />
+                </Table.Td>
+                <Table.Td ta="right">{email.attempts}</Table.Td>
+                <Table.Td maw={280}>
+                  <LastError email={email} />
+                </Table.Td>
+                <Table.Td className="nowrap">{orderDate(email.createdAt)}</Table.Td>
+                <Table.Td className="nowrap">{sentWhen(email)}</Table.Td>
+                <Table.Td>
+                  <ResendAction email={email} onResent={refresh} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </TableCard>
       ) : null}
-      {tableQuery.isLoading ? <LoadingRows label="Loading emails…" /> : null}
-      {tableQuery.isSuccess && result.data.length === 0 ? (
-        <Text ta="center" c="dimmed" py="xl">
-          No emails here
-        </Text>
-      ) : null}
+      <ListStates query={tableQuery} what="emails" count={result.data.length} empty="No emails here" />
 
       <Pager pageCount={pageCount} currentPage={currentPage} onChange={setCurrentPage} />
     </Stack>
