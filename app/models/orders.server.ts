@@ -307,8 +307,7 @@ async function moveClaim(claim: string, holderId: string | null, orderId: string
         .where("id", "=", orderId)
         .where("paymentStatus", "=", "unpaid")
         .executeTakeFirst();
-      const rowCount = Number(numUpdatedRows);
-      return rowCount === 1;
+      return numUpdatedRows === 1n;
     });
   } catch (error) {
     // A new attempt took the claim, free for a moment because its holder was given up meanwhile.

@@ -100,39 +100,51 @@ export async function holdStock(sql: Sql, lines: Line[]): Promise<{ versionMoved
       held.map((line) => line.id),
     )
     .execute();
+  // One statement for every product the order holds, as each product's lock was taken above.
+  const rows = await addToStock(sql, new Map(limited.map((product) => [product.id, -wanted.get(product.id)!])));
   let versionMoved = false;
-  for (const product of limited) {
-    const quantity = wanted.get(product.id)!;
-    const row = await addToStock(sql, product.id, -quantity);
-    if (!row) continue;
-    versionMoved = (await afterChange(sql, product.id, row.stock + quantity, row)) || versionMoved;
-  }
+  for (const row of rows) versionMoved = (await afterChange(sql, row.id, row.stock + wanted.get(row.id)!, row)) || versionMoved;
   return { versionMoved };
 }
 
-/** Adds `change` (less than 0 to take) to a limited product's count; answers what afterChange reads, or nothing for a product without a limit. */
-function addToStock(sql: Sql, productId: string, change: number) {
+/**
+ * Adds each product's change (less than 0 to take) to its limited count, in
+ * one statement; answers what afterChange reads of each product that has a
+ * limit (one without is left as it is, and not answered).
+ */
+async function addToStock(sql: Sql, changes: ReadonlyMap<string, number>) {
+  const [first, ...rest] = changes;
+  if (!first) return [];
   return sql.db
     .updateTable("Product")
-    .set((eb) => ({ stock: eb("stock", "+", change) }))
-    .where("id", "=", productId)
+    .set((eb) => {
+      let change = eb.case("id").when(first[0]).then(first[1]);
+      for (const [productId, by] of rest) change = change.when(productId).then(by);
+      return { stock: eb("stock", "+", change.else(0).end()) };
+    })
+    .where("id", "in", [...changes.keys()])
     .where("stock", "is not", null)
-    .returning(["name", "stock", "lowStockThreshold", "lowStockNotified"])
+    .returning(["id", "name", "stock", "lowStockThreshold", "lowStockNotified"])
     .$narrowType<{ stock: NotNull }>()
-    .executeTakeFirst();
+    .execute();
+}
+
+/** An order's items that hold stock (`holding`) or hold none, product by product in id order, as holdStock locks them. */
+function orderItemsOf(sql: Sql, orderId: string, holding: boolean) {
+  return sql.db
+    .selectFrom("OrderItem")
+    .select(["id", "productId", "quantity", "heldQuantity"])
+    .where("orderId", "=", orderId)
+    .where("heldQuantity", holding ? ">" : "=", 0)
+    .orderBy("productId")
+    .orderBy("id")
+    .execute();
 }
 
 /** Gives back what an order's items hold (a checkout given up, a cancellation), or of chosen lines only (a refund that restocks them). */
 export async function releaseStock(sql: Sql, orderId: string, lines?: readonly { itemId: number; quantity: number }[]) {
   // Product by product in id order, as holdStock locks them: two orders giving back the same products never wait on each other crosswise.
-  const held = await sql.db
-    .selectFrom("OrderItem")
-    .select(["id", "productId", "heldQuantity"])
-    .where("orderId", "=", orderId)
-    .where("heldQuantity", ">", 0)
-    .orderBy("productId")
-    .orderBy("id")
-    .execute();
+  const held = await orderItemsOf(sql, orderId, true);
   for (const item of held) {
     // Chosen lines (a refund that restocks them, decision 066) give back what they say, never more than the line holds.
     const chosen = lines ? lines.filter((line) => line.itemId === item.id).reduce((sum, line) => sum + line.quantity, 0) : item.heldQuantity;
@@ -143,7 +155,7 @@ export async function releaseStock(sql: Sql, orderId: string, lines?: readonly {
       .set({ heldQuantity: item.heldQuantity - back })
       .where("id", "=", item.id)
       .execute();
-    const row = await addToStock(sql, item.productId, back);
+    const [row] = await addToStock(sql, new Map([[item.productId, back]]));
     if (row) await afterChange(sql, item.productId, row.stock - back, row);
   }
 }
@@ -154,14 +166,7 @@ export async function releaseStock(sql: Sql, orderId: string, lines?: readonly {
  * (what was sold meanwhile stays sold).
  */
 export async function retakeStock(sql: Sql, orderId: string) {
-  const items = await sql.db
-    .selectFrom("OrderItem")
-    .select(["id", "productId", "quantity"])
-    .where("orderId", "=", orderId)
-    .where("heldQuantity", "=", 0)
-    .orderBy("productId")
-    .orderBy("id")
-    .execute();
+  const items = await orderItemsOf(sql, orderId, false);
   for (const item of items) {
     const before = await sql.db
       .selectFrom("Product")
@@ -172,7 +177,7 @@ export async function retakeStock(sql: Sql, orderId: string) {
       .forUpdate()
       .executeTakeFirst();
     if (!before) continue;
-    const row = await addToStock(sql, item.productId, Math.max(before.stock - item.quantity, 0) - before.stock);
+    const [row] = await addToStock(sql, new Map([[item.productId, Math.max(before.stock - item.quantity, 0) - before.stock]]));
     if (!row) continue;
     await sql.db
       .updateTable("OrderItem")
