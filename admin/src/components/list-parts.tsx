@@ -1,15 +1,20 @@
-import { Card, Table, Text } from "@mantine/core";
+import { Card, Table, Text, VisuallyHidden, type TableThProps } from "@mantine/core";
 import type { ReactNode } from "react";
 import { LoadingRows, QueryError } from "./loading";
 
-/** A list's table in its card, scrolling sideways on a screen narrower than `minWidth`. */
+/** A column's heading: its words, or its words with the heading cell's own props; `hidden` words are for screen readers only. */
+type Column = string | (TableThProps & { label: string; hidden?: boolean });
+
+/** A list's table in its card, its columns' headings over its rows (`children`), scrolling sideways on a screen narrower than `minWidth`. */
 export function TableCard({
   minWidth,
+  columns,
   striped = false,
   highlightOnHover = false,
   children,
 }: {
   minWidth: number;
+  columns: readonly Column[];
   striped?: boolean;
   highlightOnHover?: boolean;
   children: ReactNode;
@@ -18,7 +23,19 @@ export function TableCard({
     <Card withBorder radius="lg" p={0}>
       <Table.ScrollContainer minWidth={minWidth}>
         <Table striped={striped} highlightOnHover={highlightOnHover} verticalSpacing="sm" horizontalSpacing="md">
-          {children}
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column) => {
+                const { label, hidden = false, ...props } = typeof column === "string" ? { label: column } : column;
+                return (
+                  <Table.Th key={label} {...props}>
+                    {hidden ? <VisuallyHidden>{label}</VisuallyHidden> : label}
+                  </Table.Th>
+                );
+              })}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>{children}</Table.Tbody>
         </Table>
       </Table.ScrollContainer>
     </Card>

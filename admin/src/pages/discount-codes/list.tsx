@@ -62,51 +62,38 @@ function DiscountCodeList() {
         </Stack>
       ) : null}
       {result.data.length > 0 && wide ? (
-        <TableCard minWidth={860} highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Code</Table.Th>
-              <Table.Th>Terms</Table.Th>
-              <Table.Th>Description</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Uses / limit</Table.Th>
-              <Table.Th>Reserved</Table.Th>
-              <Table.Th>Expires</Table.Th>
+        <TableCard minWidth={860} highlightOnHover columns={["Code", "Terms", "Description", "Status", "Uses / limit", "Reserved", "Expires"]}>
+          {result.data.map((code) => (
+            <Table.Tr key={code.code}>
+              <Table.Td>
+                <CodeLink code={code} />
+              </Table.Td>
+              <Table.Td fw={700} miw={160}>
+                {termsInWords(code)}
+                {code.startsAt ? (
+                  <Text size="xs" c="dimmed" fw={400}>
+                    Starts {orderDate(code.startsAt)}
+                  </Text>
+                ) : null}
+              </Table.Td>
+              <Table.Td miw={180}>
+                {code.description}
+                {code.firstOrderOnly ? (
+                  <Text size="xs" c="dimmed">
+                    First order only
+                  </Text>
+                ) : null}
+              </Table.Td>
+              <Table.Td>
+                <CodeStatus code={code} />
+              </Table.Td>
+              <Table.Td className="nowrap">
+                {code.uses} / {code.usageLimit ?? "no limit"}
+              </Table.Td>
+              <Table.Td>{code.reserved}</Table.Td>
+              <Table.Td miw={140}>{code.expiresAt ? orderDate(code.expiresAt) : "Never"}</Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {result.data.map((code) => (
-              <Table.Tr key={code.code}>
-                <Table.Td>
-                  <CodeLink code={code} />
-                </Table.Td>
-                <Table.Td fw={700} miw={160}>
-                  {termsInWords(code)}
-                  {code.startsAt ? (
-                    <Text size="xs" c="dimmed" fw={400}>
-                      Starts {orderDate(code.startsAt)}
-                    </Text>
-                  ) : null}
-                </Table.Td>
-                <Table.Td miw={180}>
-                  {code.description}
-                  {code.firstOrderOnly ? (
-                    <Text size="xs" c="dimmed">
-                      First order only
-                    </Text>
-                  ) : null}
-                </Table.Td>
-                <Table.Td>
-                  <CodeStatus code={code} />
-                </Table.Td>
-                <Table.Td className="nowrap">
-                  {code.uses} / {code.usageLimit ?? "no limit"}
-                </Table.Td>
-                <Table.Td>{code.reserved}</Table.Td>
-                <Table.Td miw={140}>{code.expiresAt ? orderDate(code.expiresAt) : "Never"}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
+          ))}
         </TableCard>
       ) : null}
     </Stack>

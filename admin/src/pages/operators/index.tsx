@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Group, PasswordInput, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from "@mantine/core";
+import { Alert, Badge, Button, Card, Group, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { ListStates, TableCard } from "../../components/list-parts";
 import { useCreate, useDelete, useGetIdentity, useList, useUpdate, type HttpError } from "@refinedev/core";
 import type { OperatorRow } from "@shop/operator-accounts";
@@ -190,31 +190,19 @@ function OperatorList() {
         </Stack>
       )}
       {wide ? (
-        <TableCard minWidth={560}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Last signed in</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
+        <TableCard minWidth={560} columns={["Email", "Role", "Last signed in", { label: "Actions", hidden: true }]}>
+          {result.data.map((operator) => (
+            <Table.Tr key={operator.id}>
+              <Table.Td style={{ overflowWrap: "anywhere" }}>
+                {operator.email} {isSelf(operator) ? youBadge : null}
+              </Table.Td>
+              <Table.Td>
+                <RoleSelect operator={operator} />
+              </Table.Td>
+              <Table.Td>{lastSignedIn(operator)}</Table.Td>
+              <Table.Td>{isSelf(operator) ? null : <RemoveButton operator={operator} />}</Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {result.data.map((operator) => (
-              <Table.Tr key={operator.id}>
-                <Table.Td style={{ overflowWrap: "anywhere" }}>
-                  {operator.email} {isSelf(operator) ? youBadge : null}
-                </Table.Td>
-                <Table.Td>
-                  <RoleSelect operator={operator} />
-                </Table.Td>
-                <Table.Td>{lastSignedIn(operator)}</Table.Td>
-                <Table.Td>{isSelf(operator) ? null : <RemoveButton operator={operator} />}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
+          ))}
         </TableCard>
       ) : null}
       <ListStates query={query} what="operators" count={result.data.length} />

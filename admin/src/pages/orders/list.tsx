@@ -130,72 +130,62 @@ export function OrderList() {
         </Stack>
       )}
       {wide ? (
-        <TableCard minWidth={1240} striped highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Order ID</Table.Th>
-              <Table.Th>Date</Table.Th>
-              <Table.Th>Customer</Table.Th>
-              <Table.Th>Location</Table.Th>
-              <Table.Th>Items</Table.Th>
-              <Table.Th>Total</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Emails</Table.Th>
-              <Table.Th>Change status</Table.Th>
+        <TableCard
+          minWidth={1240}
+          striped
+          highlightOnHover
+          columns={["Order ID", "Date", "Customer", "Location", "Items", "Total", "Status", "Emails", "Change status"]}
+        >
+          {result.data.map((order) => (
+            <Table.Tr key={order.id}>
+              <Table.Td>
+                <Anchor component={Link} to={`/orders/${order.id}`} ff="monospace" fw={700}>
+                  {shortOrderId(order.id)}
+                </Anchor>
+              </Table.Td>
+              <Table.Td miw={120}>{orderDate(order.created_at)}</Table.Td>
+              <Table.Td>
+                <Text size="sm" fw={700}>
+                  {order.shipping_info.firstName} {order.shipping_info.lastName}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {order.customer_email}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                {order.shipping_info.city}, {order.shipping_info.state}
+              </Table.Td>
+              <Table.Td miw={190}>
+                {order.items.map((item) => (
+                  <Text key={item.product.id} size="sm">
+                    {item.quantity} × {item.product.name}
+                  </Text>
+                ))}
+              </Table.Td>
+              <Table.Td fw={700}>{formatCents(order.total_cents)}</Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  <StatusBadge status={order.status} />
+                  {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
+                  {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
+                  {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
+                  {order.refund_pending ? <RefundPendingBadge /> : null}
+                </Group>
+                <TrackingInfo tracking={order.tracking} size="xs" />
+              </Table.Td>
+              <Table.Td className="nowrap">
+                <EmailFlags order={order} />
+              </Table.Td>
+              <Table.Td>
+                <StatusSelect
+                  orderId={order.id}
+                  status={order.status}
+                  label={`Status of order ${shortOrderId(order.id)}`}
+                  refunded={order.payment_status === "refunded"}
+                />
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {result.data.map((order) => (
-              <Table.Tr key={order.id}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/orders/${order.id}`} ff="monospace" fw={700}>
-                    {shortOrderId(order.id)}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td miw={120}>{orderDate(order.created_at)}</Table.Td>
-                <Table.Td>
-                  <Text size="sm" fw={700}>
-                    {order.shipping_info.firstName} {order.shipping_info.lastName}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {order.customer_email}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  {order.shipping_info.city}, {order.shipping_info.state}
-                </Table.Td>
-                <Table.Td miw={190}>
-                  {order.items.map((item) => (
-                    <Text key={item.product.id} size="sm">
-                      {item.quantity} × {item.product.name}
-                    </Text>
-                  ))}
-                </Table.Td>
-                <Table.Td fw={700}>{formatCents(order.total_cents)}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <StatusBadge status={order.status} />
-                    {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
-                    {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
-                    {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
-                    {order.refund_pending ? <RefundPendingBadge /> : null}
-                  </Group>
-                  <TrackingInfo tracking={order.tracking} size="xs" />
-                </Table.Td>
-                <Table.Td className="nowrap">
-                  <EmailFlags order={order} />
-                </Table.Td>
-                <Table.Td>
-                  <StatusSelect
-                    orderId={order.id}
-                    status={order.status}
-                    label={`Status of order ${shortOrderId(order.id)}`}
-                    refunded={order.payment_status === "refunded"}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
+          ))}
         </TableCard>
       ) : null}
       <ListStates query={tableQuery} what="orders" count={result.data.length} empty="No orders found" />

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Select, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
+import { Badge, Button, Card, Group, Select, Stack, Table, Text, Title } from "@mantine/core";
 import { ListStates, TableCard } from "../../components/list-parts";
 import { useTable, type HttpError } from "@refinedev/core";
 import { EMAILS_PAGE_SIZE, type EmailListStatus, type EmailRow } from "@shop/system";
@@ -199,50 +199,38 @@ export function EmailList({ onResent }: { onResent: () => void }) {
         </Stack>
       )}
       {wide ? (
-        <TableCard minWidth={1080} striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>To</Table.Th>
-              <Table.Th>Subject</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th ta="right">Attempts</Table.Th>
-              <Table.Th>Last error</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Sent</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
+        <TableCard
+          minWidth={1080}
+          striped
+          columns={["To", "Subject", "Status", { label: "Attempts", ta: "right" }, "Last error", "Created", "Sent", { label: "Actions", hidden: true }]}
+        >
+          {result.data.map((email) => (
+            <Table.Tr key={email.id}>
+              <Table.Td miw={220} maw={300} style={{ overflowWrap: "anywhere" }}>
+                <Address email={email.to} />
+              </Table.Td>
+              <Table.Td maw={280}>
+                <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+                  {email.subject}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {email.kind}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <EmailStatusBadge status={email.status} />
+              </Table.Td>
+              <Table.Td ta="right">{email.attempts}</Table.Td>
+              <Table.Td maw={280}>
+                <LastError email={email} />
+              </Table.Td>
+              <Table.Td className="nowrap">{orderDate(email.createdAt)}</Table.Td>
+              <Table.Td className="nowrap">{sentWhen(email)}</Table.Td>
+              <Table.Td>
+                <ResendAction email={email} onResent={refresh} />
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {result.data.map((email) => (
-              <Table.Tr key={email.id}>
-                <Table.Td miw={220} maw={300} style={{ overflowWrap: "anywhere" }}>
-                  <Address email={email.to} />
-                </Table.Td>
-                <Table.Td maw={280}>
-                  <Text size="sm" style={{ overflowWrap: "anywhere" }}>
-                    {email.subject}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {email.kind}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <EmailStatusBadge status={email.status} />
-                </Table.Td>
-                <Table.Td ta="right">{email.attempts}</Table.Td>
-                <Table.Td maw={280}>
-                  <LastError email={email} />
-                </Table.Td>
-                <Table.Td className="nowrap">{orderDate(email.createdAt)}</Table.Td>
-                <Table.Td className="nowrap">{sentWhen(email)}</Table.Td>
-                <Table.Td>
-                  <ResendAction email={email} onResent={refresh} />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
+          ))}
         </TableCard>
       ) : null}
       <ListStates query={tableQuery} what="emails" count={result.data.length} empty="No emails here" />
