@@ -34,7 +34,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const db = shopDb;
   const role = /^--role=(demo|production)$/.exec(process.argv[2] ?? "")?.[1] as DatabaseRole | undefined;
   try {
-    const claim = role ? await claimDatabaseRole(role, db) : { ok: true as const };
+    const claim = role ? await claimDatabaseRole(role) : { ok: true as const };
     if (!claim.ok) {
       console.error(claim.message);
       process.exitCode = 2;

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { lineTotalCents } from "~/models/pricing.server";
-import { db, inTransaction, sqlIn } from "~/utils/db.server";
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
+import type { DB } from "~/generated/kysely/database";
+import { db, inTransaction, instant, sqlDb, sqlIn } from "~/utils/db.server";
 import { orderStatusEmail } from "~/services/emails.server";
-import { Prisma } from "~/generated/prisma/client";
+import { type Prisma } from "~/generated/prisma/client";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
 import { phoneKey } from "~/lib/phone";
 import { namePrefixPairs } from "~/lib/name-search";
@@ -179,20 +181,22 @@ function searchShapes(q: string): SearchShape[] {
   return shapes;
 }
 
+/** A condition on an order's row, as Kysely writes it: typed by the schema. */
+type OrderCondition = (eb: ExpressionBuilder<DB, "Order">) => Expression<SqlBool>;
+
 /** A name (first or last) that starts with `word`, in any case: what ILIKE 'word%' says, in the form migration 019's indexes serve. */
-const nameStartsWith = (column: "firstName" | "lastName", word: string) =>
-  column === "firstName" ? Prisma.sql`lower("firstName") LIKE lower(${`${word}%`})` : Prisma.sql`lower("lastName") LIKE lower(${`${word}%`})`;
+const nameStartsWith =
+  (column: "firstName" | "lastName", word: string): OrderCondition =>
+  (eb) =>
+    eb(eb.fn<string>("lower", [eb.ref(column)]), "like", eb.fn<string>("lower", [eb.val(`${word}%`)]));
 
 /** One search shape as SQL. */
-function shapeSql(shape: SearchShape): Prisma.Sql {
-  if ("mailbox" in shape) return Prisma.sql`"mailbox" = ${shape.mailbox}`;
-  if ("phoneDigits" in shape) return Prisma.sql`"phoneDigits" = ${shape.phoneDigits}`;
-  if ("idPrefix" in shape) return Prisma.sql`"id" LIKE ${`${shape.idPrefix}%`}`;
-  if ("emailDomain" in shape) return Prisma.sql`"emailDomain" = ${shape.emailDomain}`;
-  return Prisma.join(
-    shape.nameWords.map((word) => Prisma.sql`(${nameStartsWith("firstName", word)} OR ${nameStartsWith("lastName", word)})`),
-    " AND ",
-  );
+function shapeSql(shape: SearchShape): OrderCondition {
+  if ("mailbox" in shape) return (eb) => eb("mailbox", "=", shape.mailbox);
+  if ("phoneDigits" in shape) return (eb) => eb("phoneDigits", "=", shape.phoneDigits);
+  if ("idPrefix" in shape) return (eb) => eb("id", "like", `${shape.idPrefix}%`);
+  if ("emailDomain" in shape) return (eb) => eb("emailDomain", "=", shape.emailDomain);
+  return (eb) => eb.and(shape.nameWords.map((word) => eb.or([nameStartsWith("firstName", word)(eb), nameStartsWith("lastName", word)(eb)])));
 }
 
 /**
@@ -200,11 +204,9 @@ function shapeSql(shape: SearchShape): Prisma.Sql {
  * text_pattern_ops index serves; a name, lower(name) LIKE 'word%' on either
  * name, which migration 019's two indexes serve.
  */
-function searchSql(q: string | undefined): Prisma.Sql {
-  if (!q) return Prisma.sql`TRUE`;
-  const sqls = searchShapes(q).map(shapeSql);
-  // Wholly in parentheses: the list ANDs it with its filters, and AND binds tighter than OR.
-  return sqls.length === 0 ? Prisma.sql`FALSE` : Prisma.sql`((${Prisma.join(sqls, ") OR (")}))`;
+function searchSql(q: string): OrderCondition {
+  const shapes = searchShapes(q).map(shapeSql);
+  return (eb) => (shapes.length === 0 ? eb.lit(false) : eb.or(shapes.map((shape) => shape(eb))));
 }
 
 /**
@@ -215,56 +217,72 @@ function searchSql(q: string | undefined): Prisma.Sql {
  * migration 019's index keyed on both names; any other shape of the term as
  * itself ("abe" is an id prefix too).
  */
-function nameSearchParts(q: string): Prisma.Sql[] {
-  return searchShapes(q).flatMap((shape) => {
+function nameSearchParts(q: string): OrderCondition[] {
+  return searchShapes(q).flatMap((shape): OrderCondition[] => {
     if (!("nameWords" in shape)) return [shapeSql(shape)];
-    return namePrefixPairs(shape.nameWords).map(({ first, last }) =>
-      Prisma.join(
-        [first ? nameStartsWith("firstName", first) : null, last ? nameStartsWith("lastName", last) : null].filter((sql) => sql !== null),
-        " AND ",
-      ),
-    );
+    return namePrefixPairs(shape.nameWords).map(({ first, last }) => (eb) => {
+      const starts = [first ? nameStartsWith("firstName", first) : null, last ? nameStartsWith("lastName", last) : null];
+      return eb.and(starts.filter((start) => start !== null).map((start) => start(eb)));
+    });
   });
 }
 
 /** The list's filters as one SQL condition: payment, status, `from`, and the search. */
-function listConditions(query: OrdersQuery, from: Date | null): Prisma.Sql {
-  const conditions = [
-    query.includeUnpaid ? Prisma.sql`TRUE` : Prisma.sql`"paymentStatus" = ${query.payment}::"PaymentStatus"`,
-    query.status ? Prisma.sql`"status" = ${query.status}::"OrderStatus"` : Prisma.sql`TRUE`,
-    // The columns hold UTC without a zone (as daily-sales.server.ts compares them).
-    from
-      ? query.sort === "date_asc"
-        ? Prisma.sql`"createdAt" >= ${from.toISOString()}::timestamp`
-        : Prisma.sql`"createdAt" <= ${from.toISOString()}::timestamp`
-      : Prisma.sql`TRUE`,
-    searchSql(query.q),
-  ];
-  return Prisma.join(conditions, " AND ");
+function listConditions(query: OrdersQuery, from: Date | null): OrderCondition {
+  const conditions: OrderCondition[] = [];
+  if (!query.includeUnpaid) conditions.push((eb) => eb("paymentStatus", "=", query.payment));
+  const status = query.status;
+  if (status) conditions.push((eb) => eb("status", "=", status));
+  if (from) conditions.push((eb) => eb("createdAt", query.sort === "date_asc" ? ">=" : "<=", instant(from)));
+  if (query.q) conditions.push(searchSql(query.q));
+  return (eb) => eb.and(conditions.map((condition) => condition(eb)));
 }
 
-const ORDER_BY: Record<OrdersQuery["sort"], Prisma.Sql> = {
-  date_desc: Prisma.sql`"createdAt" DESC`,
-  date_asc: Prisma.sql`"createdAt" ASC`,
-  total_desc: Prisma.sql`"totalCents" DESC, "createdAt" DESC`,
-  total_asc: Prisma.sql`"totalCents" ASC, "createdAt" DESC`,
+/** Each sort's columns, in order; every sort ends with the newest first among equals. */
+const ORDER_BY: Record<OrdersQuery["sort"], ["createdAt" | "totalCents", "asc" | "desc"][]> = {
+  date_desc: [["createdAt", "desc"]],
+  date_asc: [["createdAt", "asc"]],
+  total_desc: [
+    ["totalCents", "desc"],
+    ["createdAt", "desc"],
+  ],
+  total_asc: [
+    ["totalCents", "asc"],
+    ["createdAt", "desc"],
+  ],
 };
+
+/** The sort's ORDER BY, on "Order" or on rows gathered from it. */
+const sortedBy = (sort: OrdersQuery["sort"]) => sql.join(ORDER_BY[sort].map(([column, direction]) => sql`${sql.ref(column)} ${sql.raw(direction)}`));
 
 /**
  * How many orders the list's filters match, counted up to ORDER_LIST_DEPTH + 1
  * (Prisma's `count({ take })` reads the matching ids into the server first:
  * 70 ms for 10,001 of a million orders against 6 ms here).
  */
-async function countOrders(where: Prisma.Sql) {
-  const [row] = await db.$queryRaw<{ count: number }[]>`
-    SELECT count(*)::int AS "count" FROM (SELECT 1 FROM "Order" WHERE ${where} LIMIT ${ORDER_LIST_DEPTH + 1}) AS "matching"`;
+async function countOrders(where: OrderCondition) {
+  const matching = sqlDb()
+    .selectFrom("Order")
+    .select(sql<number>`1`.as("one"))
+    .where(where)
+    .limit(ORDER_LIST_DEPTH + 1);
+  const row = await sqlDb()
+    .selectFrom(matching.as("matching"))
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirst();
   return row?.count ?? 0;
 }
 
 /** A page's ids, read in the sort's order through the index that serves the filters, stopping at the page. */
-async function pageIds(where: Prisma.Sql, query: OrdersQuery) {
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "Order" WHERE ${where} ORDER BY ${ORDER_BY[query.sort]} LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`;
+async function pageIds(where: OrderCondition, query: OrdersQuery) {
+  const rows = await sqlDb()
+    .selectFrom("Order")
+    .select("id")
+    .where(where)
+    .orderBy(sortedBy(query.sort))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
   return rows.map((row) => row.id);
 }
 
@@ -279,18 +297,33 @@ async function pageIds(where: Prisma.Sql, query: OrdersQuery) {
  * orders) took 238 ms that way. A common name (more matches than the depth)
  * has its page read in date order, where matches come soon.
  */
-async function nameSearchPage(where: Prisma.Sql, q: string, query: OrdersQuery) {
-  const parts = nameSearchParts(q);
+async function nameSearchPage(where: OrderCondition, q: string, query: OrdersQuery) {
+  const [first, ...others] = nameSearchParts(q).map((part, index, parts) =>
+    sqlDb()
+      .selectFrom("Order")
+      .select(["id", "createdAt", "totalCents"])
+      .where((eb) => eb.and([where(eb), part(eb), ...parts.slice(0, index).map((before) => eb(before(eb), "is not", eb.lit(true)))])),
+  );
   // Words no order's two names can hold between them ("maria de la"): nothing to read.
-  if (parts.length === 0) return { counted: 0, ids: [] };
-  const gatherings = parts.map((part, index) => {
-    const notEarlier = parts.slice(0, index).map((before) => Prisma.sql`(${before}) IS NOT TRUE`);
-    return Prisma.sql`(SELECT "id", "createdAt", "totalCents" FROM "Order" WHERE ${Prisma.join([where, part, ...notEarlier], " AND ")})`;
-  });
-  const [gathered] = await db.$queryRaw<{ count: number; ids: string[] }[]>`
-    WITH "matching" AS MATERIALIZED (${Prisma.join(gatherings, " UNION ALL ")} LIMIT ${ORDER_LIST_DEPTH + 1})
-    SELECT (SELECT count(*)::int FROM "matching") AS "count",
-           ARRAY(SELECT "id" FROM "matching" ORDER BY ${ORDER_BY[query.sort]} LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}) AS "ids"`;
+  if (!first) return { counted: 0, ids: [] };
+  const gathered = await sqlDb()
+    .with(
+      (cte) => cte("matching").materialized(),
+      () => others.reduce((union, part) => union.unionAll(part), first).limit(ORDER_LIST_DEPTH + 1),
+    )
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom("matching")
+        .select((matching) => matching.fn.countAll<number>().as("count"))
+        .as("count"),
+      sql<string[]>`ARRAY(${eb
+        .selectFrom("matching")
+        .select("id")
+        .orderBy(sortedBy(query.sort))
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize)})`.as("ids"),
+    ])
+    .executeTakeFirst();
   const counted = gathered?.count ?? 0;
   return { counted, ids: counted <= ORDER_LIST_DEPTH ? (gathered?.ids ?? []) : await pageIds(where, query) };
 }

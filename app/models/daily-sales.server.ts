@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { PaymentStatus } from "~/lib/orders";
-import { at, db, type Sql } from "~/utils/db.server";
+import { at, db, sqlDb, type Sql } from "~/utils/db.server";
 
 /**
  * Paid orders and revenue per Los Angeles calendar day, kept as payments
@@ -56,13 +56,18 @@ async function addToDay(tx: Sql, createdAt: Date, orders: number, revenueCents: 
  * days, not 24-hour steps, which would repeat or skip a day when the clocks change.
  */
 export async function dailySales(now: Date, count: number) {
-  const rows = await db.$queryRaw<{ day: string; orders: number; revenueCents: number }[]>`
-    WITH today AS (SELECT shop_day(${now.toISOString()}::timestamp)::date AS day)
-    SELECT to_char(d, 'YYYY-MM-DD') AS "day", coalesce(s."orders", 0) AS "orders", coalesce(s."revenueCents", 0) AS "revenueCents"
-      FROM today, generate_series(today.day - ${count - 1}::int, today.day, interval '1 day') AS d
-      LEFT JOIN "DailySales" s ON s."day" = to_char(d, 'YYYY-MM-DD')
-     ORDER BY d`;
-  return rows;
+  // The days themselves, from shop_day(): "YYYY-MM-DD", as DailySales keys them.
+  const days = sql<{ day: string }>`(
+    SELECT to_char(d, 'YYYY-MM-DD') AS "day"
+      FROM (SELECT shop_day(${at(now)}::timestamp)::date AS "today") AS t,
+           generate_series(t."today" - ${count - 1}::int, t."today", interval '1 day') AS d
+  )`;
+  return sqlDb()
+    .selectFrom(days.as("days"))
+    .leftJoin("DailySales as s", "s.day", "days.day")
+    .select((eb) => ["days.day", eb.fn.coalesce("s.orders", eb.lit(0)).as("orders"), eb.fn.coalesce("s.revenueCents", eb.lit(0)).as("revenueCents")])
+    .orderBy("days.day")
+    .execute();
 }
 
 /** How many orders are paid: the sum of every day's, which reads a row a day instead of an index entry an order. */

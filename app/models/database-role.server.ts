@@ -1,5 +1,4 @@
-import type { PrismaClient } from "~/generated/prisma/client";
-import { db as shopDb } from "~/utils/db.server";
+import { db, sqlDb } from "~/utils/db.server";
 
 /**
  * What a database is for (decision 037): the demo's (its accounts have
@@ -25,16 +24,19 @@ const demoEmails = DEMO_OPERATORS.map((operator) => operator.email);
  * real Stripe, not the stand-in), and a real shop does not take one holding
  * the demo's accounts.
  */
-export async function claimDatabaseRole(role: DatabaseRole, db: PrismaClient = shopDb): Promise<RoleClaim> {
+export async function claimDatabaseRole(role: DatabaseRole): Promise<RoleClaim> {
   const marked = await db.databaseRole.findUnique({ where: { id: 1 } });
   if (marked?.role === role) return { ok: true, claimedNow: false };
   if (marked) return { ok: false, message: refusal(role, marked.role) };
   if (role === "demo") {
     const operators = await db.adminUser.count({ where: { email: { notIn: demoEmails } } });
-    const [{ orders }] = await db.$queryRaw<[{ orders: number }]>`
-      SELECT count(*)::int AS "orders" FROM "Order" o
-       WHERE o."stripeSessionId" IS NOT NULL
-         AND NOT EXISTS (SELECT 1 FROM "MockCheckoutSession" m WHERE m."id" = o."stripeSessionId")`;
+    // Orders paid through a real Stripe: a session the stand-in did not make.
+    const { orders } = await sqlDb()
+      .selectFrom("Order as o")
+      .select((eb) => eb.fn.countAll<number>().as("orders"))
+      .where("o.stripeSessionId", "is not", null)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom("MockCheckoutSession as m").select("m.id").whereRef("m.id", "=", "o.stripeSessionId"))))
+      .executeTakeFirstOrThrow();
     if (operators > 0 || orders > 0) return { ok: false, message: refusal("demo", "production") };
   } else if ((await db.adminUser.count({ where: { email: { in: demoEmails } } })) > 0) {
     return { ok: false, message: refusal("production", "demo") };

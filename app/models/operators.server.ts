@@ -5,7 +5,7 @@ import type { OperatorRow } from "~/lib/operator-accounts";
 import { OPERATOR_ROLES, type Admin, type OperatorRole } from "~/lib/operators";
 import { hashPassword, newPasswordProblem } from "~/models/passwords.server";
 import type { Prisma } from "~/generated/prisma/client";
-import { db, inTransaction } from "~/utils/db.server";
+import { advisoryXactLock, db, inTransaction, sqlIn } from "~/utils/db.server";
 
 /**
  * The owner manages the operators' accounts (decision 021): add one, change a
@@ -23,7 +23,7 @@ const MAX_PASSWORD_LENGTH = 200;
  * shop without one.
  */
 async function lockOperators(tx: Prisma.TransactionClient) {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('chillpb:operators'))`;
+  await advisoryXactLock(sqlIn(tx), "chillpb:operators");
 }
 
 const email = z

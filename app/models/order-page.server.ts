@@ -1,5 +1,5 @@
-import type { Prisma } from "~/generated/prisma/client";
-import { query, utcFromJson } from "~/utils/sql.server";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
+import { sqlDb, utcFromText } from "~/utils/sql.server";
 import { lineTotalCents } from "~/models/pricing.server";
 import { CATALOG_CHECK_INTERVAL_MS, findProducts } from "~/models/catalog.server";
 import {
@@ -10,7 +10,6 @@ import {
   shortOrderId,
   type FulfilmentStatus,
   type OrderStatus,
-  type PaymentStatus,
 } from "~/lib/orders";
 import { trackingUrl } from "~/lib/tracking";
 import { storedLines } from "~/models/refunds.server";
@@ -24,55 +23,62 @@ import { storedLines } from "~/models/refunds.server";
 
 export type OrderStep = { key: "placed" | "paid" | OrderStatus | "refunded"; label: string; at: string | null; done: boolean };
 
-type OrderRow = {
-  id: string;
-  status: OrderStatus;
-  paymentStatus: PaymentStatus;
-  createdAt: Date;
-  paidAt: Date | null;
-  city: string;
-  state: string;
-  subtotalCents: number;
-  discountCents: number;
-  shippingCents: number;
-  totalCents: number;
-  carrier: string | null;
-  trackingNumber: string | null;
-  refundedCents: number | null;
-  refundedAt: Date | null;
-  items: { id: number; productId: string; name: string; unitPriceCents: number; quantity: number }[];
-  refunds: { amountCents: number; createdAt: string; lines: Prisma.JsonValue }[];
-  statusChanges: { toStatus: OrderStatus; changedAt: string }[];
-};
-
 /**
  * The order with its lines, refunds and status changes, in one statement
- * through node-pg (decision 068): each customer's visit reads it, and
- * Prisma's include cost more CPU than the rest of the page's render.
+ * (decision 068): each customer's visit reads it, and Prisma's include cost
+ * more CPU than the rest of the page's render.
  */
 async function readOrder(orderId: string) {
-  const { rows } = await query<OrderRow>(
-    `SELECT o."id", o."status", o."paymentStatus", o."createdAt", o."paidAt", o."city", o."state",
-            o."subtotalCents", o."discountCents", o."shippingCents", o."totalCents",
-            o."carrier", o."trackingNumber", o."refundedCents", o."refundedAt",
-            COALESCE((SELECT json_agg(json_build_object('id', i."id", 'productId', i."productId", 'name', i."name",
-                                                        'unitPriceCents', i."unitPriceCents", 'quantity', i."quantity") ORDER BY i."id")
-                      FROM "OrderItem" i WHERE i."orderId" = o."id"), '[]') AS "items",
-            COALESCE((SELECT json_agg(json_build_object('amountCents', r."amountCents", 'createdAt', r."createdAt", 'lines', r."lines")
-                                      ORDER BY r."createdAt", r."id")
-                      FROM "Refund" r WHERE r."orderId" = o."id"), '[]') AS "refunds",
-            COALESCE((SELECT json_agg(json_build_object('toStatus', c."toStatus", 'changedAt', c."changedAt") ORDER BY c."changedAt", c."id")
-                      FROM "OrderStatusChange" c WHERE c."orderId" = o."id"), '[]') AS "statusChanges"
-       FROM "Order" o
-      WHERE o."id" = $1 AND o."paymentStatus" = ANY($2::"PaymentStatus"[])`,
-    [orderId, TAKEN_PAYMENT_STATUSES],
-  );
-  const order = rows[0];
+  const order = await sqlDb()
+    .selectFrom("Order as o")
+    .select([
+      "o.id",
+      "o.status",
+      "o.paymentStatus",
+      "o.createdAt",
+      "o.paidAt",
+      "o.city",
+      "o.state",
+      "o.subtotalCents",
+      "o.discountCents",
+      "o.shippingCents",
+      "o.totalCents",
+      "o.carrier",
+      "o.trackingNumber",
+      "o.refundedCents",
+      "o.refundedAt",
+    ])
+    .select((eb) => [
+      jsonArrayFrom(
+        eb
+          .selectFrom("OrderItem as i")
+          .select(["i.id", "i.productId", "i.name", "i.unitPriceCents", "i.quantity"])
+          .whereRef("i.orderId", "=", "o.id")
+          .orderBy("i.id"),
+      ).as("items"),
+      jsonArrayFrom(
+        eb
+          .selectFrom("Refund as r")
+          .select((refund) => ["r.amountCents", "r.lines", refund.cast<string>("r.createdAt", "text").as("createdAt")])
+          .whereRef("r.orderId", "=", "o.id")
+          .orderBy(["r.createdAt", "r.id"]),
+      ).as("refunds"),
+      jsonArrayFrom(
+        eb
+          .selectFrom("OrderStatusChange as c")
+          .select((change) => ["c.toStatus", change.cast<string>("c.changedAt", "text").as("changedAt")])
+          .whereRef("c.orderId", "=", "o.id")
+          .orderBy(["c.changedAt", "c.id"]),
+      ).as("statusChanges"),
+    ])
+    .where("o.id", "=", orderId)
+    .where("o.paymentStatus", "in", TAKEN_PAYMENT_STATUSES)
+    .executeTakeFirst();
   if (!order) return null;
   return {
     ...order,
-    refunds: order.refunds.map((refund) => ({ ...refund, createdAt: utcFromJson(refund.createdAt) })),
-    statusChanges: order.statusChanges.map((change) => ({ ...change, changedAt: utcFromJson(change.changedAt) })),
+    refunds: order.refunds.map((refund) => ({ ...refund, createdAt: utcFromText(refund.createdAt) })),
+    statusChanges: order.statusChanges.map((change) => ({ ...change, changedAt: utcFromText(change.changedAt) })),
   };
 }
 

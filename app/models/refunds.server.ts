@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { Prisma } from "~/generated/prisma/client";
 import { parseStored } from "~/utils/stored.server";
-import { sql } from "kysely";
-import { db, inTransaction, sqlIn, type Sql } from "~/utils/db.server";
+import { advisoryXactLock, db, inTransaction, sqlIn, type Sql } from "~/utils/db.server";
 import { recordRefundInSales } from "~/models/daily-sales.server";
 import { recordAudit } from "~/models/audit.server";
 import { lineRefundCents } from "~/models/pricing.server";
@@ -83,7 +82,7 @@ const refundSelect = {
 type RefundableOrder = Prisma.OrderGetPayload<{ select: typeof refundSelect }>;
 
 /** The lines a Refund row was for, as stored (JSON); anything else reads as none. */
-export function storedLines(value: Prisma.JsonValue | null | undefined): RefundLine[] {
+export function storedLines(value: unknown): RefundLine[] {
   if (value === null || value === undefined) return [];
   return parseStored("refund lines", storedLinesSchema, value);
 }
@@ -304,7 +303,7 @@ async function recordRefund(given: RefundRecord): Promise<Recorded> {
  */
 async function recordRefundIn(tx: Prisma.TransactionClient, given: RefundRecord): Promise<Recorded> {
   // One refund of an order at a time: the owner's answer and Stripe's notice may meet here.
-  await tx.$executeRaw`SELECT 1 FROM "Order" WHERE "id" = ${given.orderId} FOR UPDATE`;
+  await sqlIn(tx).db.selectFrom("Order").select("id").where("id", "=", given.orderId).forUpdate().execute();
   const before = await tx.order.findUnique({ where: { id: given.orderId }, include: { items: true } });
   if (!before) return { changed: false, whole: false, refundedCents: 0 };
   const refundedBefore = before.refundedCents ?? 0;
@@ -497,8 +496,7 @@ async function refundsBeyondRecord(charge: { paymentIntentId: string; amountRefu
 
 /** Serialises the payment and the refund events of one PaymentIntent (a transaction-scoped advisory lock). */
 export async function lockPaymentIntent(tx: Sql, paymentIntentId: string) {
-  // A row, not the function's void (which Prisma's raw query cannot read, inside its transactions).
-  await sql`SELECT 1 AS "locked" FROM pg_advisory_xact_lock(hashtextextended(${`payment-intent:${paymentIntentId}`}, 0))`.execute(tx.db);
+  await advisoryXactLock(tx, `payment-intent:${paymentIntentId}`);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { db, inTransaction } from "~/utils/db.server";
+import { sql } from "kysely";
+import { db, inTransaction, sqlDb, sqlIn } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
 import { paymentMismatchOf } from "~/models/orders.server";
 import { readiness } from "~/services/health.server";
@@ -16,7 +17,11 @@ const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
 export async function systemStatus(now = new Date()): Promise<SystemJson> {
   const ready = await readiness();
   const [version, pending, oldest, dead, sentLastDay, webhook, jobs, mismatches] = await Promise.all([
-    db.$queryRaw<{ version: string }[]>`SELECT current_setting('server_version') AS "version"`.then(([row]) => row?.version ?? null).catch(() => null),
+    sqlDb()
+      .selectNoFrom(sql<string>`current_setting('server_version')`.as("version"))
+      .executeTakeFirst()
+      .then((row) => row?.version ?? null)
+      .catch(() => null),
     // "sending" is pending work too: claimed by a worker, not yet handed over.
     db.outboxMessage.count({ where: { status: { in: ["pending", "sending"] } } }),
     db.outboxMessage.findFirst({ where: { status: { in: ["pending", "sending"] } }, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
@@ -94,7 +99,7 @@ export type Resend = { ok: true; id: string } | { ok: false; status: 404 | 409; 
  */
 export async function resendEmail(actorEmail: string, id: string): Promise<Resend> {
   return inTransaction(async (tx) => {
-    const [original] = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "OutboxMessage" WHERE "id" = ${id} FOR UPDATE`;
+    const original = await sqlIn(tx).db.selectFrom("OutboxMessage").select("id").where("id", "=", id).forUpdate().executeTakeFirst();
     if (!original) return { ok: false, status: 404, error: "No email with that id." };
     const email = await tx.outboxMessage.findUniqueOrThrow({ where: { id } });
     if (email.status !== "sent" && email.status !== "dead") {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { db, query as sqlQuery } from "~/utils/db.server";
+import { db, sqlDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { timeOutsideCall } from "~/utils/metrics.server";
 
@@ -35,12 +35,8 @@ export async function geocodeAddress(street: StreetAddress): Promise<Geocoded | 
   const query = geocoderQuery(street);
   const cacheKey = geocoderCacheKey(street);
 
-  // Through node-pg (decision 068): every order looks its address up here.
-  const { rows } = await sqlQuery<{ lat: number | null; lon: number | null; createdAt: Date }>(
-    `SELECT "lat", "lon", "createdAt" FROM "GeocodeResult" WHERE "query" = $1`,
-    [cacheKey],
-  );
-  const cached = rows[0];
+  // On the pool through Kysely (decision 068): every order looks its address up here.
+  const cached = await sqlDb().selectFrom("GeocodeResult").select(["lat", "lon", "createdAt"]).where("query", "=", cacheKey).executeTakeFirst();
   if (cached?.lat != null && cached.lon != null) return { position: { lat: cached.lat, lon: cached.lon }, source: "cache" };
   const knownMissing = cached && Date.now() - cached.createdAt.getTime() < NOT_FOUND_TTL_MS;
 

@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { db } from "~/utils/db.server";
+import { sqlDb } from "~/utils/db.server";
 import { describeError } from "~/utils/errors.server";
 import { logger } from "~/utils/logger.server";
 import { release, type Release } from "~/utils/release.server";
@@ -52,9 +52,16 @@ export type Readiness =
   | { status: "ready"; release: Release; migrations: { database: number | null; release: number | null } }
   | { status: "not-ready"; reason: string; release: Release };
 
+/** Postgrator's own table (scripts/migrate.mjs), outside schema.prisma: the one column read of it. */
+type PostgratorTables = { schema_migrations: { version: number } };
+
 /** The version Postgrator recorded last (scripts/migrate.mjs), or null when none is. */
 async function databaseMigration(): Promise<number | null> {
-  const [row] = await db.$queryRaw<{ version: number | null }[]>`SELECT max("version")::int AS "version" FROM "schema_migrations"`;
+  const row = await sqlDb()
+    .withTables<PostgratorTables>()
+    .selectFrom("schema_migrations")
+    .select((eb) => eb.fn.max("version").as("version"))
+    .executeTakeFirst();
   return row?.version ?? null;
 }
 

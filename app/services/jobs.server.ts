@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { db } from "~/utils/db.server";
+import { at, db, instant, sqlDb } from "~/utils/db.server";
 import { reportBackgroundFailure } from "~/services/error-reports.server";
 import { metrics } from "~/utils/metrics.server";
 import { describeError } from "~/utils/errors.server";
@@ -30,19 +30,25 @@ export type JobOutcome = "ran" | "failed" | "not-due";
 
 /** Makes the job's row once, so the claim below has something to update. */
 async function ensureRow(name: string) {
-  await db.$executeRaw`INSERT INTO "BackgroundJob" ("name") VALUES (${name}) ON CONFLICT ("name") DO NOTHING`;
+  await sqlDb()
+    .insertInto("BackgroundJob")
+    .values({ name })
+    .onConflict((conflict) => conflict.column("name").doNothing())
+    .execute();
 }
 
 /** Takes the job's lease if it is due and unheld, in one statement: two instances never both get it. */
 async function claim(job: Job, workerId: string, now: Date): Promise<boolean> {
   const leaseEnd = new Date(now.getTime() + job.leaseMs);
   const dueBefore = new Date(now.getTime() - job.everyMs);
-  const claimed = await db.$executeRaw`
-    UPDATE "BackgroundJob" SET "leasedBy" = ${workerId}, "leasedUntil" = ${leaseEnd}, "lastStartedAt" = ${now}
-     WHERE "name" = ${job.name}
-       AND ("leasedUntil" IS NULL OR "leasedUntil" < ${now})
-       AND ("lastStartedAt" IS NULL OR "lastStartedAt" <= ${dueBefore})`;
-  return claimed === 1;
+  const claimed = await sqlDb()
+    .updateTable("BackgroundJob")
+    .set({ leasedBy: workerId, leasedUntil: at(leaseEnd), lastStartedAt: at(now) })
+    .where("name", "=", job.name)
+    .where((eb) => eb.or([eb("leasedUntil", "is", null), eb("leasedUntil", "<", instant(now))]))
+    .where((eb) => eb.or([eb("lastStartedAt", "is", null), eb("lastStartedAt", "<=", instant(dueBefore))]))
+    .executeTakeFirst();
+  return claimed.numUpdatedRows === 1n;
 }
 
 /** Runs the job here if it is due and no other instance holds it; records how it ended. */

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { QueryCreator } from "kysely";
 import type { DB } from "~/generated/kysely/database";
-import { at, db, query, shouldRetryLater, sqlDb, type Sql } from "~/utils/db.server";
+import { at, db, instant, shouldRetryLater, sqlDb, type Sql } from "~/utils/db.server";
 import { reportBackgroundFailure } from "~/services/error-reports.server";
 import type { EmailContent } from "~/services/emails.server";
 import { env } from "~/utils/env.server";
@@ -89,18 +89,8 @@ export function backoffMs(attempts: number) {
   return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
 }
 
-type ClaimedRow = {
-  id: string;
-  kind: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  unsubscribeUrl: string | null;
-  orderId: string | null;
-  attempts: number;
-  status: string;
-};
+/** A row this worker claimed to send: what claimDue returns. */
+type ClaimedRow = Awaited<ReturnType<typeof claimDue>>[number];
 
 /**
  * Claims up to `limit` due rows for this worker in one statement: pending rows
@@ -111,27 +101,49 @@ type ClaimedRow = {
  */
 async function claimDue(workerId: string, now: Date, limit: number, leaseMs: number) {
   const leaseEnd = new Date(now.getTime() + leaseMs);
-  // Through node-pg (decision 068), as is each send's bookkeeping: every order's two emails pass here.
-  const { rows } = await query<ClaimedRow>(
-    `WITH due AS (
-      SELECT "id" FROM "OutboxMessage"
-       WHERE ("status" = 'pending' AND "nextAttemptAt" <= $1) OR ("status" = 'sending' AND "claimedUntil" < $1)
-       ORDER BY "nextAttemptAt" LIMIT $2
-       FOR UPDATE SKIP LOCKED
-    ), claimed AS (
-      SELECT m."id", m."status" = 'sending' AND m."attempts" + 1 >= $3 AS "dies"
-        FROM "OutboxMessage" m JOIN due ON due."id" = m."id"
+  // On the pool (decision 068), as is each send's bookkeeping: every order's two emails pass here.
+  const rows = await sqlDb()
+    .with("due", (db) =>
+      db
+        .selectFrom("OutboxMessage")
+        .select("id")
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("status", "=", "pending"), eb("nextAttemptAt", "<=", instant(now))]),
+            eb.and([eb("status", "=", "sending"), eb("claimedUntil", "<", instant(now))]),
+          ]),
+        )
+        .orderBy("nextAttemptAt")
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
     )
-    UPDATE "OutboxMessage" m SET
-      "attempts" = CASE WHEN m."status" = 'sending' THEN m."attempts" + 1 ELSE m."attempts" END,
-      "status" = CASE WHEN claimed."dies" THEN 'dead' ELSE 'sending' END,
-      "claimedBy" = CASE WHEN claimed."dies" THEN NULL ELSE $4 END,
-      "claimedUntil" = CASE WHEN claimed."dies" THEN NULL ELSE $5::timestamp(3) END,
-      "lastError" = CASE WHEN claimed."dies" THEN 'Sender stopped mid-send' ELSE m."lastError" END
-      FROM claimed WHERE claimed."id" = m."id"
-    RETURNING m."id", m."kind", m."to", m."subject", m."text", m."html", m."unsubscribeUrl", m."orderId", m."attempts", m."status"`,
-    [at(now), limit, MAX_ATTEMPTS, workerId, at(leaseEnd)],
-  );
+    .with("claimed", (db) =>
+      db
+        .selectFrom("OutboxMessage as m")
+        .innerJoin("due", "due.id", "m.id")
+        .select((eb) => ["m.id", eb.and([eb("m.status", "=", "sending"), eb(eb("m.attempts", "+", 1), ">=", MAX_ATTEMPTS)]).as("dies")]),
+    )
+    .updateTable("OutboxMessage as m")
+    .from("claimed")
+    .whereRef("claimed.id", "=", "m.id")
+    .set((eb) => {
+      const dies = eb("claimed.dies", "=", true);
+      return {
+        attempts: eb
+          .case()
+          .when("m.status", "=", "sending")
+          .then(eb("m.attempts", "+", 1))
+          .else(eb.ref("m.attempts"))
+          .end(),
+        status: eb.case().when(dies).then("dead").else("sending").end(),
+        claimedBy: eb.case().when(dies).then(null).else(workerId).end(),
+        claimedUntil: eb.case().when(dies).then(null).else(instant(leaseEnd)).end(),
+        lastError: eb.case().when(dies).then("Sender stopped mid-send").else(eb.ref("m.lastError")).end(),
+      };
+    })
+    .returning(["m.id", "m.kind", "m.to", "m.subject", "m.text", "m.html", "m.unsubscribeUrl", "m.orderId", "m.attempts", "m.status"])
+    .execute();
   // A row whose sender stopped mid-send too often died in the claim itself.
   const died = rows.filter((row) => row.status === "dead").length;
   if (died > 0) metrics().emailsDead.inc(died);

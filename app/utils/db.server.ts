@@ -79,7 +79,7 @@ export function poolState(): PoolState {
 }
 
 /** The order path's SQL on the same pool: imported from here, so the pool is made before any query runs. */
-export { at, query, sqlDb, sqlIn, transaction, withTryLock, type Sql, type SqlDatabase } from "~/utils/sql.server";
+export { advisoryXactLock, at, instant, sqlDb, sqlIn, transaction, withTryLock, type Sql, type SqlDatabase } from "~/utils/sql.server";
 export {
   BUSY_HEADERS,
   BUSY_RETRY_AFTER_SECONDS,

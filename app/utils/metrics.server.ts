@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { db, poolState } from "~/utils/db.server";
+import { sql } from "kysely";
+import { db, poolState, sqlDb } from "~/utils/db.server";
 import { readiness } from "~/services/health.server";
 import { logger } from "~/utils/logger.server";
 
@@ -211,12 +212,20 @@ type OutboxFigures = { backlog: number; oldestAgeSeconds: number; dead: number }
 
 /** One index scan over the rows still to send, and a count of the dead ones. */
 async function readOutbox(): Promise<OutboxFigures> {
-  const [row] = await db.$queryRaw<{ backlog: number; oldestAgeSeconds: number | null; dead: number }[]>`
-    SELECT count(*) FILTER (WHERE "status" IN ('pending', 'sending'))::int AS "backlog",
-           EXTRACT(EPOCH FROM (now() AT TIME ZONE 'UTC') - min("createdAt") FILTER (WHERE "status" IN ('pending', 'sending')))::float8 AS "oldestAgeSeconds",
-           count(*) FILTER (WHERE "status" = 'dead')::int AS "dead"
-      FROM "OutboxMessage" WHERE "status" IN ('pending', 'sending', 'dead')`;
-  return { backlog: row?.backlog ?? 0, oldestAgeSeconds: Math.max(0, row?.oldestAgeSeconds ?? 0), dead: row?.dead ?? 0 };
+  const waiting = ["pending", "sending"];
+  const row = await sqlDb()
+    .selectFrom("OutboxMessage")
+    .select((eb) => [
+      eb.fn.countAll<number>().filterWhere("status", "in", waiting).as("backlog"),
+      // On the database's clock, which stamped the rows (createdAt's default).
+      sql<number | null>`EXTRACT(EPOCH FROM (now() AT TIME ZONE 'UTC') - ${eb.fn.min("createdAt").filterWhere("status", "in", waiting)})::float8`.as(
+        "oldestAgeSeconds",
+      ),
+      eb.fn.countAll<number>().filterWhere("status", "=", "dead").as("dead"),
+    ])
+    .where("status", "in", [...waiting, "dead"])
+    .executeTakeFirstOrThrow();
+  return { backlog: row.backlog, oldestAgeSeconds: Math.max(0, row.oldestAgeSeconds ?? 0), dead: row.dead };
 }
 
 type Metrics = ReturnType<typeof createMetrics>;

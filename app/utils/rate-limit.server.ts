@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { json } from "@remix-run/node";
-import { at, db, isUniqueViolation, sqlDb } from "~/utils/db.server";
+import { at, db, instant, isUniqueViolation, sqlDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
 /**
@@ -42,14 +42,14 @@ export async function hitRateLimit(scope: RateLimitScope, clientAddress: string,
   const key = `${scope}:${addressInKey(clientAddress)}`;
   // One statement: a window that has run out starts again with this request, on whichever instance.
   // Through Kysely on node-pg (decisions 068, 084): every public form and the order path pass here.
-  const started = at(new Date(now));
-  const expiresAt = at(new Date(now + WINDOW_MS));
+  const started = new Date(now);
+  const expiresAt = new Date(now + WINDOW_MS);
   const row = await sqlDb()
     .insertInto("RateLimitWindow")
-    .values({ key, count: 1, expiresAt })
+    .values({ key, count: 1, expiresAt: at(expiresAt) })
     .onConflict((conflict) =>
       conflict.column("key").doUpdateSet((eb) => {
-        const runOut = eb("RateLimitWindow.expiresAt", "<=", eb.cast<Date>(eb.val(started), "timestamp"));
+        const runOut = eb("RateLimitWindow.expiresAt", "<=", instant(started));
         return {
           count: eb
             .case()
@@ -57,12 +57,7 @@ export async function hitRateLimit(scope: RateLimitScope, clientAddress: string,
             .then(1)
             .else(eb("RateLimitWindow.count", "+", 1))
             .end(),
-          expiresAt: eb
-            .case()
-            .when(runOut)
-            .then(eb.cast<Date>(eb.val(expiresAt), "timestamp"))
-            .else(eb.ref("RateLimitWindow.expiresAt"))
-            .end(),
+          expiresAt: eb.case().when(runOut).then(instant(expiresAt)).else(eb.ref("RateLimitWindow.expiresAt")).end(),
         };
       }),
     )

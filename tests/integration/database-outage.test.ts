@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { databaseFailure, db, poolState, query, transaction } from "~/utils/db.server";
+import { sql as raw } from "kysely";
+import { databaseFailure, db, poolState, sqlDb, transaction } from "~/utils/db.server";
 import { withClient } from "../../scripts/scratch-postgres.mjs";
 
 /**
@@ -24,9 +25,9 @@ describe("a connection cut while it is lent out", () => {
   it("inside transaction(), between two statements: the transaction fails as 'unavailable' and the process goes on", async () => {
     const before = poolState().connectionErrors;
     const failed = await transaction(async (sql) => {
-      const { rows } = await sql.query<{ pid: number }>(`SELECT pg_backend_pid() AS "pid"`);
-      await cut(rows[0]!.pid);
-      await sql.query(`SELECT 1`);
+      const { pid } = await sql.db.selectNoFrom(raw<number>`pg_backend_pid()`.as("pid")).executeTakeFirstOrThrow();
+      await cut(pid);
+      await raw`SELECT 1`.execute(sql.db);
     }).then(
       () => null,
       (error: unknown) => error,
@@ -35,7 +36,11 @@ describe("a connection cut while it is lent out", () => {
     expect(databaseFailure(failed)).toBe("unavailable");
     expect(poolState().connectionErrors).toBeGreaterThan(before);
     // The pool let go of the broken client and opens a new one.
-    expect((await query<{ one: number }>(`SELECT 1 AS "one"`)).rows).toEqual([{ one: 1 }]);
+    expect(
+      await sqlDb()
+        .selectNoFrom(raw<number>`1`.as("one"))
+        .execute(),
+    ).toEqual([{ one: 1 }]);
   });
 
   it("inside Prisma's interactive transaction: the same", async () => {
@@ -55,8 +60,10 @@ describe("a connection cut while it is lent out", () => {
   });
 
   it("a query on a connection that was cut while idle in the pool is not an error of the shop's: it reads as 'unavailable' or passes on a fresh one", async () => {
-    const { rows } = await query<{ pid: number }>(`SELECT pg_backend_pid() AS "pid"`);
-    await cut(rows[0]!.pid);
+    const { pid } = await sqlDb()
+      .selectNoFrom(raw<number>`pg_backend_pid()`.as("pid"))
+      .executeTakeFirstOrThrow();
+    await cut(pid);
     const answer = await db.product.count().then(
       (count) => ({ ok: true as const, count }),
       (error: unknown) => ({ ok: false as const, failure: databaseFailure(error) }),
@@ -67,8 +74,9 @@ describe("a connection cut while it is lent out", () => {
 
 describe("two transactions that deadlock", () => {
   it("are both run to the end: the one PostgreSQL rolled back is run again (40P01), within the transaction helper", async () => {
-    await query(`CREATE TABLE IF NOT EXISTS "deadlock_probe" ("id" int PRIMARY KEY, "n" int NOT NULL)`);
-    await query(`INSERT INTO "deadlock_probe" VALUES (1, 0), (2, 0) ON CONFLICT ("id") DO UPDATE SET "n" = 0`);
+    // A table of the test's own, outside the schema: written as text.
+    await raw`CREATE TABLE IF NOT EXISTS "deadlock_probe" ("id" int PRIMARY KEY, "n" int NOT NULL)`.execute(sqlDb());
+    await raw`INSERT INTO "deadlock_probe" VALUES (1, 0), (2, 0) ON CONFLICT ("id") DO UPDATE SET "n" = 0`.execute(sqlDb());
     let runs = 0;
     // Each locks one row, waits until the other has locked its own, then asks for the other's: a deadlock, once.
     let bothLocked!: () => void;
@@ -77,14 +85,14 @@ describe("two transactions that deadlock", () => {
     const crossing = (first: number, second: number) =>
       transaction(async (sql) => {
         runs++;
-        await sql.query(`UPDATE "deadlock_probe" SET "n" = "n" + 1 WHERE "id" = $1`, [first]);
+        await raw`UPDATE "deadlock_probe" SET "n" = "n" + 1 WHERE "id" = ${first}`.execute(sql.db);
         if (++locked === 2) bothLocked();
         await Promise.race([meet, sleep(2_000)]);
-        await sql.query(`UPDATE "deadlock_probe" SET "n" = "n" + 1 WHERE "id" = $1`, [second]);
+        await raw`UPDATE "deadlock_probe" SET "n" = "n" + 1 WHERE "id" = ${second}`.execute(sql.db);
       });
     await Promise.all([crossing(1, 2), crossing(2, 1)]);
     expect(runs).toBe(3);
-    expect((await query<{ id: number; n: number }>(`SELECT "id", "n" FROM "deadlock_probe" ORDER BY "id"`)).rows).toEqual([
+    expect((await raw<{ id: number; n: number }>`SELECT "id", "n" FROM "deadlock_probe" ORDER BY "id"`.execute(sqlDb())).rows).toEqual([
       { id: 1, n: 2 },
       { id: 2, n: 2 },
     ]);
