@@ -6,7 +6,8 @@ import { dashboardStats, getOrderWithHistory, listOrders, ordersQuerySchema, sho
 import { cancelOrder } from "~/models/cancellation.server";
 import { reconcilePayments } from "~/models/orphan-orders.server";
 import { getPreparation } from "~/models/preparation.server";
-import { previewRefund, REFUND_REASON_MAX, refundOrder, type RefundResult } from "~/models/refunds.server";
+import { previewRefund, refundOrder, type RefundResult } from "~/models/refunds.server";
+import { REFUND_REASON } from "~/lib/orders";
 import { apiError } from "~/utils/api.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { answer, defineFunction } from "./define.server";
@@ -92,8 +93,8 @@ const reasonSchema = z
     reason: z
       .string({ required_error: "is required", invalid_type_error: "must be a string" })
       .trim()
-      .min(3, "is required (at least 3 characters)")
-      .max(REFUND_REASON_MAX, `must be at most ${REFUND_REASON_MAX} characters`),
+      .min(REFUND_REASON.min, `is required (at least ${REFUND_REASON.min} characters)`)
+      .max(REFUND_REASON.max, `must be at most ${REFUND_REASON.max} characters`),
   })
   .strict();
 

@@ -225,3 +225,6 @@ export type Preparation = {
   order_count: number;
   listed_count: number;
 };
+
+/** A refund's reason, as refund-order takes it: one the owner will recognise later, not an essay. */
+export const REFUND_REASON = { min: 3, max: 500 } as const;

@@ -56,8 +56,6 @@ export type RefundResult =
   /** The ask does not fit the order (too much, a line not in it, more of a line than is left): `message` says why, in the owner's words. */
   | { ok: false; reason: "not-refundable" | "refused-by-stripe"; message: string };
 
-export const REFUND_REASON_MAX = 500;
-
 const alreadyRefunded = (short: string): RefundResult => ({ ok: true, outcome: "already-refunded", message: `Order ${short} was already refunded.` });
 const stillPending = (short: string): RefundResult => ({
   ok: true,

@@ -2,7 +2,7 @@ import { Alert, Anchor, Stack } from "@mantine/core";
 import { useCan, useKeys, useOnError, type HttpError } from "@refinedev/core";
 import { OWNER_ONLY_MESSAGE } from "@shop/operators";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, type ReactNode } from "react";
+import { useEffect, type ComponentType, type ReactNode } from "react";
 import { Link } from "react-router";
 import { Loading, QueryError } from "./loading";
 
@@ -45,4 +45,20 @@ export function OwnerOnly({ resource, action = "list", children }: { resource: s
     );
   }
   return <>{children}</>;
+}
+
+/**
+ * A page that is `View` behind OwnerOnly, for the routes:
+ * `export default ownerOnlyPage("inquiries", InquiryList)`.
+ */
+export function ownerOnlyPage(resource: string, View: ComponentType, action = "list") {
+  function OwnerOnlyPage() {
+    return (
+      <OwnerOnly resource={resource} action={action}>
+        <View />
+      </OwnerOnly>
+    );
+  }
+  OwnerOnlyPage.displayName = `OwnerOnly(${View.displayName ?? View.name})`;
+  return OwnerOnlyPage;
 }

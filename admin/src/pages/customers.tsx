@@ -2,7 +2,7 @@ import { Alert, Button, Card, Group, List, Modal, Stack, Text, TextInput, Title 
 import type { HttpError } from "@refinedev/core";
 import { useState, type FormEvent } from "react";
 import { callFunction } from "../api";
-import { OwnerOnly } from "../components/owner-only";
+import { ownerOnlyPage } from "../components/owner-only";
 
 type Changed = { orders: number; subscriptions: number; inquiries: number; emails: number; geocoderEntries: number };
 
@@ -12,13 +12,7 @@ type Changed = { orders: number; subscriptions: number; inquiries: number; email
  * their request (the books keep amounts, dates, items and the delivery city).
  * The owner's; each request is recorded, under a hash of the address.
  */
-export default function CustomersPage() {
-  return (
-    <OwnerOnly resource="customers">
-      <CustomerData />
-    </OwnerOnly>
-  );
-}
+export default ownerOnlyPage("customers", CustomerData);
 
 function CustomerData() {
   const [email, setEmail] = useState("");

@@ -4,7 +4,7 @@ import type { SettingsJson, ZoneJson } from "@shop/owner-records";
 import { useRef } from "react";
 import { fieldErrorsNote } from "../api";
 import { Loading, QueryError } from "../components/loading";
-import { OwnerOnly } from "../components/owner-only";
+import { ownerOnlyPage } from "../components/owner-only";
 import { answerToasts } from "../toasts";
 import { useFunction, useFunctionMutation } from "../functions";
 import { useAdminForm } from "../forms";
@@ -14,13 +14,7 @@ import type { FunctionBody } from "~/functions/registry.server";
 const MAX_ZONES = 8;
 
 /** The shop's terms: shipping, minimum order, the kitchen and the delivery zones. Staff see them; only the owner changes them. */
-export default function SettingsPage() {
-  return (
-    <OwnerOnly resource="settings" action="list">
-      <Settings />
-    </OwnerOnly>
-  );
-}
+export default ownerOnlyPage("settings", Settings);
 
 function Settings() {
   const { result, query } = useFunction("get-settings", {

@@ -4,18 +4,12 @@ import { useList } from "@refinedev/core";
 import { Link } from "react-router";
 import { dollarsToCents, formatCents } from "@shop/money";
 import type { DiscountCodeJson } from "@shop/owner-records";
-import { OwnerOnly } from "../../components/owner-only";
+import { ownerOnlyPage } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { useWide } from "../../components/wide";
 
 /** Every code with its terms (in words), how often it has been used and how many unpaid orders hold it now. */
-export default function DiscountCodeListPage() {
-  return (
-    <OwnerOnly resource="discount-codes">
-      <DiscountCodeList />
-    </OwnerOnly>
-  );
-}
+export default ownerOnlyPage("discount-codes", DiscountCodeList);
 
 function DiscountCodeList() {
   const wide = useWide("md");

@@ -6,7 +6,7 @@ import { brand } from "@shop/brand";
 import { OWNER_LIST_PAGE_SIZE, type InquiryRow } from "@shop/owner-lists";
 import { ExportButton } from "../../components/export-button";
 import { Pager } from "../../components/pager";
-import { OwnerOnly } from "../../components/owner-only";
+import { ownerOnlyPage } from "../../components/owner-only";
 import { filterValue } from "../../providers/resources/shared";
 import { orderDate } from "../../components/status";
 
@@ -76,10 +76,4 @@ function InquiryList() {
   );
 }
 
-export default function InquiriesPage() {
-  return (
-    <OwnerOnly resource="inquiries">
-      <InquiryList />
-    </OwnerOnly>
-  );
-}
+export default ownerOnlyPage("inquiries", InquiryList);

@@ -5,7 +5,7 @@ import { useTable } from "@refinedev/core";
 import { OWNER_LIST_PAGE_SIZE, SUBSCRIBER_STATUSES, type SubscriberRow } from "@shop/owner-lists";
 import { ExportButton } from "../../components/export-button";
 import { Pager } from "../../components/pager";
-import { OwnerOnly } from "../../components/owner-only";
+import { ownerOnlyPage } from "../../components/owner-only";
 import { filterChoice, filterValue } from "../../providers/resources/shared";
 import { orderDate } from "../../components/status";
 
@@ -91,10 +91,4 @@ function SubscriberList() {
   );
 }
 
-export default function SubscribersPage() {
-  return (
-    <OwnerOnly resource="subscribers">
-      <SubscriberList />
-    </OwnerOnly>
-  );
-}
+export default ownerOnlyPage("subscribers", SubscriberList);

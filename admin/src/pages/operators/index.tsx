@@ -4,7 +4,7 @@ import { useCreate, useDelete, useGetIdentity, useList, useUpdate, type HttpErro
 import type { OperatorRow } from "@shop/operator-accounts";
 import { OPERATOR_ROLES, type OperatorRole } from "@shop/operators";
 import { useState, type FormEvent } from "react";
-import { OwnerOnly } from "../../components/owner-only";
+import { ownerOnlyPage } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { answerToasts } from "../../toasts";
 import { useWide } from "../../components/wide";
@@ -210,10 +210,4 @@ function OperatorList() {
   );
 }
 
-export default function OperatorsPage() {
-  return (
-    <OwnerOnly resource="operators">
-      <OperatorList />
-    </OwnerOnly>
-  );
-}
+export default ownerOnlyPage("operators", OperatorList);

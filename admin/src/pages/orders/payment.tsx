@@ -1,13 +1,10 @@
-import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, Textarea } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { CanAccess, useInvalidate } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { PAYMENT_STATUS_LABELS, REFUND_PENDING_LABEL, shortOrderId, type MaskedOrder, type PaymentStatus } from "@shop/orders";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useFunctionMutation } from "../../functions";
-
-/** The same bound as the server's (refund-order): a reason the owner will recognise later, not an essay. */
-const REASON_MIN = 3;
-const REASON_MAX = 500;
+import { ReasonField, reasonProblem } from "./reason-field";
 
 /** A tint behind a deep shade of the same colour, at least 4.5:1 at badge size (as the status badges). */
 const paymentColors: Record<PaymentStatus, { bg: string; c: string }> = {
@@ -139,8 +136,9 @@ function ReasonDialogAction({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = reason.trim();
-    if (trimmed.length < REASON_MIN || trimmed.length > REASON_MAX) {
-      setError(`Give a reason of ${REASON_MIN} to ${REASON_MAX} characters.`);
+    const problem = reasonProblem(reason);
+    if (problem) {
+      setError(problem);
       return;
     }
     setError(null);
@@ -176,17 +174,7 @@ function ReasonDialogAction({
         <form onSubmit={submit} noValidate>
           <Stack>
             <Text size="sm">{explanation}</Text>
-            <Textarea
-              label="Reason"
-              description="Kept in the order's record for the team; the customer's email does not show it."
-              value={reason}
-              onChange={(event) => setReason(event.currentTarget.value)}
-              maxLength={REASON_MAX}
-              autosize
-              minRows={2}
-              required
-              data-autofocus
-            />
+            <ReasonField value={reason} onChange={setReason} focusOnOpen />
             {error ? (
               <Alert color="red" role="alert">
                 {error}

@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, Modal, NumberInput, SegmentedControl, Stack, Table, Text, Textarea } from "@mantine/core";
+import { Alert, Button, Checkbox, Group, Modal, NumberInput, SegmentedControl, Stack, Table, Text } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { CanAccess, useInvalidate } from "@refinedev/core";
 import { dollarsToCents, formatCents } from "@shop/money";
@@ -6,10 +6,7 @@ import { REFUND_PENDING_LABEL, shortOrderId, type MaskedOrderWithHistory } from 
 import { keepPreviousData } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useFunction, useFunctionMutation } from "../../functions";
-
-/** The same bounds as the server's (refund-order). */
-const REASON_MIN = 3;
-const REASON_MAX = 500;
+import { ReasonField, reasonProblem } from "./reason-field";
 
 type Mode = "rest" | "amount" | "lines";
 
@@ -91,8 +88,9 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
       setError(mode === "amount" ? "Type an amount in dollars, with at most 2 decimals." : "Choose how many of at least one line to refund.");
       return;
     }
-    if (trimmed.length < REASON_MIN || trimmed.length > REASON_MAX) {
-      setError(`Give a reason of ${REASON_MIN} to ${REASON_MAX} characters.`);
+    const problem = reasonProblem(reason);
+    if (problem) {
+      setError(problem);
       return;
     }
     setError(null);
@@ -226,17 +224,7 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
               {previewProblem}
             </Alert>
           ) : null}
-          <Textarea
-            label="Reason"
-            description="Kept in the order's record for the team; the customer's email does not show it."
-            value={reason}
-            onChange={(event) => setReason(event.currentTarget.value)}
-            maxLength={REASON_MAX}
-            autosize
-            minRows={2}
-            required
-            {...(mode === "rest" ? { "data-autofocus": true } : {})}
-          />
+          <ReasonField value={reason} onChange={setReason} focusOnOpen={mode === "rest"} />
           {error ? (
             <Alert color="red" role="alert">
               {error}

@@ -5,7 +5,7 @@ import { allergenName, allergens, allergensOf, ingredientInfo, organicIngredient
 import { useEffect, useId, useState, type ChangeEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { fieldErrorsNote } from "../../api";
-import { OwnerOnly } from "../../components/owner-only";
+import { ownerOnlyPage } from "../../components/owner-only";
 import { answerToasts } from "../../toasts";
 import { StockFields } from "./stock-fields";
 import { useAdminForm } from "../../forms";
@@ -15,13 +15,7 @@ const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
 const PICTURE_TYPES = "image/jpeg,image/png,image/webp";
 
 /** /products/new: the owner adds a product with its picture (decision 065). */
-export default function ProductCreatePage() {
-  return (
-    <OwnerOnly resource="products" action="create">
-      <ProductCreate />
-    </OwnerOnly>
-  );
-}
+export default ownerOnlyPage("products", ProductCreate, "create");
 
 /** The form's fields, sent as typed (multipart) for create-product to read and check. */
 type ProductFields = {

@@ -6,20 +6,14 @@ import { Link, useParams } from "react-router";
 import type { AuditRecord, ProductJson } from "@shop/owner-records";
 import { Loading, QueryError } from "../../components/loading";
 import { fieldErrorsNote } from "../../api";
-import { OwnerOnly } from "../../components/owner-only";
+import { ownerOnlyPage } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { answerToasts } from "../../toasts";
 import { StockFields, stockBody } from "./stock-fields";
 import { useAdminForm } from "../../forms";
 
 /** One product: edit its name, description and price, archive or restore it; beside, who changed what and when. */
-export default function ProductEditPage() {
-  return (
-    <OwnerOnly resource="products" action="edit">
-      <ProductEdit />
-    </OwnerOnly>
-  );
-}
+export default ownerOnlyPage("products", ProductEdit, "edit");
 
 function ProductEdit() {
   const { id = "" } = useParams();

@@ -4,17 +4,11 @@ import { useList, useUpdate } from "@refinedev/core";
 import { dollarsToCents, formatCents } from "@shop/money";
 import { Link } from "react-router";
 import type { ProductJson } from "@shop/owner-records";
-import { OwnerOnly } from "../../components/owner-only";
+import { ownerOnlyPage } from "../../components/owner-only";
 import { answerToasts } from "../../toasts";
 
 /** The catalogue: each product's picture, name, price and a stock switch, and a link to edit it; archived ones marked; Add product. */
-export default function ProductListPage() {
-  return (
-    <OwnerOnly resource="products">
-      <ProductList />
-    </OwnerOnly>
-  );
-}
+export default ownerOnlyPage("products", ProductList);
 
 function ProductList() {
   const { result, query } = useList<ProductJson>({

@@ -5,7 +5,7 @@ import type { SystemJson } from "@shop/system";
 import { Link } from "react-router";
 import type { ReactNode } from "react";
 import { LoadingRows, QueryError } from "../../components/loading";
-import { OwnerOnly } from "../../components/owner-only";
+import { ownerOnlyPage } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { EmailList } from "./emails";
 import { ERROR_RED, unsqueezed, When } from "./shared";
@@ -252,10 +252,4 @@ function Facts({ facts }: { facts: readonly (readonly [string, ReactNode])[] }) 
   );
 }
 
-export default function SystemPage() {
-  return (
-    <OwnerOnly resource="system">
-      <SystemView />
-    </OwnerOnly>
-  );
-}
+export default ownerOnlyPage("system", SystemView);
