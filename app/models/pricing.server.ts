@@ -188,6 +188,29 @@ export type OrderPrice<P extends Priceable = Product> = {
 };
 
 /**
+ * What a code takes off the lines it covers, by its kind: every kind has its
+ * rule here, so a kind added to DISCOUNT_KINDS without one fails to compile
+ * instead of pricing as nothing off.
+ */
+function discountCentsOf(discount: AppliedDiscount, coveredCents: number): number {
+  switch (discount.kind) {
+    case "percent":
+      return discountCentsFor(coveredCents, discount.basisPoints);
+    case "amount":
+      return Math.min(discount.amountOffCents ?? 0, coveredCents);
+    case "free-shipping":
+      // Its worth is the shipping it waives (shippingWaived), not the lines.
+      return 0;
+    default:
+      return unknownKind(discount.kind);
+  }
+}
+
+function unknownKind(kind: never): never {
+  throw new Error(`No pricing rule for the discount kind "${String(kind)}"`);
+}
+
+/**
  * Prices lines that are already merged and checked, on these terms and, once
  * the address is checked, its zone. Pure: the rules at every boundary are
  * unit-tested, and their sums property-tested (pricing.server.property.test.ts).
@@ -202,12 +225,7 @@ export function priceLines<P extends Priceable>(
   const discountProblem = offered ? unmetCondition(offered, priced) : null;
   const discount = discountProblem ? null : offered;
   const coveredCents = discount ? coveredSubtotalCents(priced, discount.appliesTo) : 0;
-  const discountCents =
-    discount?.kind === "percent"
-      ? discountCentsFor(coveredCents, discount.basisPoints)
-      : discount?.kind === "amount"
-        ? Math.min(discount.amountOffCents ?? 0, coveredCents)
-        : 0;
+  const discountCents = discount ? discountCentsOf(discount, coveredCents) : 0;
   const { feeCents, freeFromCents } = shippingTerms(settings, zone);
   const shippingWaived = discount?.kind === "free-shipping";
   const shippingCents = shippingWaived || subtotalCents >= freeFromCents ? 0 : feeCents;
