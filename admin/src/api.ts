@@ -14,6 +14,10 @@ export type JsonFunctionName = { [Name in FunctionName]: FunctionBody<Name> exte
 export type FileFunctionName = { [Name in FunctionName]: [FunctionAnswer<Name>] extends [never] ? Name : never }[FunctionName];
 /** Functions taking a multipart form (a picture). */
 export type UploadFunctionName = { [Name in FunctionName]: FunctionBody<Name> extends FormData ? Name : never }[FunctionName];
+/** A row of a list function's answer, as the function returns it: `ListRow<"get-inquiries", "inquiries">`. */
+export type ListRow<Name extends JsonFunctionName, Key extends keyof FunctionAnswer<Name>> = FunctionAnswer<Name>[Key] extends readonly (infer Row)[]
+  ? Row
+  : never;
 /** A function's body argument: required when its schema requires something, absent when it takes none. */
 export type BodyArgument<Name extends FunctionName> = undefined extends FunctionBody<Name> ? [body?: FunctionBody<Name>] : [body: FunctionBody<Name>];
 

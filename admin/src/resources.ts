@@ -1,3 +1,4 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from "react";
 import type { FunctionName } from "~/functions/registry.server";
 
 /**
@@ -6,9 +7,13 @@ import type { FunctionName } from "~/functions/registry.server";
  * control reads the functions (providers/access-control.ts): an operator
  * sees an action when the shop says their role may call its function
  * (/auth/me), so a button the admin shows is a call the server accepts. An
- * action without a function of its own is the resource's `list`.
+ * action without a function of its own is the resource's `list`. Each
+ * page is its own chunk, routed at its action's path (operator-app.tsx), so
+ * a new page is one entry here.
  */
 type Actions = { list: FunctionName } & Partial<Record<"show" | "edit" | "create" | "refund" | "customer-details", FunctionName>>;
+
+type PageAction = "list" | "show" | "create" | "edit";
 
 type Resource = {
   name: string;
@@ -17,7 +22,12 @@ type Resource = {
   create?: string;
   edit?: string;
   meta: { label: string; dataProviderName?: "catalog"; functions: Actions };
+  pages: Partial<Record<PageAction, LazyExoticComponent<ComponentType>>>;
 };
+
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+// One page for a new code and an old one: the same component as the one leads to the other.
+const discountCodeEdit = page(() => import("./pages/discount-codes/edit"));
 
 export const RESOURCES = [
   {
@@ -28,16 +38,33 @@ export const RESOURCES = [
       label: "Orders",
       functions: { list: "get-orders", show: "get-order", edit: "update-order-status", refund: "refund-order", "customer-details": "get-customer-details" },
     },
+    // The list, where every operator lands, comes with the app (operator-app.tsx).
+    pages: { show: page(() => import("./pages/orders/show").then((module) => ({ default: module.OrderShow }))) },
   },
   // The day's work: every operator's, masked; its printed pages carry names and addresses for the owner only (orders' customer-details).
-  { name: "prepare", list: "/prepare", meta: { label: "Prepare", functions: { list: "get-preparation" } } },
-  { name: "dashboard", list: "/dashboard", meta: { label: "Dashboard", functions: { list: "get-dashboard" } } },
+  {
+    name: "prepare",
+    list: "/prepare",
+    meta: { label: "Prepare", functions: { list: "get-preparation" } },
+    pages: { list: page(() => import("./pages/prepare")) },
+  },
+  {
+    name: "dashboard",
+    list: "/dashboard",
+    meta: { label: "Dashboard", functions: { list: "get-dashboard" } },
+    pages: { list: page(() => import("./pages/dashboard")) },
+  },
   {
     name: "products",
     list: "/products",
     create: "/products/new",
     edit: "/products/:id",
     meta: { label: "Products", dataProviderName: "catalog", functions: { list: "get-products", edit: "update-product", create: "create-product" } },
+    pages: {
+      list: page(() => import("./pages/products/list")),
+      create: page(() => import("./pages/products/create")),
+      edit: page(() => import("./pages/products/edit")),
+    },
   },
   {
     name: "discount-codes",
@@ -49,15 +76,50 @@ export const RESOURCES = [
       dataProviderName: "catalog",
       functions: { list: "get-discount-codes", edit: "save-discount-code", create: "save-discount-code" },
     },
+    pages: { list: page(() => import("./pages/discount-codes/list")), create: discountCodeEdit, edit: discountCodeEdit },
   },
-  { name: "subscribers", list: "/subscribers", meta: { label: "Subscribers", functions: { list: "get-subscribers" } } },
-  { name: "inquiries", list: "/inquiries", meta: { label: "Inquiries", functions: { list: "get-inquiries" } } },
-  { name: "customers", list: "/customers", meta: { label: "Customer data", functions: { list: "export-customer" } } },
-  { name: "operators", list: "/operators", meta: { label: "Operators", functions: { list: "get-operators" } } },
+  {
+    name: "subscribers",
+    list: "/subscribers",
+    meta: { label: "Subscribers", functions: { list: "get-subscribers" } },
+    pages: { list: page(() => import("./pages/lists/subscribers")) },
+  },
+  {
+    name: "inquiries",
+    list: "/inquiries",
+    meta: { label: "Inquiries", functions: { list: "get-inquiries" } },
+    pages: { list: page(() => import("./pages/lists/inquiries")) },
+  },
+  {
+    name: "customers",
+    list: "/customers",
+    meta: { label: "Customer data", functions: { list: "export-customer" } },
+    pages: { list: page(() => import("./pages/customers")) },
+  },
+  {
+    name: "operators",
+    list: "/operators",
+    meta: { label: "Operators", functions: { list: "get-operators" } },
+    pages: { list: page(() => import("./pages/operators")) },
+  },
   // Staff read the shop's terms; only the owner changes them.
-  { name: "settings", list: "/settings", meta: { label: "Settings", functions: { list: "get-settings", edit: "save-settings" } } },
-  { name: "system", list: "/system", meta: { label: "System", functions: { list: "get-system" } } },
+  {
+    name: "settings",
+    list: "/settings",
+    meta: { label: "Settings", functions: { list: "get-settings", edit: "save-settings" } },
+    pages: { list: page(() => import("./pages/settings")) },
+  },
+  { name: "system", list: "/system", meta: { label: "System", functions: { list: "get-system" } }, pages: { list: page(() => import("./pages/system")) } },
 ] as const satisfies readonly Resource[];
+
+/** Each page of the resources with the path it is routed at, for the router. */
+export const RESOURCE_PAGES = RESOURCES.flatMap((resource: Resource) =>
+  (["list", "show", "create", "edit"] as const).flatMap((action) => {
+    const path = resource[action];
+    const Page = resource.pages[action];
+    return path && Page ? [{ path, Page }] : [];
+  }),
+);
 
 export type ResourceName = (typeof RESOURCES)[number]["name"];
 export type ResourceAction = keyof Actions;

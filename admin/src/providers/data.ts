@@ -1,9 +1,11 @@
 import type { BaseRecord, DataProvider } from "@refinedev/core";
 import { postToFunction } from "../api";
-import { inquiries, subscribers } from "./resources/lists";
+import { OWNER_LIST_PAGE_SIZE } from "@shop/owner-lists";
+import { functionOf } from "../resources";
+import { subscribers } from "./resources/lists";
 import { operators } from "./resources/operators";
 import { orders } from "./resources/orders";
-import type { ResourceHandlers } from "./resources/shared";
+import { pageParams, type ResourceHandlers } from "./resources/shared";
 import { emails } from "./resources/system";
 
 /**
@@ -12,10 +14,33 @@ import { emails } from "./resources/system";
  * made by useFunction and useFunctionMutation (functions.ts), which type
  * them (the function's name as the url, the body as the payload).
  */
-const resources: Record<string, ResourceHandlers> = { orders, subscribers, inquiries, operators, emails };
+const resources: Record<string, ResourceHandlers> = { orders, subscribers, operators, emails };
+
+/**
+ * A resource without handlers of its own is a list the shop searches and
+ * pages itself (the partnership inquiries; any new owner's list): its list
+ * function (resources.ts) takes the page and each filter by its field, and
+ * answers its rows under the resource's name, with their total.
+ */
+function pagedList(resource: string): ResourceHandlers {
+  return {
+    async getList({ pagination, filters }) {
+      const name = functionOf(resource, "list");
+      if (!name) throw new Error(`The admin has no list of ${resource}.`);
+      const filterFields = (filters ?? []).flatMap((filter) =>
+        "field" in filter && typeof filter.value === "string" && filter.value !== "" ? [[filter.field, filter.value] as const] : [],
+      );
+      const body = { ...pageParams(pagination, OWNER_LIST_PAGE_SIZE), ...Object.fromEntries(filterFields) };
+      const answer = (await postToFunction(name, body)) as Record<string, unknown>;
+      const rows = answer[resource];
+      if (!Array.isArray(rows) || typeof answer.total !== "number") throw new Error(`${name} answered no list of ${resource}.`);
+      return { data: rows as BaseRecord[], total: answer.total };
+    },
+  };
+}
 
 function handlersFor<Method extends keyof ResourceHandlers>(resource: string, method: Method): NonNullable<ResourceHandlers[Method]> {
-  const handler = resources[resource]?.[method];
+  const handler = (resources[resource] ?? pagedList(resource))[method];
   if (!handler) throw new Error(`The admin cannot ${method} ${resource}.`);
   return handler;
 }

@@ -15,9 +15,9 @@ import { answerToasts } from "../../toasts";
 import { useFunction } from "../../functions";
 import { useAdminForm } from "../../forms";
 
-/** Creates a code (/discount-codes/new) or edits one (/discount-codes/:code). */
+/** Creates a code (/discount-codes/new) or edits one (/discount-codes/:id, the code). */
 export default function DiscountCodeEditPage() {
-  const { code } = useParams();
+  const { id: code } = useParams();
   return (
     <OwnerOnly resource="discount-codes" action={code ? "edit" : "create"}>
       {code ? <EditCode code={code} /> : <CodeForm />}

@@ -3,12 +3,15 @@ import { ListStates } from "../../components/list-parts";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable } from "@refinedev/core";
 import { brand } from "@shop/brand";
-import { OWNER_LIST_PAGE_SIZE, type InquiryRow } from "@shop/owner-lists";
+import { OWNER_LIST_PAGE_SIZE } from "@shop/owner-lists";
+import type { ListRow } from "../../api";
 import { ExportButton } from "../../components/export-button";
 import { Pager } from "../../components/pager";
 import { ownerOnlyPage } from "../../components/owner-only";
 import { filterValue } from "../../providers/resources/shared";
 import { orderDate } from "../../components/status";
+
+type InquiryRow = ListRow<"get-inquiries", "inquiries">;
 
 /** Partnership inquiries as cards: a message reads better as a paragraph than as a table cell, on any screen. */
 function InquiryList() {

@@ -2,7 +2,7 @@ import { OWNER_LIST_PAGE_SIZE, SUBSCRIBER_STATUSES } from "@shop/owner-lists";
 import { callFunction } from "../../api";
 import { filterChoice, filterValue, pageParams, type ResourceHandlers } from "./shared";
 
-/** The owner's lists: get-subscribers and get-inquiries, searched and paged on the server. */
+/** The subscribers, searched and paged on the server, by a status the URL may carry wrong (the other owner's lists are data.ts's pagedList). */
 
 export const subscribers: ResourceHandlers = {
   async getList({ pagination, filters }) {
@@ -13,13 +13,5 @@ export const subscribers: ResourceHandlers = {
     };
     const { subscribers, total } = await callFunction("get-subscribers", body);
     return { data: subscribers, total };
-  },
-};
-
-export const inquiries: ResourceHandlers = {
-  async getList({ pagination, filters }) {
-    const body = { ...pageParams(pagination, OWNER_LIST_PAGE_SIZE), q: filterValue(filters, "q") };
-    const { inquiries, total } = await callFunction("get-inquiries", body);
-    return { data: inquiries, total };
   },
 };
