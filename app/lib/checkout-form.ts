@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
 import { singleLine } from "~/lib/forms";
+import { shippingFields, type ShippingField } from "~/lib/shipping-fields";
+
+export { shippingFields, type ShippingField };
 
 const required = (max: number) => singleLine(max).min(1, "Required");
 
-/** The shipping/customer form of requirements §3, shared by the checkout page and simple-checkout. */
+/** The shipping/customer form of requirements §3, shared by the checkout page and simple-checkout: a rule for each of its fields (shipping-fields.ts). */
 export const shippingSchema = z.object({
   // Room for long names; past it the form says so (its inputs never cut what is typed).
   firstName: required(100),
@@ -25,14 +28,10 @@ export const shippingSchema = z.object({
     .trim()
     .min(1, "Required")
     .regex(/^\d{5}(-\d{4})?$/, "Enter a 5-digit ZIP code"),
-});
+} satisfies Record<ShippingField, z.ZodTypeAny>);
 
 export type Shipping = z.infer<typeof shippingSchema>;
-export type ShippingField = keyof z.input<typeof shippingSchema>;
 export type FieldErrors = Partial<Record<ShippingField | "code", string>>;
-
-/** The form's fields, in its order. */
-export const shippingFields = Object.keys(shippingSchema.shape) as ShippingField[];
 
 /** What the delivery check needs of the form. */
 export const addressSchema = shippingSchema.pick({ address: true, city: true, state: true, zipCode: true });

@@ -3,6 +3,7 @@
  * admin (through its `@shop/*` alias) all import it. The database holds the
  * same two lists as Prisma enums; `orders.test.ts` keeps them identical.
  */
+import type { Shipping } from "./checkout-form";
 
 /** Fulfilment, in the order an operator moves an order along (requirements §4). */
 export const FULFILMENT_STATUSES = ["pending", "preparing", "shipped", "delivered"] as const;
@@ -184,16 +185,16 @@ export type MaskedOrderWithHistory = MaskedOrder & {
 };
 
 /** get-customer-details' answer: who to deliver to, as the customer typed it (phone null when none was given). */
-export type CustomerDetails = {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string | null;
-  address: string;
-  city: string;
-  state: string;
-  zipCode: string;
+export type CustomerDetails = StoredShipping & {
+  /** What else the customer wrote on the form (customerNotes, checkout-form.ts). */
+  notes: CustomerNote[];
 };
+
+/** The shipping form's fields (checkout-form.ts) as an order stores them: an optional one left empty is null. */
+export type StoredShipping = { [Field in keyof Shipping]-?: undefined extends Shipping[Field] ? Exclude<Shipping[Field], undefined> | null : Shipping[Field] };
+
+/** A line the customer wrote on their order beyond who it goes to: its field's label, and the text. */
+export type CustomerNote = { label: string; text: string };
 
 /** The Prepare page's limit: a day's work is far less; past it the page says how many it leaves out. */
 export const PREPARATION_LIMIT = 500;

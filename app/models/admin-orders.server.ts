@@ -1,3 +1,4 @@
+import { customerDetailsOf, shippingSelect } from "~/lib/shipping-fields";
 import { z } from "zod";
 import { lineTotalCents } from "~/models/pricing.server";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
@@ -437,11 +438,11 @@ export async function showCustomerDetails(actorEmail: string, orderId: string): 
   return inTransaction(async (tx) => {
     const details = await tx.order.findUnique({
       where: { id: orderId },
-      select: { firstName: true, lastName: true, email: true, phone: true, address: true, city: true, state: true, zipCode: true },
+      select: shippingSelect,
     });
     if (!details) return null;
     await recordAudit(tx, { actorEmail, action: "order.customer-details", subjectType: "order", subjectId: orderId, before: null, after: null });
-    return details;
+    return customerDetailsOf(details);
   });
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
-import { shortOrderId } from "~/lib/orders";
+import { erasedShippingFields, shippingFields, type ErasedShippingField, type ShippingField } from "~/lib/shipping-fields";
+import { shortOrderId, type StoredShipping } from "~/lib/orders";
 import { recordAudit } from "~/models/audit.server";
 import { geocoderCacheKey } from "~/services/geocoder.server";
 import type { Prisma } from "~/generated/prisma/client";
@@ -23,16 +24,34 @@ import { env } from "~/utils/env.server";
 /** Where a forgotten customer's orders and emails point: a domain that can never receive mail (RFC 2606). */
 export const FORGOTTEN_DOMAIN = "forgotten.invalid";
 
-/** What an order keeps of its customer once forgotten: nothing that names or reaches them. */
+/** A field's name in the export: firstName → first_name. */
+type Snake<Name extends string> = Name extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${Snake<Tail>}`
+  : Name;
+const snake = <Name extends string>(name: Name) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`) as Snake<Name>;
+
+/** An order's fields of the shipping form under the export's names (first_name, zip_code): every one is the customer's to know. */
+function exportedShipping(order: StoredShipping) {
+  // Built from the form's own list; the type says what that list makes (Object.fromEntries cannot).
+  return Object.fromEntries(shippingFields.map((field) => [snake(field), order[field]])) as { [Field in ShippingField as Snake<Field>]: StoredShipping[Field] };
+}
+
+/**
+ * What an order keeps of its customer once forgotten: nothing that names or
+ * reaches them. Every field of the form it does not keep (shipping-fields.ts)
+ * is emptied, so a field added to the form is erased without a change here;
+ * one the database requires (a null it refuses) fails the typecheck.
+ */
 function forgottenOrder(orderId: string) {
   const email = `forgotten-${orderId.slice(0, 8)}@${FORGOTTEN_DOMAIN}`;
+  const erased = Object.fromEntries(erasedShippingFields.map((field) => [field, null])) as Record<ErasedShippingField, null>;
   return {
+    ...erased,
     email,
     mailbox: email,
     emailDomain: FORGOTTEN_DOMAIN,
     firstName: "Forgotten",
     lastName: "Customer",
-    phone: null,
     phoneDigits: null,
     address: "",
     // "CODE:mailbox": the mailbox is personal data; the code's one use per customer can no longer be told.
@@ -142,14 +161,7 @@ export async function exportCustomer(email: string, actorEmail: string): Promise
       created_at: order.createdAt.toISOString(),
       status: order.status,
       payment_status: order.paymentStatus,
-      first_name: order.firstName,
-      last_name: order.lastName,
-      email: order.email,
-      phone: order.phone,
-      address: order.address,
-      city: order.city,
-      state: order.state,
-      zip_code: order.zipCode,
+      ...exportedShipping(order),
       items: order.items.map((item) => ({ product_id: item.productId, name: item.name, unit_price_cents: item.unitPriceCents, quantity: item.quantity })),
       subtotal_cents: order.subtotalCents,
       discount_cents: order.discountCents,

@@ -6,6 +6,7 @@ import { env } from "~/utils/env.server";
 import { checkDelivery, type DeliveryCheck, type DeliveryInRange } from "~/models/delivery.server";
 import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.server";
 import type { Shipping } from "~/lib/checkout-form";
+import { shippingFields, shippingSelect, storedShipping } from "~/lib/shipping-fields";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
 import { formatCents } from "~/lib/money";
 import { isTakenPayment, type PaymentStatus } from "~/lib/orders";
@@ -366,17 +367,11 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
             .insertInto("Order")
             .values({
               id: order.id,
-              email: customer.email,
+              // The form's fields as typed, every one of them (checkout-form.ts), and what the searches match.
+              ...storedShipping(customer),
               mailbox: customer.mailbox,
               emailDomain: mailboxDomain(customer.email),
-              firstName: customer.firstName,
-              lastName: customer.lastName,
-              phone: customer.phone ?? null,
               phoneDigits: phoneKey(customer.phone),
-              address: customer.address,
-              city: customer.city,
-              state: customer.state,
-              zipCode: customer.zipCode,
               subtotalCents: price.subtotalCents,
               discountCents: price.discountCents,
               discountCode: discount?.code ?? null,
@@ -590,14 +585,8 @@ export function paymentMismatchOf(entry: { before: unknown; after: unknown }): P
 /** What the emails of a paid order read from it: RETURNING lists them, and its row type is checked against the emails' input. */
 const PAID_ORDER_COLUMNS = [
   "id",
-  "email",
-  "firstName",
-  "lastName",
-  "phone",
-  "address",
-  "city",
-  "state",
-  "zipCode",
+  // Who it goes to, and whatever else the customer wrote on the form: the kitchen's email says all of it.
+  ...shippingFields,
   "subtotalCents",
   "discountCents",
   "discountCode",
@@ -750,14 +739,7 @@ export function findPendingOrder(orderId: string) {
       totalCents: true,
       stripeSessionId: true,
       stripeSessionUrl: true,
-      email: true,
-      firstName: true,
-      lastName: true,
-      phone: true,
-      address: true,
-      city: true,
-      state: true,
-      zipCode: true,
+      ...shippingSelect,
       discountCode: true,
       items: { select: { productId: true, quantity: true } },
     },

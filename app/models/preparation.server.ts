@@ -1,3 +1,4 @@
+import { customerDetailsOf, shippingSelect } from "~/lib/shipping-fields";
 import { initial } from "~/lib/masking";
 import { PREPARATION_LIMIT, shortOrderId, type Preparation, type PreparationOrder } from "~/lib/orders";
 import { recordAudits } from "~/models/audit.server";
@@ -40,14 +41,7 @@ export async function getPreparation({
           createdAt: true,
           deliveryZone: true,
           distanceTenths: true,
-          firstName: true,
-          lastName: true,
-          email: true,
-          phone: true,
-          address: true,
-          city: true,
-          state: true,
-          zipCode: true,
+          ...shippingSelect,
           refundRequestedAt: true,
           items: { select: { productId: true, name: true, quantity: true }, orderBy: { name: "asc" } },
         },
@@ -74,18 +68,7 @@ export async function getPreparation({
     distance_miles: row.distanceTenths / 10,
     items: row.items.map((item) => ({ product_id: item.productId, name: item.name, quantity: item.quantity })),
     customer: { initials: `${initial(row.firstName)}${initial(row.lastName)}`, city: row.city, state: row.state },
-    delivery: customerDetails
-      ? {
-          firstName: row.firstName,
-          lastName: row.lastName,
-          email: row.email,
-          phone: row.phone,
-          address: row.address,
-          city: row.city,
-          state: row.state,
-          zipCode: row.zipCode,
-        }
-      : null,
+    delivery: customerDetails ? customerDetailsOf(row) : null,
     refund_pending: row.refundRequestedAt !== null,
   }));
 

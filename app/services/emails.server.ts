@@ -1,6 +1,7 @@
 import { brand } from "~/lib/brand";
 import { lineTotalCents } from "~/models/pricing.server";
-import { ORDER_STATUS_COPY, shortOrderId, type FulfilmentStatus, type OrderStatus } from "~/lib/orders";
+import { ORDER_STATUS_COPY, shortOrderId, type FulfilmentStatus, type OrderStatus, type StoredShipping } from "~/lib/orders";
+import { customerNotes } from "~/lib/shipping-fields";
 import { env } from "~/utils/env.server";
 import { kitchenTime } from "~/lib/dates";
 import { formatCents } from "~/lib/money";
@@ -24,16 +25,9 @@ export type EmailContent = {
   unsubscribeUrl?: string;
 };
 
-type OrderForEmail = {
+/** A paid order as its emails read it: who it goes to (every field of the shipping form, as stored), its figures and its lines. */
+type OrderForEmail = StoredShipping & {
   id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  phone: string | null;
-  address: string;
-  city: string;
-  state: string;
-  zipCode: string;
   subtotalCents: number;
   discountCents: number;
   discountCode: string | null;
@@ -135,6 +129,7 @@ export function fulfilmentEmail(order: OrderForEmail): EmailContent {
     order.phone ?? "(no phone given)",
     `${order.address}, ${order.city}, ${order.state} ${order.zipCode}`,
     `Zone: ${order.deliveryZone}, ${(order.distanceTenths / 10).toFixed(1)} miles`,
+    ...customerNotes(order).map((note) => `${note.label}: ${note.text}`),
   ];
   const text = `New paid order ${id} (${order.id})
 Placed ${kitchenTime(order.createdAt)}

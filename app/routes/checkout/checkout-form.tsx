@@ -4,7 +4,8 @@ import type { CheckoutState } from "~/routes/checkout/checkout.server";
 import { DeliveryResult, OrderSummary } from "~/components/checkout-parts";
 import { Field, FieldError, refuseWhileWaiting, waitingProps, type FormConstraints } from "~/components/forms";
 import { LockIcon } from "~/components/icons";
-import type { FieldErrors, ShippingField } from "~/lib/checkout-form";
+import type { FieldErrors } from "~/lib/checkout-form";
+import { SHIPPING_FIELDS, type ShippingField } from "~/lib/shipping-fields";
 import { useShopTerms } from "~/components/shop-terms";
 import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
 import { formatCents } from "~/lib/money";
@@ -136,26 +137,11 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
         <section className="panel" aria-labelledby="shipping-title">
           <h2 id="shipping-title">Shipping Information</h2>
           <div className="fields">
-            <ShippingInput
-              constraints={constraints}
-              name="firstName"
-              label="First name"
-              autoComplete="given-name"
-              defaultValue={values.firstName}
-              errors={fieldErrors}
-            />
-            <ShippingInput
-              constraints={constraints}
-              name="lastName"
-              label="Last name"
-              autoComplete="family-name"
-              defaultValue={values.lastName}
-              errors={fieldErrors}
-            />
+            <ShippingInput constraints={constraints} name="firstName" autoComplete="given-name" defaultValue={values.firstName} errors={fieldErrors} />
+            <ShippingInput constraints={constraints} name="lastName" autoComplete="family-name" defaultValue={values.lastName} errors={fieldErrors} />
             <ShippingInput
               constraints={constraints}
               name="email"
-              label="Email"
               type="email"
               autoComplete="email"
               inputMode="email"
@@ -166,34 +152,18 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
             <ShippingInput
               constraints={constraints}
               name="phone"
-              label="Phone"
               type="tel"
               autoComplete="tel"
               inputMode="tel"
               defaultValue={values.phone}
               errors={fieldErrors}
             />
-            <ShippingInput
-              constraints={constraints}
-              name="address"
-              label="Street address"
-              autoComplete="street-address"
-              defaultValue={values.address}
-              errors={fieldErrors}
-            />
-            <ShippingInput constraints={constraints} name="city" label="City" autoComplete="address-level2" defaultValue={values.city} errors={fieldErrors} />
-            <ShippingInput
-              constraints={constraints}
-              name="state"
-              label="State"
-              autoComplete="address-level1"
-              defaultValue={values.state}
-              errors={fieldErrors}
-            />
+            <ShippingInput constraints={constraints} name="address" autoComplete="street-address" defaultValue={values.address} errors={fieldErrors} />
+            <ShippingInput constraints={constraints} name="city" autoComplete="address-level2" defaultValue={values.city} errors={fieldErrors} />
+            <ShippingInput constraints={constraints} name="state" autoComplete="address-level1" defaultValue={values.state} errors={fieldErrors} />
             <ShippingInput
               constraints={constraints}
               name="zipCode"
-              label="ZIP code"
               autoComplete="postal-code"
               inputMode="numeric"
               defaultValue={values.zipCode}
@@ -319,7 +289,6 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
 /** A shipping field: its constraints, and whether it is marked required or optional, come from shippingSchema (sent by the loader). */
 function ShippingInput({
   name,
-  label,
   defaultValue,
   errors,
   type = "text",
@@ -329,7 +298,6 @@ function ShippingInput({
   constraints,
 }: {
   name: ShippingField;
-  label: string;
   defaultValue: string;
   errors: FieldErrors;
   type?: string;
@@ -344,7 +312,7 @@ function ShippingInput({
       className={`field field--${name}`}
       label={
         <>
-          {label}
+          {SHIPPING_FIELDS[name].label}
           {constraint?.required ? <span aria-hidden="true"> *</span> : <span className="field__optional"> (optional)</span>}
         </>
       }

@@ -48,6 +48,11 @@ export function CustomerDetailsButton({ orderId }: { orderId: string }) {
           <Text>
             {details.city}, {details.state} {details.zipCode}
           </Text>
+          {details.notes.map((note) => (
+            <Text key={note.label} style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+              {note.label}: {note.text}
+            </Text>
+          ))}
         </Paper>
       ) : (
         <Button variant="default" onClick={show} loading={mutation.isPending} style={{ alignSelf: "flex-start" }}>

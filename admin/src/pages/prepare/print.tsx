@@ -217,6 +217,11 @@ function DeliverTo({ order }: { order: PreparationOrder }) {
       <div>
         {delivery.address}, {delivery.city}, {delivery.state} {delivery.zipCode}
       </div>
+      {delivery.notes.map((note) => (
+        <div key={note.label} className="note">
+          {note.label}: {note.text}
+        </div>
+      ))}
     </div>
   );
 }
