@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_LINE_QUANTITY } from "~/lib/cart";
 import { DISCOUNT_CODE_MAX_LENGTH, DISCOUNT_CODE_MIN_LENGTH, DISCOUNT_CODE_PATTERN, DISCOUNT_KINDS, DISCOUNT_SCOPES } from "~/lib/discount-code";
 import { centsToDollars, dollarsToCents } from "~/lib/money";
-import { listDiscountCodes, saveDiscountCode } from "~/models/discount-codes.server";
+import { listDiscountCodes, saveDiscountCode, storedKindTerms } from "~/models/discount-codes.server";
 import { normalizeCode, priceOrder, type AppliedDiscount } from "~/models/pricing.server";
 import { apiError } from "~/utils/api.server";
 import { defineFunction } from "./define.server";
@@ -216,9 +216,7 @@ export const discountCodeFunctions = {
     async run({ body }) {
       const discount: AppliedDiscount = {
         code: body.code,
-        kind: body.kind,
-        basisPoints: body.kind === "percent" ? body.percentOff * 100 : 0,
-        amountOffCents: body.kind === "amount" ? body.amountOff : null,
+        ...storedKindTerms({ kind: body.kind, percentOff: body.percentOff, amountOffCents: body.amountOff }),
         minimumSubtotalCents: body.minimumSubtotal,
         appliesTo: body.appliesTo,
         description: "",

@@ -2,7 +2,7 @@ import { db, isUniqueViolation, inTransaction } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
 import type { DiscountCodeJson, DiscountCodeTerms as DiscountCodeTermsJson } from "~/lib/owner-records";
 import { TAKEN_PAYMENT_STATUSES, type PaymentStatus } from "~/lib/orders";
-import { discountKindOf, discountScopeOf, unknownTermsError } from "~/lib/discount-code";
+import { discountKindOf, discountScopeOf, unknownTermsError, type DiscountKind } from "~/lib/discount-code";
 import { centsToDollars } from "~/lib/money";
 
 /**
@@ -84,6 +84,19 @@ const limitBelowHeld = (held: number): DiscountCodeRefusal => ({
 });
 
 /**
+ * A code's kind and what it takes off as a row stores them (and pricing
+ * reads them): a percent in basis points, an amount in cents, nothing for
+ * the other kinds. save-discount-code and preview-discount-code alike.
+ */
+export function storedKindTerms(terms: { kind: DiscountKind; percentOff: number; amountOffCents: number | null }) {
+  return {
+    kind: terms.kind,
+    basisPoints: terms.kind === "percent" ? terms.percentOff * 100 : 0,
+    amountOffCents: terms.kind === "amount" ? terms.amountOffCents : null,
+  };
+}
+
+/**
  * Creates the code or updates it (by code), with an audit entry holding its
  * terms before and after. A usage limit or expiry left out keeps the stored
  * one. A usage limit may not go below the orders already holding the code:
@@ -99,9 +112,7 @@ export async function saveDiscountCode(
 ): Promise<DiscountCodeSave> {
   const taken: DiscountCodeRefusal = { ok: false, field: "code", error: `A code named ${terms.code} already exists.` };
   const data = {
-    kind: terms.kind,
-    basisPoints: terms.kind === "percent" ? terms.percentOff * 100 : 0,
-    amountOffCents: terms.kind === "amount" ? terms.amountOffCents : null,
+    ...storedKindTerms(terms),
     minimumSubtotalCents: terms.minimumSubtotalCents,
     appliesTo: terms.appliesTo,
     description: terms.description,

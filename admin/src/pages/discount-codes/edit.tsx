@@ -5,7 +5,7 @@ import { keepPreviousData } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { MAX_LINE_QUANTITY } from "@shop/cart";
-import { DISCOUNT_CODE_MAX_LENGTH, type DiscountKind, type DiscountScope } from "@shop/discount-code";
+import { DISCOUNT_CODE_MAX_LENGTH, DISCOUNT_KINDS, type DiscountKind, type DiscountScope } from "@shop/discount-code";
 import { dollarsToCents, formatCents } from "@shop/money";
 import type { DiscountCodeJson, DiscountCodeTerms, ProductJson } from "@shop/owner-records";
 import { Loading, QueryError } from "../../components/loading";
@@ -53,11 +53,9 @@ function toLocalInput(iso: string | null) {
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-const kindOptions: { value: DiscountKind; label: string }[] = [
-  { value: "percent", label: "Percent off" },
-  { value: "amount", label: "Amount off" },
-  { value: "free-shipping", label: "Free shipping" },
-];
+/** Each kind's name in the form: a kind added to DISCOUNT_KINDS without one fails the typecheck. */
+const KIND_LABELS: Record<DiscountKind, string> = { percent: "Percent off", amount: "Amount off", "free-shipping": "Free shipping" };
+const kindOptions = DISCOUNT_KINDS.map((value) => ({ value, label: KIND_LABELS[value] }));
 
 const scopeOptions: { value: DiscountScope; label: string }[] = [
   { value: "all", label: "All products" },
