@@ -1,47 +1,13 @@
 import { z } from "zod";
-import { centsToDollars, dollarsToCents, formatCents } from "~/lib/money";
 import { DEFAULT_SETTINGS } from "~/lib/shop-settings";
 import { shopSettings } from "~/models/catalog.server";
 import { saveSettings, settingsJson } from "~/models/settings.server";
+import { dollars, zoneBodySchema } from "~/models/zone-terms.server";
 import { EMAIL_STATUSES, listEmails, resendEmail, systemStatus } from "~/models/system.server";
 import { apiError } from "~/utils/api.server";
 import { defineFunction } from "./define.server";
 
-/** No fee, threshold or minimum above this: a typo of an extra digit is refused rather than charged. */
-const MAX_DOLLARS = 1_000;
 const MAX_ZONES = 8;
-const MAX_MILES = 200;
-
-const dollars = (label: string) =>
-  z
-    .number({ required_error: `${label} is required`, invalid_type_error: `${label} must be a number of dollars` })
-    .refine((value) => Number.isFinite(value) && Math.abs(centsToDollars(dollarsToCents(value)) - value) < 1e-8, `${label} can have at most 2 decimals`)
-    .refine((value) => value >= 0, `${label} cannot be negative`)
-    .refine((value) => value <= MAX_DOLLARS, `${label} can be at most ${formatCents(MAX_DOLLARS * 100)}`)
-    .transform(dollarsToCents);
-
-const orShopWide = (schema: ReturnType<typeof dollars>) => schema.nullable();
-
-const zoneSchema = z.object({
-  name: z
-    .string({ required_error: "Name is required", invalid_type_error: "Name must be text" })
-    .trim()
-    .toLowerCase()
-    .pipe(
-      z
-        .string()
-        .min(1, "Name is required")
-        .max(30, "Name can be at most 30 characters")
-        .regex(/^[a-z0-9]+( [a-z0-9]+)*$/, "Name may hold only letters, digits and single spaces"),
-    ),
-  upToMiles: z
-    .number({ required_error: "Miles are required", invalid_type_error: "Miles must be a number" })
-    .refine((value) => Number.isFinite(value) && Math.round(value * 10) === value * 10, "Miles can have at most 1 decimal")
-    .refine((value) => value > 0 && value <= MAX_MILES, `Miles must be more than 0 and at most ${MAX_MILES}`),
-  minimumOrder: dollars("Minimum order"),
-  shippingFee: orShopWide(dollars("Shipping fee")),
-  freeShippingThreshold: orShopWide(dollars("Free shipping threshold")),
-});
 
 const settingsSchema = z
   .object({
@@ -59,7 +25,7 @@ const settingsSchema = z
         .max(180, "Longitude is between -180 and 180"),
     }),
     zones: z
-      .array(zoneSchema, { required_error: "Zones are required", invalid_type_error: "Zones must be a list" })
+      .array(zoneBodySchema, { required_error: "Zones are required", invalid_type_error: "Zones must be a list" })
       .min(1, "Keep at least one zone: without one the shop delivers nowhere")
       .max(MAX_ZONES, `At most ${MAX_ZONES} zones`),
   })
@@ -113,13 +79,7 @@ export const settingsFunctions = {
         freeShippingThresholdCents: body.freeShippingThreshold,
         minimumOrderCents: body.minimumOrder,
         kitchen: body.kitchen,
-        zones: body.zones.map((zone) => ({
-          name: zone.name,
-          upToMiles: zone.upToMiles,
-          minimumOrderCents: zone.minimumOrder,
-          shippingFeeCents: zone.shippingFee,
-          freeShippingThresholdCents: zone.freeShippingThreshold,
-        })),
+        zones: body.zones,
       });
       return settingsJson(saved);
     },

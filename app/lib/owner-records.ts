@@ -64,15 +64,3 @@ export type DiscountCodeJson = DiscountCodeTerms & {
   usesHeld: number;
   updatedAt: string;
 };
-
-/** A delivery zone as get-settings and save-settings carry it: dollars; a null fee or threshold means the shop-wide one applies. */
-export type ZoneJson = { name: string; upToMiles: number; minimumOrder: number; shippingFee: number | null; freeShippingThreshold: number | null };
-
-/** The shop's terms (get-settings, save-settings; decision 052), in dollars, zones nearest first. */
-export type SettingsJson = {
-  shippingFee: number;
-  freeShippingThreshold: number;
-  minimumOrder: number;
-  kitchen: { lat: number; lon: number };
-  zones: ZoneJson[];
-};

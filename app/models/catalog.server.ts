@@ -3,7 +3,8 @@ import { db, sqlDb, sqlIn, type Sql } from "~/utils/db.server";
 import { fingerprintedUrl } from "~/utils/fingerprint.server";
 import { env } from "~/utils/env.server";
 import { z } from "zod";
-import { DEFAULT_SETTINGS, type ShopSettings, type ZoneTerms } from "~/lib/shop-settings";
+import { DEFAULT_SETTINGS, type ShopSettings } from "~/lib/shop-settings";
+import { storedZoneSchema } from "~/models/zone-terms.server";
 import { parseStored } from "~/utils/stored.server";
 import type { ProductFacts } from "~/lib/product-facts";
 import { allergyLabelOf, productFactsOf } from "~/models/product-facts.server";
@@ -73,24 +74,8 @@ function originKitchen() {
   return { lat: lat ?? DEFAULT_SETTINGS.kitchen.lat, lon: lon ?? DEFAULT_SETTINGS.kitchen.lon };
 }
 
-/**
- * The zones as ShopSettings.zones stores them (cents), nearest first: read
- * back through this, never cast. Here, not in app/lib: zod stays out of the
- * storefront's browser code (tests/e2e/scripts-after-paint.spec.ts).
- */
-const storedZonesSchema: z.ZodType<ZoneTerms[]> = z
-  .array(
-    z
-      .object({
-        name: z.string().min(1),
-        upToMiles: z.number().positive(),
-        minimumOrderCents: z.number().int().nonnegative(),
-        shippingFeeCents: z.number().int().nonnegative().nullable(),
-        freeShippingThresholdCents: z.number().int().nonnegative().nullable(),
-      })
-      .strict(),
-  )
-  .min(1);
+/** The zones as ShopSettings.zones stores them (cents), nearest first (zone-terms.server.ts). */
+const storedZonesSchema = z.array(storedZoneSchema).min(1);
 
 /** The terms products are sold on (app/lib/shop-settings.ts): the owner's saved ones, or the requirements' numbers. */
 export async function readSettings(client: Pick<PrismaClient, "shopSettings"> = db): Promise<ShopSettings> {

@@ -3,7 +3,7 @@ import { recordAudit } from "~/models/audit.server";
 import { changeCatalog, readSettings } from "~/models/catalog.server";
 import type { ShopSettings } from "~/lib/shop-settings";
 import { centsToDollars } from "~/lib/money";
-import type { SettingsJson } from "~/lib/owner-records";
+import { zoneJson, type ZoneJson } from "~/models/zone-terms.server";
 
 /**
  * The owner's changes to the shop's terms (docs/decisions/052). Written with
@@ -30,20 +30,21 @@ export async function saveSettings(actorEmail: string, settings: ShopSettings): 
   });
 }
 
-/** The settings as the functions answer them: dollars, zones nearest first. */
+/** The shop's terms as get-settings answers them and save-settings takes them back (decision 052): dollars, zones nearest first. */
+export type SettingsJson = {
+  shippingFee: number;
+  freeShippingThreshold: number;
+  minimumOrder: number;
+  kitchen: { lat: number; lon: number };
+  zones: ZoneJson[];
+};
+
 export function settingsJson(settings: ShopSettings): SettingsJson {
-  const dollars = (cents: number | null) => (cents === null ? null : centsToDollars(cents));
   return {
     shippingFee: centsToDollars(settings.shippingFeeCents),
     freeShippingThreshold: centsToDollars(settings.freeShippingThresholdCents),
     minimumOrder: centsToDollars(settings.minimumOrderCents),
     kitchen: settings.kitchen,
-    zones: settings.zones.map((zone) => ({
-      name: zone.name,
-      upToMiles: zone.upToMiles,
-      minimumOrder: centsToDollars(zone.minimumOrderCents),
-      shippingFee: dollars(zone.shippingFeeCents),
-      freeShippingThreshold: dollars(zone.freeShippingThresholdCents),
-    })),
+    zones: settings.zones.map(zoneJson),
   };
 }

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import type { SettingsJson } from "../../app/lib/owner-records";
+import type { SettingsJson } from "../../app/models/settings.server";
 import { test, expect } from "./fixtures";
 
 /**

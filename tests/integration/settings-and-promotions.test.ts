@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SettingsJson } from "~/lib/owner-records";
+import type { SettingsJson } from "~/models/settings.server";
 import { changeCatalog } from "~/models/catalog.server";
 import { priceOrder } from "~/models/pricing.server";
 import { checkDiscountCode } from "~/models/pricing.server";

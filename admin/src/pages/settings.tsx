@@ -1,6 +1,5 @@
 import { Alert, Button, Card, Fieldset, Group, SimpleGrid, Stack, Text, TextInput, Title, type TextInputProps } from "@mantine/core";
 import { useCan } from "@refinedev/core";
-import type { SettingsJson, ZoneJson } from "@shop/owner-records";
 import { useRef } from "react";
 import { fieldErrorsNote } from "../api";
 import { Loading, QueryError } from "../components/loading";
@@ -8,7 +7,11 @@ import { ownerOnlyPage } from "../components/owner-only";
 import { answerToasts } from "../toasts";
 import { useFunction, useFunctionMutation } from "../functions";
 import { useAdminForm } from "../forms";
-import type { FunctionBody } from "~/functions/registry.server";
+import type { FunctionAnswer, FunctionBody } from "~/functions/registry.server";
+
+/** The shop's terms as get-settings answers them, and one zone of them. */
+type SettingsJson = FunctionAnswer<"get-settings">;
+type ZoneJson = SettingsJson["zones"][number];
 
 /** The most zones save-settings takes. */
 const MAX_ZONES = 8;
