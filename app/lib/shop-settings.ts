@@ -29,6 +29,15 @@ export type ShopSettings = {
   zones: ZoneTerms[];
 };
 
+/**
+ * A zone on the shop-wide terms but for what is given: no minimum of its
+ * own, the shop's fee and free-shipping threshold. A term added to ZoneTerms
+ * gets its neutral value here, once, for the defaults and every test's zone.
+ */
+export function zoneWith(terms: Pick<ZoneTerms, "name" | "upToMiles"> & Partial<ZoneTerms>): ZoneTerms {
+  return { minimumOrderCents: 0, shippingFeeCents: null, freeShippingThresholdCents: null, ...terms };
+}
+
 /** The West LA kitchen (requirements §9). */
 export const DEFAULT_KITCHEN: Position = { lat: 34.0443, lon: -118.4509 };
 
@@ -39,9 +48,9 @@ export const DEFAULT_SETTINGS: ShopSettings = {
   minimumOrderCents: 2000,
   kitchen: DEFAULT_KITCHEN,
   zones: [
-    { name: "standard", upToMiles: 10, minimumOrderCents: 0, shippingFeeCents: null, freeShippingThresholdCents: null },
-    { name: "extended", upToMiles: 20, minimumOrderCents: 5000, shippingFeeCents: null, freeShippingThresholdCents: null },
-    { name: "premium", upToMiles: 25, minimumOrderCents: 10000, shippingFeeCents: null, freeShippingThresholdCents: null },
+    zoneWith({ name: "standard", upToMiles: 10 }),
+    zoneWith({ name: "extended", upToMiles: 20, minimumOrderCents: 5000 }),
+    zoneWith({ name: "premium", upToMiles: 25, minimumOrderCents: 10000 }),
   ],
 };
 

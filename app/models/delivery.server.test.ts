@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, zoneForDistance, type ShopSettings } from "~/lib/shop-settings";
+import { DEFAULT_SETTINGS, zoneForDistance, zoneWith, type ShopSettings } from "~/lib/shop-settings";
 import { deliveryForDistance, distanceMiles } from "~/models/delivery.server";
 
 const kitchenPosition = () => DEFAULT_SETTINGS.kitchen;
@@ -31,8 +31,8 @@ describe("delivery zones by distance", () => {
     const settings: ShopSettings = {
       ...DEFAULT_SETTINGS,
       zones: [
-        { name: "near", upToMiles: 5, minimumOrderCents: 1500, shippingFeeCents: 500, freeShippingThresholdCents: null },
-        { name: "far", upToMiles: 30, minimumOrderCents: 8000, shippingFeeCents: null, freeShippingThresholdCents: 9000 },
+        zoneWith({ name: "near", upToMiles: 5, minimumOrderCents: 1500, shippingFeeCents: 500 }),
+        zoneWith({ name: "far", upToMiles: 30, minimumOrderCents: 8000, freeShippingThresholdCents: 9000 }),
       ],
     };
     expect(deliveryForDistance(settings, 5)).toEqual({ ok: true, miles: 5, zone: "near", minimumCents: 1500 });

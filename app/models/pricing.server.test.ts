@@ -1,14 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { type Product } from "~/models/catalog.server";
-import { DEFAULT_SETTINGS, type ZoneTerms } from "~/lib/shop-settings";
+import { DEFAULT_SETTINGS, zoneWith, type ZoneTerms } from "~/lib/shop-settings";
 import { discountCentsFor, freeShippingHint, priceLines as priceOn, type AppliedDiscount } from "~/models/pricing.server";
 
 /** On the requirements' terms; `zoneMinimumCents` stands for a checked address in a zone with that minimum. */
 function priceLines(lines: Parameters<typeof priceOn<Product>>[0], code: AppliedDiscount | null, zoneMinimumCents: number | null = null) {
-  const zone: ZoneTerms | null =
-    zoneMinimumCents === null
-      ? null
-      : { name: "test", upToMiles: 10, minimumOrderCents: zoneMinimumCents, shippingFeeCents: null, freeShippingThresholdCents: null };
+  const zone: ZoneTerms | null = zoneMinimumCents === null ? null : zoneWith({ name: "test", upToMiles: 10, minimumOrderCents: zoneMinimumCents });
   return priceOn(lines, code, { settings: DEFAULT_SETTINGS, zone });
 }
 
