@@ -101,7 +101,9 @@ test("the owner refunds an order: a confirm dialog asks the reason, then the pay
   const dialog = adminPage.getByRole("dialog", { name: `Refund order ${shortId}` });
   await expect(dialog).toContainText("$40.00");
   await dialog.getByRole("button", { name: "Refund $40.00" }).click();
-  await expect(dialog.getByRole("alert")).toHaveText("Give a reason of 3 to 500 characters.");
+  // The message beside the field it is about, and named by it.
+  await expect(dialog.getByLabel("Reason")).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog.getByLabel("Reason")).toHaveAccessibleDescription(/Give a reason of 3 to 500 characters\./);
   await screenshots(adminPage, "admin-refund-dialog");
   await dialog.getByLabel("Reason").fill("Box arrived thawed");
   await dialog.getByRole("button", { name: "Refund $40.00" }).click();

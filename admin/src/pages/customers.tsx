@@ -1,7 +1,8 @@
 import { Alert, Button, Card, Group, List, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
 import type { HttpError } from "@refinedev/core";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { callFunction } from "../api";
+import { useAdminForm } from "../forms";
 import { ownerOnlyPage } from "../components/owner-only";
 
 type Changed = { orders: number; subscriptions: number; inquiries: number; emails: number; geocoderEntries: number };
@@ -15,20 +16,26 @@ type Changed = { orders: number; subscriptions: number; inquiries: number; email
 export default ownerOnlyPage("customers", CustomerData);
 
 function CustomerData() {
-  const [email, setEmail] = useState("");
-  const [emailError, setEmailError] = useState<string | null>(null);
+  const { form, refused } = useAdminForm({ email: "" });
+  const email = form.getValues().email;
   const [busy, setBusy] = useState<"export" | "forget" | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [outcome, setOutcome] = useState<{ kind: "exported" | "forgotten" | "error"; text: string; changed?: Changed } | null>(null);
 
+  /** The address checked before either action: the server checks it again (its message lands beside the field). */
   const valid = () => {
     const ok = /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email.trim());
-    setEmailError(ok ? null : "Enter the customer's email address.");
+    if (!ok) form.setFieldError("email", "Enter the customer's email address.");
     return ok;
   };
 
-  const exportData = async (event: FormEvent) => {
-    event.preventDefault();
+  /** A refusal: beside the field it names, else in the outcome. */
+  const failed = (error: HttpError) => {
+    refused(error);
+    setOutcome({ kind: "error", text: error.message });
+  };
+
+  const exportData = async () => {
     if (!valid()) return;
     setBusy("export");
     setOutcome(null);
@@ -47,7 +54,7 @@ function CustomerData() {
         text: `Downloaded: ${data.orders.length} order(s), ${data.subscriptions.length} subscription(s), ${data.inquiries.length} inquiry(ies), ${data.emails.length} email(s).`,
       });
     } catch (error) {
-      setOutcome({ kind: "error", text: (error as HttpError).message });
+      failed(error as HttpError);
     } finally {
       setBusy(null);
     }
@@ -61,7 +68,7 @@ function CustomerData() {
       const { changed } = await callFunction("forget-customer", { email: email.trim() });
       setOutcome({ kind: "forgotten", text: "What changed:", changed });
     } catch (error) {
-      setOutcome({ kind: "error", text: (error as HttpError).message });
+      failed(error as HttpError);
     } finally {
       setBusy(null);
     }
@@ -77,17 +84,9 @@ function CustomerData() {
         </Text>
       </div>
       <Card withBorder radius="lg">
-        <form onSubmit={(event) => void exportData(event)} noValidate>
+        <form onSubmit={form.onSubmit(() => void exportData())} noValidate>
           <Stack>
-            <TextInput
-              label="Customer's email"
-              type="email"
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-              error={emailError}
-              autoComplete="off"
-              required
-            />
+            <TextInput label="Customer's email" type="email" autoComplete="off" {...form.getInputProps("email")} required />
             <Group>
               <Button type="submit" loading={busy === "export"} disabled={busy !== null}>
                 Export their data (JSON)

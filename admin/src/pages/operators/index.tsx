@@ -3,7 +3,8 @@ import { ListStates, TableCard } from "../../components/list-parts";
 import { useCreate, useDelete, useGetIdentity, useList, useUpdate, type HttpError } from "@refinedev/core";
 import type { OperatorRow } from "@shop/operator-accounts";
 import { OPERATOR_ROLES, type OperatorRole } from "@shop/operators";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useAdminForm } from "../../forms";
 import { ownerOnlyPage } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { answerToasts } from "../../toasts";
@@ -19,25 +20,17 @@ const roleOptions = OPERATOR_ROLES.map((value) => ({
 }));
 
 function AddOperator() {
-  const [role, setRole] = useState<OperatorRole>("staff");
-  const [error, setError] = useState<HttpError | null>(null);
+  // A refusal no field names (the shop could not be reached, the owner's session ended) shows in the alert.
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const { form, refused } = useAdminForm<{ email: string; role: OperatorRole; password: string }>({ email: "", role: "staff", password: "" });
   const { mutate: create, mutation } = useCreate<OperatorRow & { message: string }, HttpError>();
-  // Each field's message from the server shows beside that field; any other refusal in the alert.
-  const fieldErrors = (error?.errors ?? {}) as Record<string, string | undefined>;
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    setError(null);
+  const submit = (values: typeof form.values) => {
+    setRefusal(null);
     create(
       {
         resource: "operators",
-        values: {
-          email: String(data.get("email") ?? ""),
-          role,
-          password: String(data.get("password") ?? ""),
-        },
+        values,
         // The form shows a refusal itself, beside the fields it names.
         ...answerToasts("operator-add", {
           success: "Operator added",
@@ -46,43 +39,44 @@ function AddOperator() {
       },
       {
         onSuccess: () => form.reset(),
-        onError: (failure) => setError(failure),
+        onError: (failure) => {
+          refused(failure);
+          if (Object.keys(failure.errors ?? {}).length === 0) setRefusal(failure.message);
+        },
       },
     );
   };
 
   return (
-    <Card withBorder radius="lg" component="form" onSubmit={submit} noValidate>
+    <Card withBorder radius="lg" component="form" onSubmit={form.onSubmit(submit)} noValidate>
       <Title order={3} size="h4" mb="sm">
         Add an operator
       </Title>
       <Group align="start" wrap="wrap">
-        <TextInput name="email" type="email" label="Email" autoComplete="off" required error={fieldErrors.email} w={260} />
+        <TextInput type="email" label="Email" autoComplete="off" required w={260} {...form.getInputProps("email")} />
         <Select
           label="Role"
           data={roleOptions}
-          value={role}
-          onChange={(value) => setRole((value as OperatorRole | null) ?? "staff")}
           allowDeselect={false}
-          error={fieldErrors.role}
           w={140}
+          {...form.getInputProps("role")}
+          onChange={(value) => form.setFieldValue("role", (value as OperatorRole | null) ?? "staff")}
         />
         <PasswordInput
-          name="password"
           label="Password"
           description="At least 12 characters besides spaces"
           autoComplete="new-password"
           required
-          error={fieldErrors.password}
           w={260}
+          {...form.getInputProps("password")}
         />
         <Button type="submit" mt={25} loading={mutation.isPending}>
           Add
         </Button>
       </Group>
-      {error && Object.keys(fieldErrors).length === 0 ? (
+      {refusal ? (
         <Alert color="red" mt="sm" role="alert">
-          {error.message}
+          {refusal}
         </Alert>
       ) : null}
     </Card>

@@ -2,7 +2,8 @@ import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text } from "@mantin
 import { CanAccess, useInvalidate } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { PAYMENT_STATUS_LABELS, REFUND_PENDING_LABEL, shortOrderId, type MaskedOrder, type PaymentStatus } from "@shop/orders";
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
+import { useAdminForm } from "../../forms";
 import { useFunctionMutation } from "../../functions";
 import { ReasonField, reasonProblem } from "./reason-field";
 
@@ -128,22 +129,21 @@ function ReasonDialogAction({
   successTitle: (answer: ReasonAnswer | undefined) => string;
 }) {
   const [opened, setOpened] = useState(false);
-  const [reason, setReason] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const { form, refused } = useAdminForm({ reason: "" });
+  // A refusal no field names (Stripe refused, the shop could not be reached): shown above the buttons.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const invalidate = useInvalidate();
   const { call, mutation } = useFunctionMutation(url);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = reason.trim();
+  const submit = ({ reason }: { reason: string }) => {
+    setRefusal(null);
     const problem = reasonProblem(reason);
     if (problem) {
-      setError(problem);
+      form.setFieldError("reason", problem);
       return;
     }
-    setError(null);
     call(
-      { orderId, reason: trimmed },
+      { orderId, reason: reason.trim() },
       {
         // The dialog shows a failure itself, next to the button to try again.
         errorNotification: false,
@@ -159,7 +159,10 @@ function ReasonDialogAction({
           setOpened(false);
           void invalidate({ resource: "orders", invalidates: ["list", "detail"], id: orderId });
         },
-        onError: (failure) => setError(failure.message),
+        onError: (failure) => {
+          refused(failure);
+          if (Object.keys(failure.errors ?? {}).length === 0) setRefusal(failure.message);
+        },
       },
     );
   };
@@ -171,13 +174,13 @@ function ReasonDialogAction({
         {buttonLabel}
       </Button>
       <Modal opened={opened} onClose={() => setOpened(false)} title={title} centered>
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={form.onSubmit(submit)} noValidate>
           <Stack>
             <Text size="sm">{explanation}</Text>
-            <ReasonField value={reason} onChange={setReason} focusOnOpen />
-            {error ? (
+            <ReasonField {...form.getInputProps("reason")} focusOnOpen />
+            {refusal ? (
               <Alert color="red" role="alert">
-                {error}
+                {refusal}
               </Alert>
             ) : null}
             <Group justify="flex-end">

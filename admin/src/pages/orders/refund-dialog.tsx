@@ -4,7 +4,8 @@ import { CanAccess, useInvalidate } from "@refinedev/core";
 import { dollarsToCents, formatCents } from "@shop/money";
 import { REFUND_PENDING_LABEL, shortOrderId, type MaskedOrderWithHistory } from "@shop/orders";
 import { keepPreviousData } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useAdminForm } from "../../forms";
 import { useFunction, useFunctionMutation } from "../../functions";
 import { ReasonField, reasonProblem } from "./reason-field";
 
@@ -46,13 +47,14 @@ export function RefundButton({ order }: { order: RefundableOrder }) {
   );
 }
 
+/** The dialog's fields, each with its message: the owner's own check's, or refund-order's by its path ("reason", "amount"). */
+type RefundFields = { mode: Mode; amount: string | number; quantities: Record<number, number>; restock: boolean; reason: string };
+
 function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () => void }) {
-  const [mode, setMode] = useState<Mode>("rest");
-  const [amount, setAmount] = useState<string | number>("");
-  const [quantities, setQuantities] = useState<Record<number, number>>({});
-  const [restock, setRestock] = useState(false);
-  const [reason, setReason] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const { form, refused } = useAdminForm<RefundFields>({ mode: "rest", amount: "", quantities: {}, restock: false, reason: "" });
+  const { mode, amount, quantities, restock, reason } = form.getValues();
+  // A refusal no field names (Stripe refused, the shop could not be reached): shown above the buttons.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const invalidate = useInvalidate();
   // 200 when Stripe refunded (or had), 202 with `pending` when Stripe's answer did not come.
   const { call, mutation } = useFunctionMutation("refund-order");
@@ -81,21 +83,20 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
         : null;
   const previewProblem = mode !== "rest" && current && query.isError ? query.error?.message : null;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = reason.trim();
-    if (!ask) {
-      setError(mode === "amount" ? "Type an amount in dollars, with at most 2 decimals." : "Choose how many of at least one line to refund.");
-      return;
-    }
-    const problem = reasonProblem(reason);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setError(null);
+  const submit = () => {
+    setRefusal(null);
+    const problems = {
+      ...(ask
+        ? {}
+        : mode === "amount"
+          ? { amount: "Type an amount in dollars, with at most 2 decimals." }
+          : { lines: "Choose how many of at least one line to refund." }),
+      ...(reasonProblem(reason) ? { reason: reasonProblem(reason) } : {}),
+    };
+    form.setErrors(problems);
+    if (!ask || Object.keys(problems).length > 0) return;
     call(
-      { orderId: order.id, reason: trimmed, ...ask },
+      { orderId: order.id, reason: reason.trim(), ...ask },
       {
         // The dialog shows a failure itself, next to the button to try again.
         errorNotification: false,
@@ -111,7 +112,10 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
           onClose();
           void invalidate({ resource: "orders", invalidates: ["list", "detail"], id: order.id });
         },
-        onError: (failure) => setError(failure.message),
+        onError: (failure) => {
+          refused(failure);
+          if (Object.keys(failure.errors ?? {}).length === 0) setRefusal(failure.message);
+        },
       },
     );
   };
@@ -120,7 +124,7 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
 
   return (
     <Modal opened onClose={onClose} title={`Refund order ${shortOrderId(order.id)}`} centered size="lg">
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={form.onSubmit(submit)} noValidate>
         <Stack>
           <Text size="sm">
             {order.refunded_cents > 0 ? (
@@ -142,7 +146,11 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
             <SegmentedControl
               aria-labelledby="refund-mode-label"
               value={mode}
-              onChange={(value) => setMode(value as Mode)}
+              onChange={(value) => {
+                // A message about the amount or the lines is about the other choice now.
+                form.clearErrors();
+                form.setFieldValue("mode", value as Mode);
+              }}
               fullWidth
               data={[
                 { value: "rest", label: order.refunded_cents > 0 ? "The rest" : "All of it" },
@@ -155,8 +163,7 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
             <NumberInput
               label="Amount in dollars"
               description={`Up to ${formatCents(order.refund_left_cents)}.`}
-              value={amount}
-              onChange={setAmount}
+              {...form.getInputProps("amount")}
               min={0.01}
               decimalScale={2}
               prefix="$"
@@ -166,52 +173,61 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
             />
           ) : null}
           {mode === "lines" ? (
-            <Table aria-label="Items to refund">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Item</Table.Th>
-                  <Table.Th ta="right">How many to refund</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {order.refundable_lines.map((line) => (
-                  <Table.Tr key={line.item_id}>
-                    <Table.Td>
-                      <Text size="sm">{line.name}</Text>
-                      <Text size="xs" c="dimmed">
-                        {line.refundable_quantity === line.quantity
-                          ? `${line.quantity} ordered`
-                          : `${line.refundable_quantity} of ${line.quantity} left to refund`}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <NumberInput
-                        aria-label={`${line.name}: how many to refund`}
-                        value={quantities[line.item_id] ?? 0}
-                        onChange={(value) => setQuantities((now) => ({ ...now, [line.item_id]: typeof value === "number" ? value : Number(value) || 0 }))}
-                        min={0}
-                        max={line.refundable_quantity}
-                        disabled={line.refundable_quantity === 0}
-                        allowDecimal={false}
-                        allowNegative={false}
-                        clampBehavior="strict"
-                        // Mantine's up and down chevrons are unnamed buttons; the arrow keys step the number all the same.
-                        hideControls
-                        w={96}
-                        ml="auto"
-                      />
-                    </Table.Td>
+            <Stack gap={4}>
+              <Table aria-label="Items to refund">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Item</Table.Th>
+                    <Table.Th ta="right">How many to refund</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {order.refundable_lines.map((line) => (
+                    <Table.Tr key={line.item_id}>
+                      <Table.Td>
+                        <Text size="sm">{line.name}</Text>
+                        <Text size="xs" c="dimmed">
+                          {line.refundable_quantity === line.quantity
+                            ? `${line.quantity} ordered`
+                            : `${line.refundable_quantity} of ${line.quantity} left to refund`}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <NumberInput
+                          aria-label={`${line.name}: how many to refund`}
+                          value={quantities[line.item_id] ?? 0}
+                          onChange={(value) => {
+                            form.clearFieldError("lines");
+                            form.setFieldValue("quantities", { ...quantities, [line.item_id]: typeof value === "number" ? value : Number(value) || 0 });
+                          }}
+                          min={0}
+                          max={line.refundable_quantity}
+                          disabled={line.refundable_quantity === 0}
+                          allowDecimal={false}
+                          allowNegative={false}
+                          clampBehavior="strict"
+                          // Mantine's up and down chevrons are unnamed buttons; the arrow keys step the number all the same.
+                          hideControls
+                          w={96}
+                          ml="auto"
+                        />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+              {form.errors.lines ? (
+                <Text size="sm" c="red.8" role="alert">
+                  {form.errors.lines}
+                </Text>
+              ) : null}
+            </Stack>
           ) : null}
           {mode !== "amount" ? (
             <Checkbox
               label={mode === "rest" ? "Put the order's items back in stock" : "Put these items back in stock"}
               description="Only for products whose stock the shop counts."
-              checked={restock}
-              onChange={(event) => setRestock(event.currentTarget.checked)}
+              {...form.getInputProps("restock", { type: "checkbox" })}
             />
           ) : null}
           {mode === "lines" ? (
@@ -224,10 +240,10 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
               {previewProblem}
             </Alert>
           ) : null}
-          <ReasonField value={reason} onChange={setReason} focusOnOpen={mode === "rest"} />
-          {error ? (
+          <ReasonField {...form.getInputProps("reason")} focusOnOpen={mode === "rest"} />
+          {refusal ? (
             <Alert color="red" role="alert">
-              {error}
+              {refusal}
             </Alert>
           ) : null}
           <Group justify="flex-end">
