@@ -40,8 +40,13 @@ test("the owner ships with a tracking number, and the customer's order page from
   await expect(adminPage.getByText(/The customer's order page link works until [A-Z][a-z]{2} \d{1,2}, \d{4}/)).toBeVisible();
   await adminPage.getByLabel("Change status").selectOption("shipped");
   const dialog = adminPage.getByRole("dialog", { name: `Ship order ${shortId}` });
-  await dialog.getByLabel("Carrier").selectOption("UPS");
   await dialog.getByLabel("Tracking number").fill("1z999 aa1 0123 456");
+  await dialog.getByRole("button", { name: "Mark as shipped" }).click();
+  // A number needs its carrier: said beside the carrier, and nothing is sent until it is chosen.
+  await expect(dialog.getByLabel("Carrier")).toHaveAccessibleDescription(/Carrier is required with a tracking number\./);
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Carrier").selectOption("UPS");
+  await expect(dialog.getByLabel("Carrier")).not.toHaveAttribute("aria-invalid", "true");
   await dialog.getByRole("button", { name: "Mark as shipped" }).click();
   await expect(dialog.getByText("Tracking number must be 6 to 40 characters.")).toHaveCount(0);
   await expect(adminPage.getByText(`Order ${shortId} is now shipped.`)).toBeVisible();

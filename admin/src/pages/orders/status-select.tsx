@@ -1,8 +1,9 @@
-import { Button, Group, Loader, Modal, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
+import { Button, Group, Loader, Modal, NativeSelect, Stack, Text, TextInput, type NativeSelectProps } from "@mantine/core";
 import { useUpdate } from "@refinedev/core";
 import { FULFILMENT_STATUSES, ORDER_STATUS_LABELS, shortOrderId, type FulfilmentStatus, type OrderStatus } from "@shop/orders";
 import { CARRIERS, checkTracking } from "@shop/tracking";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useAdminForm } from "../../forms";
 import { answerToasts } from "../../toasts";
 
 /** The steps an operator moves an order through; a cancelled order shows its status, and no step is offered. */
@@ -70,38 +71,27 @@ export function StatusSelect({ orderId, status, label, refunded = false }: { ord
 
 /** Asks for the carrier and tracking number, checked by the same rule the server applies. */
 function ShipDialog({ orderId, opened, onClose, onShip }: { orderId: string; opened: boolean; onClose: () => void; onShip: (tracking: Tracking) => void }) {
-  const [carrier, setCarrier] = useState("");
-  const [trackingNumber, setTrackingNumber] = useState("");
-  const [error, setError] = useState<{ field: "carrier" | "trackingNumber"; message: string } | null>(null);
+  const { form } = useAdminForm({ carrier: "", trackingNumber: "" });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const checked = checkTracking({ carrier, trackingNumber });
+  const submit = (values: { carrier: string; trackingNumber: string }) => {
+    const checked = checkTracking(values);
     if (!checked.ok) {
-      setError({ field: checked.field, message: `${checked.field === "carrier" ? "Carrier" : "Tracking number"} ${checked.error}.` });
+      form.setFieldError(checked.field, trackingProblem(checked));
       return;
     }
-    setError(null);
     onShip({ carrier: checked.carrier, trackingNumber: checked.trackingNumber });
   };
 
   return (
     <Modal opened={opened} onClose={onClose} title={`Ship order ${shortOrderId(orderId)}`} centered>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={form.onSubmit(submit)} noValidate>
         <Stack>
           <Text size="sm" c="dimmed">
             The customer&apos;s &quot;on its way&quot; email and order page show the carrier and tracking number, with a link to the carrier&apos;s tracking
             page. Leave them empty if you have none.
           </Text>
-          <CarrierSelect value={carrier} onChange={setCarrier} error={error?.field === "carrier" ? error.message : undefined} />
-          <TextInput
-            label="Tracking number"
-            value={trackingNumber}
-            onChange={(event) => setTrackingNumber(event.currentTarget.value)}
-            placeholder="e.g. 9400 1000 0000 0000 0000 00"
-            autoComplete="off"
-            error={error?.field === "trackingNumber" ? error.message : undefined}
-          />
+          <CarrierSelect {...form.getInputProps("carrier")} />
+          <TextInput label="Tracking number" placeholder="e.g. 9400 1000 0000 0000 0000 00" autoComplete="off" {...form.getInputProps("trackingNumber")} />
           <ShipActions onCancel={onClose} />
         </Stack>
       </form>
@@ -110,16 +100,15 @@ function ShipDialog({ orderId, opened, onClose, onShip }: { orderId: string; ope
 }
 
 /** The carrier of a shipment (optional: a number needs one, a local courier has none), the one list the server accepts. */
-export function CarrierSelect({ value, onChange, error }: { value: string; onChange: (carrier: string) => void; error?: string }) {
+export function CarrierSelect(input: Pick<NativeSelectProps, "value" | "onChange" | "error" | "onFocus" | "onBlur">) {
   return (
-    <NativeSelect
-      label="Carrier"
-      value={value}
-      onChange={(event) => onChange(event.currentTarget.value)}
-      data={[{ value: "", label: "No carrier" }, ...CARRIERS.map((carrier) => ({ value: carrier, label: carrier }))]}
-      error={error}
-    />
+    <NativeSelect label="Carrier" data={[{ value: "", label: "No carrier" }, ...CARRIERS.map((carrier) => ({ value: carrier, label: carrier }))]} {...input} />
   );
+}
+
+/** What checkTracking found wrong, as its field's message: "Tracking number may only hold letters, digits and dashes." */
+export function trackingProblem(checked: { field: "carrier" | "trackingNumber"; error: string }) {
+  return `${checked.field === "carrier" ? "Carrier" : "Tracking number"} ${checked.error}.`;
 }
 
 /** A ship dialog's buttons: Cancel, and the form's submit. */

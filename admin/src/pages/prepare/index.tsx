@@ -2,13 +2,14 @@ import { Anchor, Badge, Button, Card, Checkbox, Group, Modal, SimpleGrid, Stack,
 import { useInvalidate, useNotification } from "@refinedev/core";
 import { ORDER_STATUS_LABELS, type Preparation, type PreparationOrder } from "@shop/orders";
 import { checkTracking } from "@shop/tracking";
-import { useMemo, useState, type FormEvent } from "react";
+import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { callFunction } from "../../api";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { StatusBadge } from "../../components/status";
 import { useWide } from "../../components/wide";
-import { CarrierSelect, ShipActions } from "../orders/status-select";
+import { CarrierSelect, ShipActions, trackingProblem } from "../orders/status-select";
+import { useAdminForm } from "../../forms";
 import { itemsText, zoneTitle } from "./shared";
 import { useFunction } from "../../functions";
 import type { FunctionBody } from "~/functions/registry.server";
@@ -303,42 +304,42 @@ function ShipSelected({
   onClose: () => void;
   onShip: (tracking: Tracking) => void;
 }) {
-  const [carrier, setCarrier] = useState("");
-  const [numbers, setNumbers] = useState<Record<string, string>>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // Each order's number by its id ("numbers.<id>"), with its message there too.
+  const { form } = useAdminForm<{ carrier: string; numbers: Record<string, string> }>({ carrier: "", numbers: {} });
+  const { carrier, numbers } = form.getValues();
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const tracking: Tracking = {};
     const found: Record<string, string> = {};
     for (const order of orders) {
       const checked = checkTracking({ carrier, trackingNumber: numbers[order.id] ?? "" });
       if (checked.ok) tracking[order.id] = { carrier: checked.carrier, trackingNumber: checked.trackingNumber };
-      else found[checked.field === "carrier" ? "carrier" : order.id] = `${checked.field === "carrier" ? "Carrier" : "Tracking number"} ${checked.error}.`;
+      else found[checked.field === "carrier" ? "carrier" : `numbers.${order.id}`] = trackingProblem(checked);
     }
-    setErrors(found);
+    form.setErrors(found);
     if (Object.keys(found).length === 0) onShip(tracking);
   };
 
   return (
     <Modal opened={opened} onClose={onClose} title={`Ship ${orders.length} order${orders.length === 1 ? "" : "s"}`} centered>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={form.onSubmit(submit)} noValidate>
         <Stack>
           <Text size="sm" c="dimmed">
             Each customer gets the &quot;on its way&quot; email, with the carrier and their tracking number when given. Leave them empty if you have none.
           </Text>
-          <CarrierSelect value={carrier} onChange={setCarrier} error={errors.carrier} />
+          <CarrierSelect {...form.getInputProps("carrier")} />
           {orders.map((order) => (
             <TextInput
               key={order.id}
               label={`Tracking number, order ${order.short_id} (${ORDER_STATUS_LABELS[order.status]})`}
+              // Its own value even for an order chosen after the dialog first opened (the form has no key for it yet).
               value={numbers[order.id] ?? ""}
               onChange={(event) => {
-                const value = event.currentTarget.value;
-                setNumbers((current) => ({ ...current, [order.id]: value }));
+                form.clearFieldError(`numbers.${order.id}`);
+                form.setFieldValue(`numbers.${order.id}`, event.currentTarget.value);
               }}
               autoComplete="off"
-              error={errors[order.id]}
+              error={form.errors[`numbers.${order.id}`]}
             />
           ))}
           <ShipActions onCancel={onClose} />
