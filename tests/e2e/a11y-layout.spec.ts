@@ -137,6 +137,20 @@ adminTest("the admin header fits a phone, with its pages, the way home and Sign 
   await page.screenshot({ path: "test-results/screenshots/header-admin-desktop.png" });
 });
 
+adminTest("on a laptop the owner's every page link is in the header, whole, none scrolled out of sight", async ({ adminPage: page }) => {
+  for (const width of [1024, 1280, 1366, 1440]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto("/admin");
+    await expect(page.getByTestId("status-badge").first()).toBeVisible();
+    const nav = page.getByRole("banner").getByRole("navigation", { name: "Admin" });
+    // Eleven links for an owner: at 1280 px "Settings" and "System" were once past the header's edge.
+    await expect(nav.getByRole("link")).toHaveCount(11);
+    for (const link of await nav.getByRole("link").all()) await expectOnScreen(page, link);
+    expect(await nav.evaluate((element) => element.scrollWidth <= element.clientWidth), `${width} px: the links fit without scrolling`).toBe(true);
+    await expectOnScreen(page, page.getByRole("banner").getByRole("button", { name: "Sign out" }));
+  }
+});
+
 test("the added-to-cart popup waits while focus is on it, then closes 4 s after focus leaves", async ({ page }) => {
   await page.clock.install();
   await page.goto("/shop?category=bars");

@@ -32,16 +32,15 @@ export function AdminLayout({ children }: { children: ReactNode }) {
   const [menuOpen, menu] = useDisclosure(false);
 
   return (
-    <AppShell header={{ height: 64 }} padding={{ base: "md", sm: "lg" }}>
+    // From "xl" (1408 px) every link fits beside the title; between "md" and "xl" (a laptop's 1024 to 1366) they take a second row of the header.
+    <AppShell header={{ height: { base: 64, md: 108, xl: 64 } }} padding={{ base: "md", sm: "lg" }}>
       <AppShell.Header bg="chocolate.9" c="white" px={{ base: "md", sm: "lg" }}>
-        <Group h="100%" justify="space-between" wrap="nowrap">
+        <Group h={64} justify="space-between" wrap="nowrap">
           <Group gap="lg" wrap="nowrap" style={{ minWidth: 0 }}>
             <Title order={1} size="h3" c="white" style={{ whiteSpace: "nowrap" }}>
               Order Management
             </Title>
-            <Group gap={2} visibleFrom="md" wrap="nowrap" component="nav" aria-label="Admin" style={{ overflowX: "auto", minWidth: 0 }}>
-              <NavLinks inHeader />
-            </Group>
+            <HeaderNav visibleFrom="xl" />
           </Group>
           <Group gap="md" wrap="nowrap" visibleFrom="md" style={{ flexShrink: 0 }}>
             <Anchor href="/" c="yellow.2" fw={700} style={{ whiteSpace: "nowrap" }}>
@@ -61,6 +60,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
           </Group>
           <Burger opened={menuOpen} onClick={menu.toggle} hiddenFrom="md" color="white" aria-label="Menu" aria-expanded={menuOpen} aria-controls="admin-menu" />
         </Group>
+        <HeaderNav visibleFrom="md" hiddenFrom="xl" h={40} />
       </AppShell.Header>
 
       <Drawer opened={menuOpen} onClose={menu.close} position="right" size="xs" title="Menu" hiddenFrom="md" id="admin-menu">
@@ -88,8 +88,17 @@ export function AdminLayout({ children }: { children: ReactNode }) {
   );
 }
 
+/** The header's links: beside the title on a wide screen, in a row of their own on a laptop (one of them shown at a time). */
+function HeaderNav(props: { visibleFrom: "md" | "xl"; hiddenFrom?: "xl"; h?: number }) {
+  return (
+    <Group gap={2} wrap="nowrap" component="nav" aria-label="Admin" style={{ overflowX: "auto", minWidth: 0 }} {...props}>
+      <NavLinks inHeader />
+    </Group>
+  );
+}
+
 /**
- * A link per resource declared in App.tsx that has a list page, for what the
+ * A link per resource declared in resources.ts that has a list page, for what the
  * operator's role may open (the access control provider). selectedKey is the
  * current page's resource, so an order's page lights up 'Orders'.
  */
