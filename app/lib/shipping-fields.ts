@@ -1,21 +1,23 @@
 /**
  * The shipping form's fields (requirements §3), declared once: each one's
- * label, whether it says who to deliver to (the contact block every reader
- * lays out itself), and whether a forgotten order keeps it. Browser-safe and
- * free of zod: the checkout page's labels come from here, and the admin's
- * printed pages read what the server built with it. Each field's rule is in
- * checkout-form.ts, whose schema must name exactly these fields.
+ * label and input (the checkout page draws them in this order), whether it
+ * says who to deliver to (the contact block every reader lays out itself),
+ * and whether a forgotten order keeps it. Browser-safe and free of zod; the
+ * admin's printed pages read what the server built with it. Each field's
+ * rule is in checkout-form.ts, whose schema must name exactly these fields.
  *
- * A field added here reaches, with no change of their own: the order's
- * insert, every statement that reads who an order goes to (shippingSelect,
- * and the paid order's RETURNING), the kitchen's email, the packing slips
- * and the owner's customer details (as a note: "Gift message: …"), a
- * customer's export and their erasure.
+ * A field added here reaches, with no change of their own: the checkout
+ * page, the order's insert, every statement that reads who an order goes to
+ * (shippingSelect, and the paid order's RETURNING), the kitchen's email, the
+ * packing slips and the owner's customer details (as a note: "Gift message:
+ * …"), a customer's export and their erasure.
  */
 import type { CustomerDetails, CustomerNote, StoredShipping } from "~/lib/orders";
 
 type FieldTerms = {
   label: string;
+  /** Its input on the checkout page: what the browser may fill it with, and the keyboard a phone shows. */
+  input: { autoComplete: string; type?: "email" | "tel"; inputMode?: "email" | "tel" | "numeric" };
   /** Part of who to deliver to (name, email, phone, address): laid out by each reader, not listed as a note. */
   contact?: true;
   /** Kept when the customer is forgotten: where the order went, to the town (the zones' and the days' figures). */
@@ -23,14 +25,14 @@ type FieldTerms = {
 };
 
 export const SHIPPING_FIELDS = {
-  firstName: { label: "First name", contact: true },
-  lastName: { label: "Last name", contact: true },
-  email: { label: "Email", contact: true },
-  phone: { label: "Phone", contact: true },
-  address: { label: "Street address", contact: true },
-  city: { label: "City", contact: true, keptWhenForgotten: true },
-  state: { label: "State", contact: true, keptWhenForgotten: true },
-  zipCode: { label: "ZIP code", contact: true, keptWhenForgotten: true },
+  firstName: { label: "First name", input: { autoComplete: "given-name" }, contact: true },
+  lastName: { label: "Last name", input: { autoComplete: "family-name" }, contact: true },
+  email: { label: "Email", input: { autoComplete: "email", type: "email", inputMode: "email" }, contact: true },
+  phone: { label: "Phone", input: { autoComplete: "tel", type: "tel", inputMode: "tel" }, contact: true },
+  address: { label: "Street address", input: { autoComplete: "street-address" }, contact: true },
+  city: { label: "City", input: { autoComplete: "address-level2" }, contact: true, keptWhenForgotten: true },
+  state: { label: "State", input: { autoComplete: "address-level1" }, contact: true, keptWhenForgotten: true },
+  zipCode: { label: "ZIP code", input: { autoComplete: "postal-code", inputMode: "numeric" }, contact: true, keptWhenForgotten: true },
 } as const satisfies Record<string, FieldTerms>;
 
 export type ShippingField = keyof typeof SHIPPING_FIELDS;

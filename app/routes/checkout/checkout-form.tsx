@@ -5,7 +5,7 @@ import { DeliveryResult, OrderSummary } from "~/components/checkout-parts";
 import { Field, FieldError, refuseWhileWaiting, waitingProps, type FormConstraints } from "~/components/forms";
 import { LockIcon } from "~/components/icons";
 import type { FieldErrors } from "~/lib/checkout-form";
-import { SHIPPING_FIELDS, type ShippingField } from "~/lib/shipping-fields";
+import { SHIPPING_FIELDS, shippingFields, type ShippingField } from "~/lib/shipping-fields";
 import { useShopTerms } from "~/components/shop-terms";
 import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
 import { formatCents } from "~/lib/money";
@@ -137,38 +137,17 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
         <section className="panel" aria-labelledby="shipping-title">
           <h2 id="shipping-title">Shipping Information</h2>
           <div className="fields">
-            <ShippingInput constraints={constraints} name="firstName" autoComplete="given-name" defaultValue={values.firstName} errors={fieldErrors} />
-            <ShippingInput constraints={constraints} name="lastName" autoComplete="family-name" defaultValue={values.lastName} errors={fieldErrors} />
-            <ShippingInput
-              constraints={constraints}
-              name="email"
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              defaultValue={values.email}
-              errors={fieldErrors}
-              onChange={setEmail}
-            />
-            <ShippingInput
-              constraints={constraints}
-              name="phone"
-              type="tel"
-              autoComplete="tel"
-              inputMode="tel"
-              defaultValue={values.phone}
-              errors={fieldErrors}
-            />
-            <ShippingInput constraints={constraints} name="address" autoComplete="street-address" defaultValue={values.address} errors={fieldErrors} />
-            <ShippingInput constraints={constraints} name="city" autoComplete="address-level2" defaultValue={values.city} errors={fieldErrors} />
-            <ShippingInput constraints={constraints} name="state" autoComplete="address-level1" defaultValue={values.state} errors={fieldErrors} />
-            <ShippingInput
-              constraints={constraints}
-              name="zipCode"
-              autoComplete="postal-code"
-              inputMode="numeric"
-              defaultValue={values.zipCode}
-              errors={fieldErrors}
-            />
+            {shippingFields.map((name) => (
+              <ShippingInput
+                key={name}
+                constraints={constraints}
+                name={name}
+                {...SHIPPING_FIELDS[name].input}
+                defaultValue={values[name]}
+                errors={fieldErrors}
+                onChange={name === "email" ? setEmail : undefined}
+              />
+            ))}
           </div>
         </section>
 
