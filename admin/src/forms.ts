@@ -20,11 +20,19 @@ export function fieldErrorsOf(error: HttpError | null | undefined): Record<strin
  * name in `initialValues`, and `form.getInputProps(name)` gives it its value,
  * its change and its message. The shop validates on the server (one schema,
  * app/functions): `refused(error)` puts a refused save's messages beside their
- * fields, and a field's message goes once it is changed.
+ * fields (a field's message goes once it is changed), or, when it names no
+ * field, makes it the form's `refusal`.
  */
 export function useAdminForm<Values extends Record<string, unknown>>(initialValues: Values | (() => Values)) {
   // Made once, as useForm reads its initial values once.
   const [initial] = useState(initialValues);
   const form = useForm<Values>({ mode: "controlled", initialValues: initial });
-  return { form, refused: (error: HttpError) => form.setErrors(fieldErrorsOf(error)) };
+  // A refusal that names no field (the shop could not be reached, Stripe refused), for the form's alert (FormRefusal).
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const refused = (error: HttpError) => {
+    const messages = fieldErrorsOf(error);
+    form.setErrors(messages);
+    setRefusal(Object.keys(messages).length === 0 ? error.message : null);
+  };
+  return { form, refused, refusal, clearRefusal: () => setRefusal(null) };
 }

@@ -1,10 +1,10 @@
-import { Alert, Badge, Button, Card, Group, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Badge, Button, Card, Group, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { ListStates, TableCard } from "../../components/list-parts";
 import { useCreate, useDelete, useGetIdentity, useList, useUpdate, type HttpError } from "@refinedev/core";
 import type { OperatorRow } from "@shop/operator-accounts";
 import { OPERATOR_ROLES, type OperatorRole } from "@shop/operators";
-import { useState } from "react";
 import { useAdminForm } from "../../forms";
+import { FormRefusal } from "../../components/form-refusal";
 import { ownerOnlyPage } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { answerToasts } from "../../toasts";
@@ -20,13 +20,15 @@ const roleOptions = OPERATOR_ROLES.map((value) => ({
 }));
 
 function AddOperator() {
-  // A refusal no field names (the shop could not be reached, the owner's session ended) shows in the alert.
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const { form, refused } = useAdminForm<{ email: string; role: OperatorRole; password: string }>({ email: "", role: "staff", password: "" });
+  const { form, refused, refusal, clearRefusal } = useAdminForm<{ email: string; role: OperatorRole; password: string }>({
+    email: "",
+    role: "staff",
+    password: "",
+  });
   const { mutate: create, mutation } = useCreate<OperatorRow & { message: string }, HttpError>();
 
   const submit = (values: typeof form.values) => {
-    setRefusal(null);
+    clearRefusal();
     create(
       {
         resource: "operators",
@@ -39,10 +41,7 @@ function AddOperator() {
       },
       {
         onSuccess: () => form.reset(),
-        onError: (failure) => {
-          refused(failure);
-          if (Object.keys(failure.errors ?? {}).length === 0) setRefusal(failure.message);
-        },
+        onError: refused,
       },
     );
   };
@@ -74,11 +73,7 @@ function AddOperator() {
           Add
         </Button>
       </Group>
-      {refusal ? (
-        <Alert color="red" mt="sm" role="alert">
-          {refusal}
-        </Alert>
-      ) : null}
+      <FormRefusal message={refusal} mt="sm" />
     </Card>
   );
 }

@@ -1,9 +1,10 @@
-import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text } from "@mantine/core";
+import { Anchor, Badge, Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { CanAccess, useInvalidate } from "@refinedev/core";
 import { formatCents } from "@shop/money";
 import { PAYMENT_STATUS_LABELS, REFUND_PENDING_LABEL, shortOrderId, type MaskedOrder, type PaymentStatus } from "@shop/orders";
 import { useState, type ReactNode } from "react";
 import { useAdminForm } from "../../forms";
+import { FormRefusal } from "../../components/form-refusal";
 import { useFunctionMutation } from "../../functions";
 import { ReasonField, reasonProblem } from "./reason-field";
 
@@ -129,14 +130,12 @@ function ReasonDialogAction({
   successTitle: (answer: ReasonAnswer | undefined) => string;
 }) {
   const [opened, setOpened] = useState(false);
-  const { form, refused } = useAdminForm({ reason: "" });
-  // A refusal no field names (Stripe refused, the shop could not be reached): shown above the buttons.
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const { form, refused, refusal, clearRefusal } = useAdminForm({ reason: "" });
   const invalidate = useInvalidate();
   const { call, mutation } = useFunctionMutation(url);
 
   const submit = ({ reason }: { reason: string }) => {
-    setRefusal(null);
+    clearRefusal();
     const problem = reasonProblem(reason);
     if (problem) {
       form.setFieldError("reason", problem);
@@ -159,10 +158,7 @@ function ReasonDialogAction({
           setOpened(false);
           void invalidate({ resource: "orders", invalidates: ["list", "detail"], id: orderId });
         },
-        onError: (failure) => {
-          refused(failure);
-          if (Object.keys(failure.errors ?? {}).length === 0) setRefusal(failure.message);
-        },
+        onError: refused,
       },
     );
   };
@@ -178,11 +174,7 @@ function ReasonDialogAction({
           <Stack>
             <Text size="sm">{explanation}</Text>
             <ReasonField {...form.getInputProps("reason")} focusOnOpen />
-            {refusal ? (
-              <Alert color="red" role="alert">
-                {refusal}
-              </Alert>
-            ) : null}
+            <FormRefusal message={refusal} />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setOpened(false)}>
                 Cancel

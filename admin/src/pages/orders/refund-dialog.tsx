@@ -6,6 +6,7 @@ import { REFUND_PENDING_LABEL, shortOrderId, type MaskedOrderWithHistory } from 
 import { keepPreviousData } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAdminForm } from "../../forms";
+import { FormRefusal } from "../../components/form-refusal";
 import { useFunction, useFunctionMutation } from "../../functions";
 import { ReasonField, reasonProblem } from "./reason-field";
 
@@ -51,10 +52,8 @@ export function RefundButton({ order }: { order: RefundableOrder }) {
 type RefundFields = { mode: Mode; amount: string | number; quantities: Record<number, number>; restock: boolean; reason: string };
 
 function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () => void }) {
-  const { form, refused } = useAdminForm<RefundFields>({ mode: "rest", amount: "", quantities: {}, restock: false, reason: "" });
+  const { form, refused, refusal, clearRefusal } = useAdminForm<RefundFields>({ mode: "rest", amount: "", quantities: {}, restock: false, reason: "" });
   const { mode, amount, quantities, restock, reason } = form.getValues();
-  // A refusal no field names (Stripe refused, the shop could not be reached): shown above the buttons.
-  const [refusal, setRefusal] = useState<string | null>(null);
   const invalidate = useInvalidate();
   // 200 when Stripe refunded (or had), 202 with `pending` when Stripe's answer did not come.
   const { call, mutation } = useFunctionMutation("refund-order");
@@ -84,7 +83,7 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
   const previewProblem = mode !== "rest" && current && query.isError ? query.error?.message : null;
 
   const submit = () => {
-    setRefusal(null);
+    clearRefusal();
     const problems = {
       ...(ask
         ? {}
@@ -112,10 +111,7 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
           onClose();
           void invalidate({ resource: "orders", invalidates: ["list", "detail"], id: order.id });
         },
-        onError: (failure) => {
-          refused(failure);
-          if (Object.keys(failure.errors ?? {}).length === 0) setRefusal(failure.message);
-        },
+        onError: refused,
       },
     );
   };
@@ -241,11 +237,7 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
             </Alert>
           ) : null}
           <ReasonField {...form.getInputProps("reason")} focusOnOpen={mode === "rest"} />
-          {refusal ? (
-            <Alert color="red" role="alert">
-              {refusal}
-            </Alert>
-          ) : null}
+          <FormRefusal message={refusal} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
