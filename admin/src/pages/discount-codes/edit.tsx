@@ -136,6 +136,8 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
   function submit(values: CodeFields) {
     const { kind, percentOff, amountOff, minimumSubtotal, usageLimit, startsAt, expiresAt } = values;
     // Each kind sends its own figure only: a hidden field's old text is not refused under a kind that does not use it.
+    // A figure typed as text that is not a number goes as typed (numberOf), so save-discount-code's 400 names its
+    // field: these are the terms' type only once the server has checked them, hence the cast.
     const terms = {
       code: values.code,
       kind,
