@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
 import { singleLine } from "~/lib/forms";
-import { shippingFields, type ShippingField } from "~/lib/shipping-fields";
-
-export { shippingFields, type ShippingField };
+import type { ShippingField } from "~/lib/shipping-fields";
 
 const required = (max: number) => singleLine(max).min(1, "Required");
 

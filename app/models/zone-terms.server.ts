@@ -13,7 +13,7 @@ import type { ZoneTerms } from "~/lib/shop-settings";
  */
 
 /** No fee, threshold or minimum above this: a typo of an extra digit is refused rather than charged. */
-export const MAX_DOLLARS = 1_000;
+const MAX_DOLLARS = 1_000;
 const MAX_MILES = 200;
 
 /** A figure in dollars as the owner types it: at most 2 decimals, 0 to MAX_DOLLARS, as integer cents. */

@@ -2,7 +2,7 @@ import { createCookie } from "@remix-run/node";
 import { z } from "zod";
 import { secureCookies, sessionSecret } from "~/utils/env.server";
 import { formText } from "~/utils/forms.server";
-import { shippingFields } from "~/lib/checkout-form";
+import { shippingFields } from "~/lib/shipping-fields";
 
 /**
  * What the customer has typed into the checkout so far (the draft), kept by the
