@@ -102,7 +102,8 @@ export const catalogue: CatalogueProduct[] = [
 export const discountCodes = [
   {
     code: "WELCOME10",
-    basisPoints: 1000,
+    kind: "percent",
+    terms: { basisPoints: 1000 },
     description: "10% off your first order",
     firstOrderOnly: true,
   },

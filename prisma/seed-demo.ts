@@ -20,8 +20,7 @@ const DEMO_DOMAIN = "demo.chillpb.example";
 const WELCOME10: AppliedDiscount = {
   code: "WELCOME10",
   kind: "percent",
-  basisPoints: 1000,
-  amountOffCents: null,
+  terms: { basisPoints: 1000 },
   minimumSubtotalCents: null,
   appliesTo: "all",
   description: "10% off your first order",

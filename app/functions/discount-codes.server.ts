@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { MAX_LINE_QUANTITY } from "~/lib/cart";
-import { DISCOUNT_CODE_MAX_LENGTH, DISCOUNT_CODE_MIN_LENGTH, DISCOUNT_CODE_PATTERN, DISCOUNT_KINDS, DISCOUNT_SCOPES } from "~/lib/discount-code";
+import { DISCOUNT_CODE_MAX_LENGTH, DISCOUNT_CODE_MIN_LENGTH, DISCOUNT_CODE_PATTERN, DISCOUNT_SCOPES } from "~/lib/discount-code";
 import { centsToDollars, dollarsToCents } from "~/lib/money";
-import { listDiscountCodes, saveDiscountCode, storedKindTerms } from "~/models/discount-codes.server";
+import { listDiscountCodes, saveDiscountCode } from "~/models/discount-codes.server";
+import { offerBodySchema, storeOffer } from "~/models/discount-kinds.server";
 import { normalizeCode, priceOrder, type AppliedDiscount } from "~/models/pricing.server";
 import { apiError } from "~/utils/api.server";
 import { defineFunction } from "./define.server";
@@ -24,7 +25,10 @@ const flag = (label: string) =>
     invalid_type_error: `${label} must be true or false`,
   });
 
-const saveSchema = z
+/** The kind and its figures (each kind's own, models/discount-kinds.server.ts), as the row stores them. */
+const offerSchema = offerBodySchema.transform((offer) => ({ offer: storeOffer(offer) }));
+
+const termsSchema = z
   .object({
     code: z
       .string({
@@ -39,20 +43,6 @@ const saveSchema = z
           .max(DISCOUNT_CODE_MAX_LENGTH, CODE_LENGTH)
           .regex(DISCOUNT_CODE_PATTERN, "Code may hold only letters, digits and single dashes between them"),
       ),
-    kind: z
-      .enum(DISCOUNT_KINDS, {
-        errorMap: () => ({
-          message: `Kind must be one of ${DISCOUNT_KINDS.join(", ")}`,
-        }),
-      })
-      .default("percent"),
-    percentOff: z
-      .number({ invalid_type_error: "Percent off must be a number" })
-      .int("Percent off must be a whole number")
-      .min(1, "Percent off must be between 1 and 100")
-      .max(100, "Percent off must be between 1 and 100")
-      .optional(),
-    amountOff: dollars("Amount off").nullable().optional(),
     minimumSubtotal: dollars("Minimum subtotal").nullable().optional(),
     appliesTo: z
       .enum(DISCOUNT_SCOPES, {
@@ -84,19 +74,6 @@ const saveSchema = z
     create: z.boolean({ invalid_type_error: "Create must be true or false" }).optional(),
   })
   .superRefine((body, context) => {
-    if (body.kind === "percent" && body.percentOff === undefined)
-      context.addIssue({
-        code: "custom",
-        path: ["percentOff"],
-        message: "Percent off is required",
-      });
-    if (body.kind === "amount" && (body.amountOff === undefined || body.amountOff === null || body.amountOff === 0)) {
-      context.addIssue({
-        code: "custom",
-        path: ["amountOff"],
-        message: "Amount off is required, more than $0.00",
-      });
-    }
     if (body.startsAt && body.expiresAt && body.startsAt >= body.expiresAt) {
       context.addIssue({
         code: "custom",
@@ -105,6 +82,8 @@ const saveSchema = z
       });
     }
   });
+
+const saveSchema = z.intersection(termsSchema, offerSchema);
 
 /** Dollars with at most 2 decimals, 0 to $1,000, as integer cents. */
 function dollars(label: string) {
@@ -118,35 +97,35 @@ function dollars(label: string) {
 /** preview-discount-code's figures: any dollars from 0 to $1,000, as cents. */
 const sampleDollars = z.number().min(0).max(1_000).transform(dollarsToCents);
 
-const previewSchema = z.object({
-  code: z
-    .string()
-    .trim()
-    .min(1)
-    .max(32)
-    .default("PREVIEW")
-    .transform((code) => code.toUpperCase()),
-  kind: z.enum(DISCOUNT_KINDS).default("percent"),
-  percentOff: z.number().int().min(0).max(100).default(0),
-  amountOff: sampleDollars.nullable().default(null),
-  minimumSubtotal: sampleDollars.nullable().default(null),
-  appliesTo: z.enum(DISCOUNT_SCOPES).default("all"),
-  /** The sample cart: any products and quantities of the catalogue. */
-  items: z
-    .array(
-      z.object({
-        productId: z.string().min(1).max(64),
-        quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
-      }),
-    )
-    .min(1, "Add a product to the sample cart")
-    .max(20),
-  /** A zone's name, to see its fee and threshold; null for the shop-wide ones. */
-  zone: z.string().max(30).nullable().default(null),
-});
+const previewSchema = z.intersection(
+  z.object({
+    code: z
+      .string()
+      .trim()
+      .min(1)
+      .max(32)
+      .default("PREVIEW")
+      .transform((code) => code.toUpperCase()),
+    minimumSubtotal: sampleDollars.nullable().default(null),
+    appliesTo: z.enum(DISCOUNT_SCOPES).default("all"),
+    /** The sample cart: any products and quantities of the catalogue. */
+    items: z
+      .array(
+        z.object({
+          productId: z.string().min(1).max(64),
+          quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
+        }),
+      )
+      .min(1, "Add a product to the sample cart")
+      .max(20),
+    /** A zone's name, to see its fee and threshold; null for the shop-wide ones. */
+    zone: z.string().max(30).nullable().default(null),
+  }),
+  offerSchema,
+);
 
 /** A code's terms, as the examples of save- and preview-discount-code send them. */
-const SPRING_TERMS = { code: "SPRING-15", kind: "percent", percentOff: 15, amountOff: null, minimumSubtotal: null, appliesTo: "all" } as const;
+const SPRING_TERMS = { code: "SPRING-15", kind: "percent", percentOff: 15, minimumSubtotal: null, appliesTo: "all" } as const;
 
 /** The owner's discount codes (decisions 022, 026, 053): listed, saved, and tried on a sample cart. */
 export const discountCodeFunctions = {
@@ -180,17 +159,8 @@ export const discountCodeFunctions = {
       usageLimit: 100,
       expiresAt: null,
     },
-    async run({ body: { create, percentOff, amountOff, minimumSubtotal, ...terms }, admin }) {
-      const saved = await saveDiscountCode(
-        admin.email,
-        {
-          ...terms,
-          percentOff: percentOff ?? 0,
-          amountOffCents: amountOff ?? null,
-          minimumSubtotalCents: minimumSubtotal ?? null,
-        },
-        { createOnly: create === true },
-      );
+    async run({ body: { create, minimumSubtotal, ...terms }, admin }) {
+      const saved = await saveDiscountCode(admin.email, { ...terms, minimumSubtotalCents: minimumSubtotal ?? null }, { createOnly: create === true });
       if (!saved.ok) return apiError(saved.field === "code" ? 409 : 400, `${saved.field}: ${saved.error}`, { fieldErrors: { [saved.field]: saved.error } });
       return {
         message: `${saved.code.code} ${saved.created ? "created" : "saved"}.`,
@@ -215,8 +185,8 @@ export const discountCodeFunctions = {
     },
     async run({ body }) {
       const discount: AppliedDiscount = {
+        ...body.offer,
         code: body.code,
-        ...storedKindTerms({ kind: body.kind, percentOff: body.percentOff, amountOffCents: body.amountOff }),
         minimumSubtotalCents: body.minimumSubtotal,
         appliesTo: body.appliesTo,
         description: "",

@@ -139,11 +139,11 @@ export const storefrontFunctions = {
       return {
         valid: true,
         code: discount.code,
-        discount: discount.kind === "percent" ? discount.basisPoints / 10000 : 0,
+        discount: discount.kind === "percent" ? discount.terms.basisPoints / 10000 : 0,
         description: discount.description,
         error: null,
         kind: discount.kind,
-        amountOff: discount.amountOffCents === null ? null : centsToDollars(discount.amountOffCents),
+        amountOff: discount.kind === "amount" ? centsToDollars(discount.terms.amountOffCents) : null,
         minimumSubtotal: discount.minimumSubtotalCents === null ? null : centsToDollars(discount.minimumSubtotalCents),
         appliesTo: discount.appliesTo,
       };

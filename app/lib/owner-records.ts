@@ -1,4 +1,4 @@
-import type { DiscountKind, DiscountScope } from "./discount-code";
+import type { DiscountOffer, DiscountScope } from "./discount-code";
 import type { ProductFacts } from "./product-facts";
 /**
  * What the owner's catalogue functions answer, as the admin receives them
@@ -32,15 +32,9 @@ export type ProductJson = {
   history: AuditRecord[];
 };
 
-/** A discount code's terms, as the owner sends them to save-discount-code. */
-export type DiscountCodeTerms = {
+/** A discount code's terms, its kind's own figures beside `kind` (decision 088), as the owner sends them to save-discount-code. */
+export type DiscountCodeTerms = DiscountOffer & {
   code: string;
-  /** What the code gives (decision 053). */
-  kind: DiscountKind;
-  /** Percent codes: 1 to 100; 0 for the other kinds. */
-  percentOff: number;
-  /** Amount codes: dollars off; null for the other kinds. */
-  amountOff: number | null;
   /** Dollars the covered lines must come to; null for none. */
   minimumSubtotal: number | null;
   appliesTo: DiscountScope;

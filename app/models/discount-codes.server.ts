@@ -2,8 +2,8 @@ import { db, isUniqueViolation, inTransaction } from "~/utils/db.server";
 import { recordAudit } from "~/models/audit.server";
 import type { DiscountCodeJson, DiscountCodeTerms as DiscountCodeTermsJson } from "~/lib/owner-records";
 import { TAKEN_PAYMENT_STATUSES, type PaymentStatus } from "~/lib/orders";
-import { discountKindOf, discountScopeOf, unknownTermsError, type DiscountKind } from "~/lib/discount-code";
 import { centsToDollars } from "~/lib/money";
+import { showOffer, storedOfferOf, storedScopeOf, type StoredOffer } from "~/models/discount-kinds.server";
 
 /**
  * The owner's discount codes (decisions 022, 026). A code's `usesHeld` counts the
@@ -14,15 +14,15 @@ import { centsToDollars } from "~/lib/money";
  */
 
 /**
- * The terms as saveDiscountCode takes them: the expiry as a Date. A limit or
- * expiry left out (undefined) keeps an existing code's, and a new code has
- * none; null clears it.
+ * The terms as saveDiscountCode takes them: the kind's figures as stored
+ * (`offer`), the expiry as a Date. A limit or expiry left out (undefined)
+ * keeps an existing code's, and a new code has none; null clears it.
  */
-export type DiscountCodeTerms = Omit<DiscountCodeTermsJson, "usageLimit" | "expiresAt" | "startsAt" | "amountOff" | "minimumSubtotal"> & {
+export type DiscountCodeTerms = Pick<DiscountCodeTermsJson, "code" | "appliesTo" | "description" | "active" | "firstOrderOnly"> & {
+  offer: StoredOffer;
   usageLimit?: number | null;
   expiresAt?: Date | null;
   startsAt?: Date | null;
-  amountOffCents: number | null;
   minimumSubtotalCents: number | null;
 };
 
@@ -31,15 +31,11 @@ export type DiscountCodeRow = DiscountCodeJson;
 type StoredCode = NonNullable<Awaited<ReturnType<typeof db.discountCode.findUnique>>>;
 
 /** The stored row in the operator's words, as the audit and the API show it. */
-function termsOf(code: StoredCode) {
-  const kind = discountKindOf(code.kind);
-  const appliesTo = discountScopeOf(code.appliesTo);
-  if (kind === null || appliesTo === null) throw unknownTermsError(code.code, code.kind, code.appliesTo);
+function termsOf(code: StoredCode): DiscountCodeTermsJson {
+  const appliesTo = storedScopeOf(code);
   return {
+    ...showOffer(storedOfferOf(code)),
     code: code.code,
-    kind,
-    percentOff: code.basisPoints / 100,
-    amountOff: code.amountOffCents === null ? null : centsToDollars(code.amountOffCents),
     minimumSubtotal: code.minimumSubtotalCents === null ? null : centsToDollars(code.minimumSubtotalCents),
     appliesTo,
     startsAt: code.startsAt?.toISOString() ?? null,
@@ -84,19 +80,6 @@ const limitBelowHeld = (held: number): DiscountCodeRefusal => ({
 });
 
 /**
- * A code's kind and what it takes off as a row stores them (and pricing
- * reads them): a percent in basis points, an amount in cents, nothing for
- * the other kinds. save-discount-code and preview-discount-code alike.
- */
-export function storedKindTerms(terms: { kind: DiscountKind; percentOff: number; amountOffCents: number | null }) {
-  return {
-    kind: terms.kind,
-    basisPoints: terms.kind === "percent" ? terms.percentOff * 100 : 0,
-    amountOffCents: terms.kind === "amount" ? terms.amountOffCents : null,
-  };
-}
-
-/**
  * Creates the code or updates it (by code), with an audit entry holding its
  * terms before and after. A usage limit or expiry left out keeps the stored
  * one. A usage limit may not go below the orders already holding the code:
@@ -112,7 +95,8 @@ export async function saveDiscountCode(
 ): Promise<DiscountCodeSave> {
   const taken: DiscountCodeRefusal = { ok: false, field: "code", error: `A code named ${terms.code} already exists.` };
   const data = {
-    ...storedKindTerms(terms),
+    kind: terms.offer.kind,
+    terms: terms.offer.terms,
     minimumSubtotalCents: terms.minimumSubtotalCents,
     appliesTo: terms.appliesTo,
     description: terms.description,

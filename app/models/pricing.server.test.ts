@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { type Product } from "~/models/catalog.server";
 import { DEFAULT_SETTINGS, zoneWith, type ZoneTerms } from "~/lib/shop-settings";
-import { discountCentsFor, freeShippingHint, priceLines as priceOn, type AppliedDiscount } from "~/models/pricing.server";
+import { freeShippingHint, priceLines as priceOn, type AppliedDiscount } from "~/models/pricing.server";
+import { discountCentsFor } from "~/models/discount-kinds.server";
 
 /** On the requirements' terms; `zoneMinimumCents` stands for a checked address in a zone with that minimum. */
 function priceLines(lines: Parameters<typeof priceOn<Product>>[0], code: AppliedDiscount | null, zoneMinimumCents: number | null = null) {
@@ -38,8 +39,7 @@ function discount(basisPoints: number, code = "TEST"): AppliedDiscount {
   return {
     code,
     kind: "percent",
-    basisPoints,
-    amountOffCents: null,
+    terms: { basisPoints },
     minimumSubtotalCents: null,
     appliesTo: "all",
     description: `${basisPoints / 100}% off`,

@@ -2,7 +2,8 @@ import { db } from "~/utils/db.server";
 import { productsAndSettings, type Product } from "~/models/catalog.server";
 import { reportError } from "~/services/error-reports.server";
 import { MAX_LINE_QUANTITY, type CartItem } from "~/lib/cart";
-import { codeNotUnderstood, discountKindOf, discountScopeOf, unknownTermsError, type DiscountKind, type DiscountScope } from "~/lib/discount-code";
+import { codeNotUnderstood, type DiscountScope } from "~/lib/discount-code";
+import { centsOff, storedOfferOf, storedScopeOf, waivesShipping, type StoredOffer } from "~/models/discount-kinds.server";
 import { formatCents } from "~/lib/money";
 import { zoneNamed, type ShopSettings, type ZoneTerms } from "~/lib/shop-settings";
 import { TAKEN_PAYMENT_STATUSES } from "~/lib/orders";
@@ -23,13 +24,9 @@ export function normalizeCode(code: string) {
 
 export const CODE_EXPIRED = "This code has expired.";
 
-export type AppliedDiscount = {
+/** A code as it applies: its kind and figures (models/discount-kinds.server.ts), and its conditions. */
+export type AppliedDiscount = StoredOffer & {
   code: string;
-  kind: DiscountKind;
-  /** Percent codes: 1000 = 10% of the lines the code covers. */
-  basisPoints: number;
-  /** Amount codes: off the lines the code covers, never more than they cost. */
-  amountOffCents: number | null;
   /** The covered lines must come to this much for the code to apply. */
   minimumSubtotalCents: number | null;
   appliesTo: DiscountScope;
@@ -71,20 +68,20 @@ export async function checkDiscountCode(
     if (!mailbox) return refuse(`Enter your email first: "${code}" is for first-time customers.`);
     if (await hasPaidOrder(mailbox)) return refuse(`"${code}" is for first-time customers only.`);
   }
-  const kind = discountKindOf(discount.kind);
-  const appliesTo = discountScopeOf(discount.appliesTo);
-  if (kind === null || appliesTo === null) {
-    // Written by a newer version (a rolling restart): refused until this instance is replaced, and said where it shows.
-    const error = unknownTermsError(code, discount.kind, discount.appliesTo);
-    console.error(error.message);
+  let offer: StoredOffer;
+  let appliesTo: DiscountScope;
+  try {
+    offer = storedOfferOf(discount);
+    appliesTo = storedScopeOf(discount);
+  } catch (error) {
+    // Written by a newer version (a rolling restart) or by hand: refused until this instance is replaced, and said where it shows.
+    console.error(error instanceof Error ? error.message : error);
     reportError(error, { source: "payment" });
     return refuse(codeNotUnderstood(code));
   }
   const applied: AppliedDiscount = {
+    ...offer,
     code,
-    kind,
-    basisPoints: discount.basisPoints,
-    amountOffCents: discount.amountOffCents,
     minimumSubtotalCents: discount.minimumSubtotalCents,
     appliesTo,
     description: discount.description,
@@ -137,11 +134,6 @@ export function shippingTerms(settings: ShopSettings, zone: ZoneTerms | null) {
   };
 }
 
-/** A discount of `basisPoints` (1000 = 10%) on the subtotal: round to the cent, half up, in integers. */
-export function discountCentsFor(subtotalCents: number, basisPoints: number) {
-  return Math.floor((subtotalCents * basisPoints + 5000) / 10000);
-}
-
 /** What pricing reads of a product: its price, and its category for codes that cover bars or bites only. */
 type Priceable = Pick<Product, "priceCents" | "category">;
 
@@ -188,29 +180,6 @@ export type OrderPrice<P extends Priceable = Product> = {
 };
 
 /**
- * What a code takes off the lines it covers, by its kind: every kind has its
- * rule here, so a kind added to DISCOUNT_KINDS without one fails to compile
- * instead of pricing as nothing off.
- */
-function discountCentsOf(discount: AppliedDiscount, coveredCents: number): number {
-  switch (discount.kind) {
-    case "percent":
-      return discountCentsFor(coveredCents, discount.basisPoints);
-    case "amount":
-      return Math.min(discount.amountOffCents ?? 0, coveredCents);
-    case "free-shipping":
-      // Its worth is the shipping it waives (shippingWaived), not the lines.
-      return 0;
-    default:
-      return unknownKind(discount.kind);
-  }
-}
-
-function unknownKind(kind: never): never {
-  throw new Error(`No pricing rule for the discount kind "${String(kind)}"`);
-}
-
-/**
  * Prices lines that are already merged and checked, on these terms and, once
  * the address is checked, its zone. Pure: the rules at every boundary are
  * unit-tested, and their sums property-tested (pricing.server.property.test.ts).
@@ -225,9 +194,9 @@ export function priceLines<P extends Priceable>(
   const discountProblem = offered ? unmetCondition(offered, priced) : null;
   const discount = discountProblem ? null : offered;
   const coveredCents = discount ? coveredSubtotalCents(priced, discount.appliesTo) : 0;
-  const discountCents = discount ? discountCentsOf(discount, coveredCents) : 0;
+  const discountCents = discount ? centsOff(discount, coveredCents) : 0;
   const { feeCents, freeFromCents } = shippingTerms(settings, zone);
-  const shippingWaived = discount?.kind === "free-shipping";
+  const shippingWaived = discount !== null && waivesShipping(discount);
   const shippingCents = shippingWaived || subtotalCents >= freeFromCents ? 0 : feeCents;
   const zoneMinimumCents = zone?.minimumOrderCents ?? null;
   return {

@@ -36,7 +36,7 @@ type StateJson = Extract<ActionJson, { values: unknown }>;
 
 const STRIPE_SESSIONS = "https://api.stripe.com/v1/checkout/sessions";
 const WEST_LA_KEY = "11600 wilshire blvd|los angeles|ca|90025";
-const WELCOME10 = { code: "WELCOME10", basisPoints: 1000, description: "10% off your first order", firstOrderOnly: true };
+const WELCOME10 = { code: "WELCOME10", kind: "percent", terms: { basisPoints: 1000 }, description: "10% off your first order", firstOrderOnly: true };
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -473,7 +473,7 @@ describe("returning with ?cancelled=true (Cancel on the payment page): the page 
 
   it("shows the order's code as applied even when the order holds its last use", async () => {
     const code = `LAST${randomUUID().slice(0, 6).toUpperCase()}`;
-    await db.discountCode.create({ data: { code, basisPoints: 1000, description: "10% off, once", usageLimit: 1 } });
+    await db.discountCode.create({ data: { code, kind: "percent", terms: { basisPoints: 1000 }, description: "10% off, once", usageLimit: 1 } });
     const visitor = await shopperWith([["bites-variety", 3]]);
     const fields = checkoutForm("place-order", { code });
     await postCheckout(visitor, { ...fields, intent: "apply-discount" });

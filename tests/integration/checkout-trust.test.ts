@@ -43,7 +43,7 @@ async function sessionOf(sessionId: string) {
 
 async function createLimitedCode(usageLimit = 1) {
   const code = `LIMIT1-${random().toUpperCase()}`;
-  await db.discountCode.create({ data: { code, basisPoints: 1000, description: "Test", usageLimit } });
+  await db.discountCode.create({ data: { code, kind: "percent", terms: { basisPoints: 1000 }, description: "Test", usageLimit } });
   return code;
 }
 

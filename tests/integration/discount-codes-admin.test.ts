@@ -97,11 +97,17 @@ describe("save-discount-code", () => {
       message: `${code} created.`,
       code: expect.objectContaining({ code, percentOff: 15, usageLimit: 5, expiresAt, expired: false, uses: 0, reserved: 0 }),
     });
-    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ basisPoints: 1500, usageLimit: 5 });
+    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ kind: "percent", terms: { basisPoints: 1500 }, usageLimit: 5 });
 
     const updated = await save(terms({ code, percentOff: 20, description: "20% off", active: false, usageLimit: null }), cookie);
     expect((await readJson<SaveJson>(updated)).message).toBe(`${code} saved.`);
-    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ basisPoints: 2000, active: false, usageLimit: null, expiresAt: null });
+    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({
+      kind: "percent",
+      terms: { basisPoints: 2000 },
+      active: false,
+      usageLimit: null,
+      expiresAt: null,
+    });
 
     const entries = await db.auditEntry.findMany({ where: { subjectType: "discount-code", subjectId: code }, orderBy: { id: "asc" } });
     expect(entries.map((entry) => [entry.actorEmail, entry.action])).toEqual([
@@ -164,12 +170,12 @@ describe("save-discount-code", () => {
     expect(taken.status).toBe(409);
     const message = `A code named ${code} already exists.`;
     expect(await readJson<FormErrorJson>(taken)).toEqual({ error: `code: ${message}`, fieldErrors: { code: message } });
-    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ basisPoints: 1500, usageLimit: 5 });
+    expect(await db.discountCode.findUniqueOrThrow({ where: { code } })).toMatchObject({ kind: "percent", terms: { basisPoints: 1500 }, usageLimit: 5 });
     expect(await db.auditEntry.count({ where: { subjectType: "discount-code", subjectId: code } })).toBe(1);
 
     // Without the flag a save is still an update (the edit form, and clients written for the spec).
     expect((await save(terms({ code, percentOff: 20, usageLimit: 5 }), cookie)).status).toBe(200);
-    expect((await db.discountCode.findUniqueOrThrow({ where: { code } })).basisPoints).toBe(2000);
+    expect((await db.discountCode.findUniqueOrThrow({ where: { code } })).terms).toEqual({ basisPoints: 2000 });
   });
 
   it("answers 409 for WELCOME10 created anew, and 400 for a create flag that is not true or false", async () => {
@@ -177,7 +183,7 @@ describe("save-discount-code", () => {
     const taken = await save({ ...terms({ code: "WELCOME10", percentOff: 50 }), create: true }, cookie);
     expect(taken.status).toBe(409);
     expect((await readJson<FormErrorJson>(taken)).fieldErrors?.code).toBe("A code named WELCOME10 already exists.");
-    expect((await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } })).basisPoints).toBe(1000);
+    expect((await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } })).terms).toEqual({ basisPoints: 1000 });
 
     const bad = await save({ ...terms(), create: "yes" }, cookie);
     expect(bad.status).toBe(400);
@@ -294,7 +300,7 @@ describe("the seed", () => {
     await callFunction("update-product", { productId: "bar-banana-pb", price: 6.25, inStock: false, name: "Banana Blast!" }, { cookie });
     await seed(db);
     expect(await db.discountCode.findUniqueOrThrow({ where: { code: "WELCOME10" } })).toMatchObject({
-      basisPoints: 1200,
+      terms: { basisPoints: 1200 },
       description: "12% off your first order",
       active: false,
       usageLimit: 500,

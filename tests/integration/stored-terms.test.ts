@@ -16,11 +16,11 @@ import { callFunction, checkoutBody, readJson, signedInAdmin, uniqueEmail, type 
 
 const codes: string[] = [];
 
-async function storedCode(kind: string, appliesTo = "all") {
+async function storedCode(kind: string, appliesTo = "all", terms: object = { buy: 2, free: 1 }) {
   const code = `NEWKIND-${randomUUID().slice(0, 6).toUpperCase()}`;
   codes.push(code);
   // Written as a newer instance would: a kind this version has never heard of, and its own figures.
-  await db.discountCode.create({ data: { code, kind, appliesTo, basisPoints: 0, amountOffCents: 300, description: "Buy one, get one", active: true } });
+  await db.discountCode.create({ data: { code, kind, appliesTo, terms, description: "Buy two, get one", active: true } });
   return code;
 }
 
@@ -42,7 +42,7 @@ describe("a discount code of a kind this version does not know", () => {
 
   it("stops the checkout: no order is placed at a price this version cannot work out", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const code = await storedCode("percent", "drinks");
+    const code = await storedCode("percent", "drinks", { basisPoints: 1000 });
     const email = uniqueEmail();
     const response = await callFunction("simple-checkout", checkoutBody([["bar-chocolate-pb", 4]], { email, discountCode: code }));
     expect(response.status).toBe(400);
@@ -60,6 +60,16 @@ describe("a discount code of a kind this version does not know", () => {
 });
 
 describe("a JSON column that does not hold what it should", () => {
+  it("stops a checkout with a code whose stored figures are not its kind's, instead of taking nothing off", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // A percent code whose terms lost their basis points (a hand edit): before decision 088 a missing figure priced as 0.
+    const code = await storedCode("percent", "all", { percentOff: 10 });
+    const answer = await readJson<DiscountJson>(await callFunction("validate-discount-code", { code, email: uniqueEmail() }));
+    expect(answer).toMatchObject({ valid: false, discount: 0, error: `"${code}" cannot be used just now. Please try again in a few minutes.` });
+    expect(console.error).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`Stored terms of discount code ${code} cannot be read.*terms\\.basisPoints`)));
+    await expect(listDiscountCodes()).rejects.toThrow(`Stored terms of discount code ${code} cannot be read by this version of the shop`);
+  });
+
   it("makes reading the shop's settings fail with the column named, instead of pricing on a broken zone", async () => {
     const before = await db.shopSettings.findUnique({ where: { id: 1 } });
     await db.shopSettings.upsert({

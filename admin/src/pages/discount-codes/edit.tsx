@@ -5,7 +5,15 @@ import { keepPreviousData } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { MAX_LINE_QUANTITY } from "@shop/cart";
-import { DISCOUNT_CODE_MAX_LENGTH, DISCOUNT_KINDS, type DiscountKind, type DiscountScope } from "@shop/discount-code";
+import {
+  DISCOUNT_CODE_MAX_LENGTH,
+  DISCOUNT_KIND_NAMES,
+  DISCOUNT_KINDS,
+  type DiscountKind,
+  type DiscountKindTerms,
+  type DiscountOffer,
+  type DiscountScope,
+} from "@shop/discount-code";
 import { dollarsToCents, formatCents } from "@shop/money";
 import type { DiscountCodeJson, DiscountCodeTerms, ProductJson } from "@shop/owner-records";
 import { Loading, QueryError } from "../../components/loading";
@@ -53,9 +61,28 @@ function toLocalInput(iso: string | null) {
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-/** Each kind's name in the form: a kind added to DISCOUNT_KINDS without one fails the typecheck. */
-const KIND_LABELS: Record<DiscountKind, string> = { percent: "Percent off", amount: "Amount off", "free-shipping": "Free shipping" };
-const kindOptions = DISCOUNT_KINDS.map((value) => ({ value, label: KIND_LABELS[value] }));
+const kindOptions = DISCOUNT_KINDS.map((value) => ({ value, label: DISCOUNT_KIND_NAMES[value] }));
+
+/** A figure of a kind's own, as its input shows it: a whole percent, or dollars. */
+type FigureInput = { label: string; description: string; unit: "percent" | "dollars" };
+
+/**
+ * Each kind's own figures (DiscountKindTerms) as the form asks for them, and
+ * a word for a kind that has none: a kind, or a figure of one, declared
+ * there without its input here fails tsc.
+ */
+const KIND_FIGURES: { [K in DiscountKind]: { [F in keyof DiscountKindTerms[K]]: FigureInput } } = {
+  percent: { percentOff: { label: "Percent off", description: "1 to 100.", unit: "percent" } },
+  amount: { amountOff: { label: "Amount off ($)", description: "Taken from the products it applies to, never more than they come to.", unit: "dollars" } },
+  "free-shipping": {},
+};
+const KIND_NOTES: Partial<Record<DiscountKind, string>> = { "free-shipping": "The order ships free, whatever it comes to." };
+
+/** The names of every kind's figures: "percentOff" | "amountOff". */
+type FigureName = { [K in DiscountKind]: keyof DiscountKindTerms[K] }[DiscountKind];
+const figuresOf = (kind: DiscountKind): [FigureName, FigureInput][] => Object.entries(KIND_FIGURES[kind]) as [FigureName, FigureInput][];
+/** What a new code's figures start at: 10%, and no amount. */
+const NEW_FIGURES: Record<FigureName, string> = { percentOff: "10", amountOff: "" };
 
 const scopeOptions: { value: DiscountScope; label: string }[] = [
   { value: "all", label: "All products" },
@@ -85,12 +112,21 @@ function instantOf(local: string) {
   return Number.isNaN(date.getTime()) ? local : date.toISOString();
 }
 
+/** An existing code's own figures as its inputs' text: 15 → "15", dollars 5 → "5.00". */
+function figureTexts(existing: DiscountCodeJson): Partial<Record<FigureName, string>> {
+  const figures: Record<string, unknown> = existing;
+  return Object.fromEntries(
+    figuresOf(existing.kind).map(([name, input]) => {
+      const value = figures[name];
+      return [name, typeof value !== "number" ? "" : input.unit === "dollars" ? dollarsText(value) : String(value)];
+    }),
+  );
+}
+
 /** The form's fields: the figures as typed, sent as numbers (numberOf) for the server to check. */
-type CodeFields = {
+type CodeFields = Record<FigureName, string> & {
   code: string;
   kind: DiscountKind;
-  percentOff: string;
-  amountOff: string;
   minimumSubtotal: string;
   appliesTo: DiscountScope;
   description: string;
@@ -106,8 +142,8 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
   const { form, refused } = useAdminForm<CodeFields>(() => ({
     code: existing?.code ?? "",
     kind: existing?.kind ?? "percent",
-    percentOff: existing && existing.kind === "percent" ? String(existing.percentOff) : "10",
-    amountOff: dollarsText(existing?.amountOff),
+    ...NEW_FIGURES,
+    ...(existing && figureTexts(existing)),
     minimumSubtotal: dollarsText(existing?.minimumSubtotal),
     appliesTo: existing?.appliesTo ?? "all",
     description: existing?.description ?? "",
@@ -134,15 +170,14 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
   const mutation = existing ? updating : creation;
 
   function submit(values: CodeFields) {
-    const { kind, percentOff, amountOff, minimumSubtotal, usageLimit, startsAt, expiresAt } = values;
-    // Each kind sends its own figure only: a hidden field's old text is not refused under a kind that does not use it.
+    const { kind, minimumSubtotal, usageLimit, startsAt, expiresAt } = values;
+    // Each kind sends its own figures only: a hidden field's old text is not refused under a kind that does not use it.
     // A figure typed as text that is not a number goes as typed (numberOf), so save-discount-code's 400 names its
     // field: these are the terms' type only once the server has checked them, hence the cast.
     const terms = {
       code: values.code,
       kind,
-      ...(kind === "percent" && { percentOff: numberOf(percentOff) }),
-      amountOff: kind === "amount" ? (numberOf(amountOff) ?? null) : null,
+      ...Object.fromEntries(figuresOf(kind).map(([name]) => [name, numberOf(values[name])])),
       minimumSubtotal: numberOf(minimumSubtotal) ?? null,
       appliesTo: values.appliesTo,
       startsAt: instantOf(startsAt),
@@ -199,31 +234,19 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
                   ))}
                 </Group>
               </Radio.Group>
-              {fields.kind === "percent" ? (
+              {figuresOf(fields.kind).map(([name, input]) => (
                 <TextInput
-                  label="Percent off"
-                  description="1 to 100."
-                  {...form.getInputProps("percentOff")}
-                  inputMode="numeric"
-                  rightSection="%"
-                  w={160}
+                  key={name}
+                  label={input.label}
+                  description={input.description}
+                  {...form.getInputProps(name)}
+                  {...(input.unit === "percent" ? { inputMode: "numeric", rightSection: "%", w: 160 } : { inputMode: "decimal", leftSection: "$", maw: 300 })}
                   required
                 />
-              ) : null}
-              {fields.kind === "amount" ? (
-                <TextInput
-                  label="Amount off ($)"
-                  description="Taken from the products it applies to, never more than they come to."
-                  {...form.getInputProps("amountOff")}
-                  inputMode="decimal"
-                  leftSection="$"
-                  maw={300}
-                  required
-                />
-              ) : null}
-              {fields.kind === "free-shipping" ? (
+              ))}
+              {KIND_NOTES[fields.kind] ? (
                 <Text size="sm" c="dimmed">
-                  The order ships free, whatever it comes to.
+                  {KIND_NOTES[fields.kind]}
                 </Text>
               ) : null}
               <TextInput
@@ -275,7 +298,7 @@ function CodeForm({ existing }: { existing?: DiscountCodeJson }) {
   );
 }
 
-type PreviewTerms = Pick<CodeFields, "code" | "kind" | "percentOff" | "amountOff" | "minimumSubtotal" | "appliesTo">;
+type PreviewTerms = Pick<CodeFields, "code" | "kind" | FigureName | "minimumSubtotal" | "appliesTo">;
 
 /** The server's dollars as the shop writes money. */
 const money = (dollars: number) => formatCents(dollarsToCents(dollars));
@@ -304,23 +327,20 @@ function CodePreview({ terms }: { terms: PreviewTerms }) {
   const [quantity, setQuantity] = useState("4");
   const productId = chosen ?? products.data[0]?.id ?? "";
 
-  const percentOff = terms.kind === "percent" ? previewNumber(terms.percentOff, null) : 0;
-  const amountOff = terms.kind === "amount" ? previewNumber(terms.amountOff, null) : null;
+  const figures = figuresOf(terms.kind).map(([name]) => [name, previewNumber(terms[name], null)] as const);
   const minimumSubtotal = previewNumber(terms.minimumSubtotal, null);
   const count = Number(quantity);
   const quantityOk = Number.isInteger(count) && count >= 1 && count <= MAX_LINE_QUANTITY;
-  // Only terms the server can price: a half-typed figure waits until it is a number.
-  const termsOk =
-    (terms.kind !== "percent" || (typeof percentOff === "number" && Number.isInteger(percentOff) && percentOff <= 100)) &&
-    (terms.kind !== "amount" || typeof amountOff === "number") &&
-    minimumSubtotal !== undefined;
+  // Only terms the server can price: a half-typed figure waits until it is a number (the server judges its range).
+  const termsOk = figures.every(([, value]) => typeof value === "number") && minimumSubtotal !== undefined;
+  // The kind's figures are numbers by now; the server checks them as the save does (preview-discount-code's 400
+  // shows beside the preview), hence the cast to what the function takes.
+  const offer = { kind: terms.kind, ...Object.fromEntries(figures) } as DiscountOffer;
   const body =
     termsOk && quantityOk && productId
       ? {
           code: terms.code.trim() || "PREVIEW",
-          kind: terms.kind,
-          percentOff: percentOff ?? 0,
-          amountOff: amountOff ?? null,
+          ...offer,
           minimumSubtotal,
           appliesTo: terms.appliesTo,
           items: [{ productId, quantity: count }],
@@ -369,17 +389,18 @@ function CodePreview({ terms }: { terms: PreviewTerms }) {
           w={100}
         />
       </Group>
-      {!body ? (
+      {/* Terms the server refuses (a percent over 100) are the form's to say, beside their field, when it is saved. */}
+      {!body || (query.isError && query.error.statusCode === 400) ? (
         <Text size="sm" c="dimmed" mt="md">
           The preview shows once the terms and the sample cart are complete.
         </Text>
       ) : null}
-      {query.isError && body ? (
+      {query.isError && query.error.statusCode !== 400 && body ? (
         <Alert color="red" mt="md" role="alert">
           {query.error.message}
         </Alert>
       ) : null}
-      {answer && body ? (
+      {answer && body && !query.isError ? (
         <Stack gap="xs" mt="md" aria-busy={query.isFetching}>
           <Table withRowBorders={false} verticalSpacing={4} aria-label="Sample cart's figures">
             <Table.Tbody>

@@ -2,7 +2,7 @@ import { Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@
 import { ListStates, TableCard } from "../../components/list-parts";
 import { useList } from "@refinedev/core";
 import { Link } from "react-router";
-import { dollarsToCents, formatCents } from "@shop/money";
+import { termsInWords } from "@shop/discount-code";
 import type { DiscountCodeJson } from "@shop/owner-records";
 import { ownerOnlyPage } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
@@ -92,35 +92,6 @@ function DiscountCodeList() {
       ) : null}
     </Stack>
   );
-}
-
-/** The server's dollars as the shop writes money (no sum: only how it is written). */
-const money = (dollars: number) => formatCents(dollarsToCents(dollars));
-
-/** What a code of each kind gives, in words: a kind added to DISCOUNT_KINDS without its words fails the typecheck. */
-function kindInWords(code: Pick<DiscountCodeJson, "kind" | "percentOff" | "amountOff">): string {
-  switch (code.kind) {
-    case "percent":
-      return `${code.percentOff}% off`;
-    case "amount":
-      return code.amountOff === null ? "Amount off" : `${money(code.amountOff)} off`;
-    case "free-shipping":
-      return "Free shipping";
-    default:
-      return unknownKind(code.kind);
-  }
-}
-
-function unknownKind(kind: never): never {
-  throw new Error(`No words for the discount kind "${String(kind)}"`);
-}
-
-/** A code's terms in words, from its fields: "10% off", "$5.00 off orders of $40.00+, bars only", "Free shipping". */
-export function termsInWords(code: Pick<DiscountCodeJson, "kind" | "percentOff" | "amountOff" | "minimumSubtotal" | "appliesTo">) {
-  const what = kindInWords(code);
-  const minimum = code.minimumSubtotal === null ? "" : `${code.kind === "free-shipping" ? " on" : ""} orders of ${money(code.minimumSubtotal)}+`;
-  const scope = code.appliesTo === "all" ? "" : `, ${code.appliesTo} only`;
-  return `${what}${minimum}${scope}`;
 }
 
 function CodeLink({ code }: { code: DiscountCodeJson }) {
