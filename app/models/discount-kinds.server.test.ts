@@ -50,7 +50,7 @@ describe("the owner's figures", () => {
     [{ kind: "amount", amountOff: 0 }, "amountOff: Amount off is required, more than $0.00"],
     [{ kind: "amount", amountOff: 2.005 }, "amountOff: Amount off can have at most 2 decimals"],
     [{ kind: "amount", amountOff: 1000.01 }, "amountOff: Amount off must be between $0.00 and $1,000.00"],
-    [{ kind: "bogo" }, "kind: Kind must be one of percent, amount, free-shipping"],
+    [{ kind: "bogo" }, `kind: Kind must be one of ${DISCOUNT_KINDS.join(", ")}`],
   ])("refuse %j with the field's message", (body, message) => {
     expect(messages(body)).toEqual([message]);
   });
