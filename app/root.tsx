@@ -4,16 +4,16 @@ import type { ReactNode } from "react";
 import { brand } from "~/lib/brand";
 import { fontFiles } from "~/lib/fonts";
 import { shopSettings } from "~/models/catalog.server";
+import { loadCartLines } from "~/models/cart.server";
+import { priceCart } from "~/models/pricing.server";
 import { shopTerms } from "~/lib/shop-settings";
 import { commitCartSession, getCartSession, settlePendingOrder } from "~/utils/cart-session.server";
 import { CartProvider } from "~/components/cart/cart-context";
 import { NotFound, RequestRefused, UnexpectedError } from "~/components/error-pages";
 import { RouteFocus } from "~/components/route-focus";
 import { useNonce } from "~/lib/nonce";
-import { scriptsAfterPaintStarter } from "~/lib/scripts-after-paint";
 import { Toaster, ToastProvider } from "~/components/toaster";
 import { readToast } from "~/utils/toast.server";
-import { cartView } from "~/utils/visitor-parts.server";
 import { isRequestFailed } from "~/lib/request-failure";
 import stylesheet from "~/styles/app.css";
 
@@ -40,10 +40,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (flash || changed) headers.append("Set-Cookie", await commitCartSession(session));
   if (setCookie) headers.append("Set-Cookie", setCookie);
   // The drawer on every page renders the server's figures for this cart (decision 051): it computes no money.
-  const [cart, settings] = await Promise.all([cartView(items, known), shopSettings()]);
+  const [lines, price, settings] = await Promise.all([loadCartLines(items), priceCart(items), shopSettings()]);
   // The owner's terms, for every text that states a number (the badge, the tiles, the notices; decision 052).
-  // The cart comes first: a cached page is made a visitor's own at it (app/utils/visitor-parts.server.ts).
-  return json({ cart, terms: shopTerms(settings), cartFlash: flash, toast }, { headers });
+  return json({ cart: { lines, known, price }, terms: shopTerms(settings), cartFlash: flash, toast }, { headers });
 }
 
 export type RootLoader = typeof loader;
@@ -75,7 +74,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#3f2417" />
         {/* Fetches the page's scripts once it has painted (decision 075). */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptsAfterPaintStarter }} />
         <Meta />
         <Links />
       </head>

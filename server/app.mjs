@@ -1,8 +1,9 @@
 // The shop's Express app: what every request meets before Remix, in order
 // (decisions 013, 045, 047). server.mjs listens with it.
 import { createRequestHandler } from "@remix-run/express";
+import { createRequestHandler as createRemixHandler } from "@remix-run/node";
+import compression from "compression";
 import express from "express";
-import { compressResponses } from "./compression.mjs";
 import {
   clientAddressOf,
   declaredBodyLimit,
@@ -16,7 +17,6 @@ import {
 } from "./http-guards.mjs";
 import { fingerprintedImages } from "./immutable-assets.mjs";
 import { precompressedAssets } from "./precompressed-assets.mjs";
-import { remixByMatchedRoutes } from "./page-handlers.mjs";
 import { addressAllowList, metricsEndpoint } from "./metrics.mjs";
 import { pageCache } from "./page-cache.mjs";
 import { requestLog } from "./request-log.mjs";
@@ -51,7 +51,7 @@ export function createShopApp({ build, development }) {
   app.use(
     requestLog({ logger: () => build().entry.module.requestLineLogger, requestContext, onFinish: (request) => build().entry.module.observeRequest(request) }),
   );
-  app.use(compressResponses());
+  app.use(compression());
   // Every response, assets and JSON included; pages get the nonce through the load context.
   app.use(securityHeaders({ https: env.PUBLIC_URL?.startsWith("https://") ?? false, formActionOrigins: paymentFormOrigins(env.STRIPE_API_URL) }));
   // Prometheus's scrapes: before the page cache and Remix, to the allowed addresses only (decision 049).
@@ -85,32 +85,26 @@ export function createShopApp({ build, development }) {
   const publicFiles = express.static("public", { maxAge: "1h" });
   app.use((req, res, next) => (FILE_NAME.test(req.path) ? publicFiles(req, res, next) : next()));
 
-  // Pages that are the same for every visitor but for their cart, until the catalogue changes.
-  if (!development) {
-    app.use(
-      pageCache({
-        catalogVersion: () => build().entry.module.catalogVersion(),
-        // A visitor with a cart gets the same pages with their cart in them (decision 060).
-        visitorParts: {
-          anonymous: build().entry.module.anonymousPageParts,
-          visitor: (cookie, search) => build().entry.module.visitorPageParts(cookie, search),
-        },
-        onServed: (outcome) => build().entry.module.countPageCache(outcome),
-      }),
-    );
-  }
-
   app.use(answerUnservedMethods((_req, res) => /** @type {RouteFacts} */ (res.locals.routeFacts)));
 
   /** @type {import("@remix-run/express").GetLoadContextFunction} */
   const getLoadContext = (req, res) => ({ clientAddress: clientAddressOf(req), cspNonce: res.locals.cspNonce });
-  // Remix answers everything, the JSON API (/functions/v1/*, Stripe's webhook) included, through its own
-  // request handler (decision 081). In production each request is routed with only the routes its path
-  // matches (decision 071); a development server's build changes on each rebuild, and Remix reads it again
-  // for every request.
-  const remix = development
-    ? createRequestHandler({ build: async () => build(), mode: build().mode, getLoadContext })
-    : remixByMatchedRoutes({ build: build(), getLoadContext, matchedIdsOf: (res) => /** @type {RouteFacts | undefined} */ (res.locals.routeFacts)?.routeIds });
+  // A development server's build changes on each rebuild: Remix asks for it again for every request there.
+  const remixBuild = development ? async () => build() : build();
+
+  // Pages that are the same for every visitor without a cart, until the catalogue or the build changes (decision 089).
+  app.use(
+    pageCache({
+      render: createRemixHandler(remixBuild, build().mode),
+      getLoadContext,
+      version: async () => `${build().assets.version}:${await build().entry.module.catalogVersion()}`,
+      onServed: (outcome) => build().entry.module.countPageCache(outcome),
+    }),
+  );
+
+  // Remix answers everything else, the JSON API (/functions/v1/*, Stripe's webhook) included, through its own
+  // request handler (decision 081).
+  const remix = createRequestHandler({ build: remixBuild, mode: build().mode, getLoadContext });
   app.all("*", remix);
 
   // Anything that still goes wrong: one log line, never a stack trace, never the error's details to the client.

@@ -9,8 +9,7 @@ import { refuse } from "./http-guards.mjs";
  * @typedef {import("@remix-run/router").AgnosticRouteObject} TreeRoute
  * @typedef {import("@remix-run/router").AgnosticRouteMatch<string, TreeRoute>} RouteMatch
  * @typedef {Partial<import("@remix-run/node").ServerBuild["routes"][string]["module"]>} RouteModule
- * @typedef {{ pattern: string, allow: string[], notFound: boolean, routeIds: string[] }} RouteFacts
- *   `routeIds`: the routes the path matches, root first (page-handlers.mjs builds Remix's handler from them)
+ * @typedef {{ pattern: string, allow: string[], notFound: boolean }} RouteFacts
  */
 
 /** The build's flat manifest as the nested routes matchRoutes takes, children under their parent. */
@@ -66,13 +65,12 @@ export function routeFacts(manifest) {
   const moduleOf = (/** @type {string | undefined} */ id) => (id === undefined ? undefined : manifest[id]?.module) ?? {};
   // matchRoutes ranks and tries every route for each call (2–3% of a page's CPU): a path's matches are kept,
   // for a bounded number of paths (the pages and functions; a product's or an order's id makes more).
-  /** @type {Map<string, { matches: RouteMatch[], routeIds: string[] }>} */
+  /** @type {Map<string, RouteMatch[]>} */
   const matched = new Map();
   const matchesOf = (/** @type {string} */ pathname) => {
     let found = matched.get(pathname);
     if (!found) {
-      const matches = matchRoutes(tree, pathname) ?? [];
-      found = { matches, routeIds: matches.map((match) => /** @type {string} */ (match.route.id)) };
+      found = matchRoutes(tree, pathname) ?? [];
       if (matched.size >= MATCHES_KEPT) matched.delete(/** @type {string} */ (matched.keys().next().value));
       matched.set(pathname, found);
     }
@@ -85,7 +83,7 @@ export function routeFacts(manifest) {
      * @returns {RouteFacts}
      */
     describe(pathname, search) {
-      const { matches, routeIds } = matchesOf(pathname);
+      const matches = matchesOf(pathname);
       const leaf = matches[matches.length - 1];
       const pattern = `/${matches
         .map((match) => match.route.path ?? "")
@@ -110,7 +108,7 @@ export function routeFacts(manifest) {
         const target = actionTarget(matches, query);
         if (moduleOf(target?.route.id).action) allow.push("POST");
       }
-      return { pattern, allow, notFound, routeIds };
+      return { pattern, allow, notFound };
     },
   };
 }

@@ -72,7 +72,7 @@ function createMetrics() {
     pageCache: new Counter({
       ...metric,
       name: "shop_page_cache_requests_total",
-      help: "Requests for a cacheable page: hit (served from memory), filled (served from memory with a visitor's cart in it), miss (rendered, then kept) or bypass (an unknown query).",
+      help: "Requests for a cacheable page: hit (served from memory), miss (rendered, then kept) or bypass (an unknown query).",
       labelNames: ["outcome"] as const,
     }),
     ordersPlaced: new Counter({ ...metric, name: "shop_orders_placed_total", help: "Orders placed: written, and their payment page opened." }),
@@ -253,7 +253,7 @@ export function observeRequest({ method, route, status, seconds }: { method: str
 }
 
 /** For the page cache (server/page-cache.mjs): how a cacheable page was served. */
-export function countPageCache(outcome: "hit" | "filled" | "miss" | "bypass") {
+export function countPageCache(outcome: "hit" | "miss" | "bypass") {
   metrics().pageCache.inc({ outcome });
 }
 

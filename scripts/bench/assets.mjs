@@ -2,7 +2,7 @@
 // scripts of its first load, its fonts, its images' caching, and how its HTML
 // is compressed. Sizes are bytes on the wire, as this server sends them.
 import http from "node:http";
-import zlib, { gunzipSync, gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 
 /**
  * @typedef {{ status: number | undefined, headers: import("node:http").IncomingHttpHeaders, wireBytes: number, body: Buffer }} RawResponse
@@ -57,9 +57,7 @@ const unique = (values) => [...new Set(values.filter(present))];
 
 /**
  * The scripts a page's first load fetches: <script src>, <link rel=modulepreload>,
- * and the modules its inline module scripts import (Remix's entry script). The
- * shop's pages name the last two `modulepreload-after-paint` and
- * `module-after-paint` until they have painted (decision 075): fetched all the same.
+ * and the modules its inline module scripts import (Remix's entry script).
  *
  * @param {string} origin @param {string} html
  */
@@ -68,9 +66,9 @@ export function firstLoadScripts(origin, html) {
   const sources = [];
   for (const [tag] of html.matchAll(/<script\b[^>]*>/gi)) sources.push(attribute(tag, "src"));
   for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
-    if (/\brel=["']modulepreload(?:-after-paint)?["']/i.test(tag)) sources.push(attribute(tag, "href"));
+    if (/\brel=["']modulepreload["']/i.test(tag)) sources.push(attribute(tag, "href"));
   }
-  for (const [, body = ""] of html.matchAll(/<script\b[^>]*type=["']module(?:-after-paint)?["'][^>]*>([\s\S]*?)<\/script>/gi)) {
+  for (const [, body = ""] of html.matchAll(/<script\b[^>]*type=["']module["'][^>]*>([\s\S]*?)<\/script>/gi)) {
     for (const [, specifier] of body.matchAll(/\bimport\s*(?:[^"'();]*?\bfrom\s*)?["']([^"']+)["']/g)) sources.push(specifier);
   }
   return unique(sources.map((source) => source && sameOriginPath(origin, source)));
@@ -190,38 +188,4 @@ export async function htmlCompression(origin, path) {
     onePieceBytes: gzipSync(response.body).length,
     compressed: response.headers["content-encoding"] === "gzip",
   };
-}
-
-/**
- * The settings a page ready at once could be compressed with in one call
- * (server/compression.mjs, decision 070): each one's size and CPU per page,
- * measured here on the page as the shop serves it, so the chosen one stays
- * chosen by measurement. The shop's own choice is `ONE_SHOT`.
- *
- * @param {string} origin @param {string} path @param {{ runs?: number }} [options]
- */
-export async function htmlEncodings(origin, path, { runs = 400 } = {}) {
-  const { ONE_SHOT } = await import("../../server/compression.mjs");
-  const { constants } = zlib;
-  /** @param {number} quality @returns {import("node:zlib").BrotliOptions} */
-  const brotli = (quality) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } });
-  /** @type {Record<string, (body: Buffer) => Buffer>} */
-  const candidates = {
-    "gzip 6": (body) => gzipSync(body, { level: 6 }),
-    "gzip 1": (body) => gzipSync(body, { level: 1 }),
-    "Brotli 3, 128 kB window (the shop's)": (body) => zlib.brotliCompressSync(body, ONE_SHOT.brotli),
-    "Brotli 4": (body) => zlib.brotliCompressSync(body, brotli(4)),
-    "Brotli 5": (body) => zlib.brotliCompressSync(body, brotli(5)),
-  };
-  const page = (await getRaw(origin, path, { accept: "text/html" })).body;
-  const results = [];
-  for (const [name, compress] of Object.entries(candidates)) {
-    for (let warm = 0; warm < 20; warm++) compress(page);
-    const before = process.cpuUsage();
-    let bytes = 0;
-    for (let run = 0; run < runs; run++) bytes = compress(page).byteLength;
-    const used = process.cpuUsage(before);
-    results.push({ name, bytes, cpuMs: (used.user + used.system) / 1000 / runs });
-  }
-  return { pageBytes: page.byteLength, results };
 }

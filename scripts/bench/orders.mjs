@@ -14,7 +14,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { BROWSER_HEADERS, answeredAll, hammer, percentile } from "./load.mjs";
 import { throughputText } from "./report.mjs";
 import { signedEvent, startProviders } from "./providers.mjs";
-import { benchDatabase, cartCookie, cpuMs, prepareDatabase, productionEnv, startCommand, startServer } from "./server.mjs";
+import { benchDatabase, cartCookie, cpuMs, databaseCpuMs, prepareDatabase, productionEnv, startCommand, startServer } from "./server.mjs";
 
 /**
  * @typedef {import("node:inspector").Profiler.Profile} CpuProfile a .cpuprofile's JSON
@@ -163,15 +163,17 @@ export async function run({ port, clients, seconds, warmup, cpuProfile, pageSeco
     // Warm-up: the first orders load the order path's modules and fill the geocoder's cache.
     const warm = await customers(shop.origin, { clients, seconds: warmup, first: 0, totals: providers.totals });
     const cpuBefore = cpuMs(shop.pid);
+    const databaseCpuBefore = databaseCpuMs();
     /** @type {Window} */
     const window = { fromMs: performance.now() - spawnedAt, toMs: 0 };
     const measured = await customers(shop.origin, { clients, seconds, first: warm.next, totals: providers.totals });
     // The confirmation emails go out from the outbox shortly after; their work belongs to the orders.
     for (let waited = 0; providers.counts.emails < warm.orders + measured.orders && waited < 10_000; waited += 100) await sleep(100);
     const cpu = cpuMs(shop.pid) - cpuBefore;
+    const databaseCpu = databaseCpuMs() - databaseCpuBefore;
     window.toMs = performance.now() - spawnedAt;
     const pages = pageSeconds > 0 ? await personalPages(shop, providers, measured.last, pageSeconds, spawnedAt) : null;
-    return { ...measured, cpu, counts: { ...providers.counts }, profileDir, window, warmOrders: warm.orders, pages };
+    return { ...measured, cpu, databaseCpu, counts: { ...providers.counts }, profileDir, window, warmOrders: warm.orders, pages };
   } finally {
     await shop.stop();
     await providers.stop();
@@ -329,18 +331,19 @@ const pct = (share) => `${(share * 100).toFixed(1)}%`;
 export async function benchOrders({ figure, step, port, clients = 20, seconds = 20, warmup = 5, profile = true, pageSeconds = 8 }) {
   step(`order path: ${clients} customers placing and paying orders for ${seconds} s (after ${warmup} s of warm-up), Stripe, geocoder and SMTP stood in`);
   const measured = await run({ port, clients, seconds, warmup, cpuProfile: false, pageSeconds });
-  const { orders, failures, cpu } = measured;
+  const { orders, failures, cpu, databaseCpu } = measured;
   const cpuPerOrder = cpu / Math.max(1, orders);
+  const databaseCpuPerOrder = databaseCpu / Math.max(1, orders);
   const placeP99 = percentile(measured.place, 99);
   const confirmP99 = percentile(measured.confirm, 99);
   const perSecond = orders / seconds;
   figure(
     "orders:cpu",
-    `order path, ${clients} customers at once on one instance: server CPU per order placed (simple-checkout) and paid (Stripe's webhook), its email included`,
-    `${cpuPerOrder.toFixed(1)} ms per order · ${perSecond.toFixed(0)} orders/s (${orders} orders${failures ? `, ${failures} failed` : ""})`,
-    "≤ 10 ms CPU per order",
-    cpuPerOrder <= 10 && failures === 0,
-    { cpuMs: cpu, orders, failures, seconds, clients, counts: measured.counts },
+    `order path, ${clients} customers at once on one instance: CPU per order placed (simple-checkout) and paid (Stripe's webhook), its email included: the shop's process + the database's`,
+    `${(cpuPerOrder + databaseCpuPerOrder).toFixed(1)} ms per order (shop ${cpuPerOrder.toFixed(1)} + database ${databaseCpuPerOrder.toFixed(1)}) · ${perSecond.toFixed(0)} orders/s (${orders} orders${failures ? `, ${failures} failed` : ""})`,
+    "≤ 10 ms CPU per order, database included",
+    cpuPerOrder + databaseCpuPerOrder <= 10 && failures === 0,
+    { cpuMs: cpu, databaseCpuMs: databaseCpu, orders, failures, seconds, clients, counts: measured.counts },
   );
   figure(
     "orders:place",

@@ -1,13 +1,12 @@
 // The pages' figures: the shop on a fresh catalogue-only database, /shop
-// from the page cache (what an anonymous visitor gets), the cached page with
-// a visitor's cart filled in (decision 060), the page actually rendered for a
-// visitor with a cart (the open drawer), and its own HTML served as a static
-// file, a product's page, the landing page, what a first load downloads,
-// memory, and Lighthouse.
+// from the page cache (what a visitor without a cart gets), the pages
+// rendered for visitors with a cart (/shop, a product, the open drawer), its
+// own HTML served as a static file and by nginx, the landing page, what a
+// first load downloads, memory, and Lighthouse.
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { firstLoadScripts, getRaw, htmlCompression, htmlEncodings, imageCaching, pageFonts, pageImages, stylesheets, wireTotal } from "./assets.mjs";
+import { firstLoadScripts, getRaw, htmlCompression, imageCaching, pageFonts, pageImages, stylesheets, wireTotal } from "./assets.mjs";
 import { BROWSER_HEADERS, answeredAll, hammer, median, medianOfRounds } from "./load.mjs";
 import { nginxInstalled, servePrecompressed } from "./nginx.mjs";
 import { MB, kB, ms, percent, seconds, throughputText } from "./report.mjs";
@@ -65,14 +64,20 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     ["/", landingHtml],
     ["/shop", shopHtml],
   ];
+  // The budget's floor: a page with nothing interactive of its own (/privacy) loads the framework and the shell every
+  // page shares (cart state, toasts, header and footer, error pages), and the framework chunk is one file. A page's
+  // first load may bring at most 15 kB more than the framework chunk.
+  const shell = await wireTotal(shop.origin, firstLoadScripts(shop.origin, privacyHtml));
+  const framework = await frameworkChunk(shop.origin, shell.files);
+  const firstLoadBudget = framework ? framework.bytes + 15_000 : 90_000;
   for (const [path, page] of firstLoadPages) {
     const scripts = await wireTotal(shop.origin, firstLoadScripts(shop.origin, page));
     figure(
       `firstLoadJs:${path}`,
       `first-load JS gzip, \`${path}\``,
-      `${kB(scripts.bytes)} (${scripts.files.length} files)`,
-      "≤ 90 kB",
-      scripts.bytes <= 90_000,
+      `${kB(scripts.bytes)} (${scripts.files.length} files)${framework ? `, the framework chunk + ${kB(scripts.bytes - framework.bytes)}` : ""}`,
+      framework ? "≤ the framework chunk + 15 kB" : "≤ 90 kB",
+      scripts.bytes <= firstLoadBudget,
       scripts,
     );
   }
@@ -97,10 +102,6 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     null,
     { ms: assetCpuMs, files: firstVisitFiles },
   );
-  // Where the budget's floor lies: a page with nothing interactive of its own
-  // (/privacy) loads the framework and the shell every page shares (cart state,
-  // toasts, header and footer, error pages), and the framework chunk is one file.
-  const shell = await wireTotal(shop.origin, firstLoadScripts(shop.origin, privacyHtml));
   figure(
     "firstLoadJs:/privacy",
     "first-load JS gzip, `/privacy` (framework + the shell every page shares)",
@@ -109,7 +110,6 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     null,
     shell,
   );
-  const framework = await frameworkChunk(shop.origin, shell.files);
   if (framework) {
     figure(
       "firstLoadJs:framework",
@@ -164,15 +164,6 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     images,
   );
   for (const path of ["/", "/shop"]) {
-    const { pageBytes, results } = await htmlEncodings(shop.origin, path);
-    figure(
-      `htmlOneShot:${path}`,
-      `\`${path}\`'s HTML (${kB(pageBytes)}) compressed in one call, as a page ready at once is sent: size and CPU per page for each setting`,
-      results.map((result) => `${result.name} ${kB(result.bytes)} ${result.cpuMs.toFixed(2)} ms`).join(" · "),
-      "",
-      null,
-      { pageBytes, results },
-    );
     const sizes = await htmlCompression(shop.origin, path);
     const ratio = sizes.servedBytes / sizes.onePieceBytes;
     figure(
@@ -208,11 +199,10 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   await fetch(targets.product);
   if ((await fetch(targets.product)).headers.get("X-Page-Cache") !== "hit")
     throw new Error("a product's page without a cart is not served from the page cache");
-  // Visitors with a cart, 40 different ones: the cached page with each one's cart filled in.
+  // Visitors with a cart, 40 different ones: Remix renders each one's page (decision 089).
   const carts = (await cartCookies(shop.origin, 40)).map((cookie) => ({ ...BROWSER_HEADERS, cookie }));
   for (const url of [targets.ssr, targets.product]) {
-    if ((await fetch(url, { headers: carts[0] })).headers.get("X-Page-Cache") !== "filled")
-      throw new Error(`${url} with a cart was not the cached page filled in`);
+    if ((await fetch(url, { headers: carts[0] })).headers.get("X-Page-Cache") !== null) throw new Error(`${url} with a cart came from the page cache`);
   }
   // The open drawer lists a cart's lines: that page is rendered for each request.
   const withCart = { ...BROWSER_HEADERS, cookie: await cartCookie(shop.origin) };
@@ -283,8 +273,8 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
       "share:nginx",
       "`/shop` from the page cache as a share of nginx's pre-compressed copy, 10 connections",
       percent(shareOfNginx),
-      "≥ 30%",
-      shareOfNginx >= 0.3,
+      "≥ 40%",
+      shareOfNginx >= 0.4,
       { ratio: shareOfNginx },
     );
   } else {
@@ -321,48 +311,38 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     ratio: shareAt1,
   });
   /**
-   * A page for visitors with a cart, beside the same page from the cache: the issue's budget is a quarter of the cached figure.
-   * @param {string} key @param {string} label @param {RunName} filled @param {RunName} cached
+   * A page Remix renders for each request: what a visitor waits for, and the server's CPU for it (the database's not counted).
+   * @param {string} key @param {string} label @param {RunName} run
    */
-  const filledFigure = (key, label, filled, cached) => {
-    const ratio = share(runs[filled], runs[cached]);
-    const measured = throughput[filled];
+  const renderedFigure = (key, label, run) => {
+    const measured = throughput[run];
     figure(
       key,
       label,
-      `${throughputText(measured)} · ${percent(ratio)} of the cached figure`,
-      "≥ 25% of the cached figure",
-      ratio >= 0.25 && answeredAll(measured),
-      { ...measured, shareOfCached: ratio },
+      throughputText(measured),
+      "p99 ≤ 50 ms, CPU ≤ 5 ms/req",
+      measured.p99Ms <= 50 && measured.cpuMsPerRequest <= 5 && answeredAll(measured),
+      measured,
     );
   };
-  filledFigure(
-    "cart:c10",
-    "`/shop` for visitors with a cart (40 different carts): the cached page with each one's cart filled in, 10 connections",
-    "cart10",
-    "ssr10",
-  );
+  renderedFigure("cart:c10", "`/shop` rendered for visitors with a cart (40 different carts), 10 connections; CPU: the shop's process", "cart10");
   figure(
     "product:c10",
     "`/shop/bar-banana-pb` from the page cache (no cart), 10 connections",
     throughputText(throughput.product10),
-    "",
-    null,
+    "p99 ≤ 50 ms",
+    throughput.product10.p99Ms <= 50 && answeredAll(throughput.product10),
     throughput.product10,
   );
-  filledFigure(
+  renderedFigure(
     "productCart:c10",
-    "`/shop/bar-banana-pb` for visitors with a cart (40 carts): the cached page filled in, 10 connections",
+    "`/shop/bar-banana-pb` rendered for visitors with a cart (40 carts), 10 connections; CPU: the shop's process",
     "productCart10",
-    "product10",
   );
-  figure(
+  renderedFigure(
     "drawer:c10",
-    "`/shop?cart=open` rendered for a visitor with a cart (the open drawer lists the lines: never cached), 10 connections",
-    throughputText(throughput.drawer10),
-    "",
-    null,
-    throughput.drawer10,
+    "`/shop?cart=open` rendered for a visitor with a cart (the open drawer lists the lines), 10 connections; CPU: the shop's process",
+    "drawer10",
   );
   figure(
     "landing:c10",

@@ -3,7 +3,7 @@
 // the bench's own, plus what /proc says about its process: resident memory
 // and CPU time.
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { startEmbeddedPostgres } from "../../server/embedded-postgres.mjs";
 import { databaseUrl, withClient } from "../scratch-postgres.mjs";
 
@@ -255,6 +255,28 @@ export function watchPeakRss(pid) {
       return Math.max(sampled, now.rssBytes, exact ? now.peakRssBytes : 0);
     },
   };
+}
+
+/**
+ * The bench's PostgreSQL server's CPU time so far, in ms: the postmaster's own
+ * and its finished children's (counted into it once they exit), and each
+ * running child's (the connections' backends, the writer, the WAL writer).
+ */
+export function databaseCpuMs() {
+  const postmaster = Number(readFileSync("var/bench-postgres/data/postmaster.pid", "utf8").split("\n")[0]);
+  /** @param {string} pid */
+  const fields = (pid) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  const own = fields(String(postmaster));
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const child = fields(pid);
+      if (Number(child[1]) === postmaster) ticks += Number(child[11]) + Number(child[12]);
+    } catch {
+      // The process ended while the list was read: its time is in the postmaster's children's now.
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** User + system CPU time the process has used so far, in milliseconds. @param {number} pid */

@@ -1,138 +1,187 @@
-import { crc32, gunzipSync, gzipSync } from "node:zlib";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import compression from "compression";
+import express from "express";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { NONCE, PageStore, crc32Combine, fillPage, gzipPage, splitPage } from "../../server/page-cache.mjs";
+import { http, passthrough } from "msw";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PageStore, fillPage, pageCache, splitPage } from "../../server/page-cache.mjs";
+import { server as msw } from "../setup/msw";
 
 const nonceA = "Ab3+/Zx9Qw1Er5Ty7Ui0Op==";
 const nonceB = "Zz9+/Yy8Xx7Ww6Vv5Uu4Tt==";
 
-const anonymous = ['data-count="0"', '{"cart":{"lines":[]},'];
-const visitor = ['data-count="12"', '{"cart":{"lines":[{"id":"bar-banana-pb","quantity":12,"name":"Banana Blast \\u0026 more"}]},'];
-
-function page(nonce: string, parts = anonymous) {
-  const products = Array.from(
-    { length: 200 },
-    (_, index) =>
-      `<article><h3>Bar ${index * 7919}</h3><p>Creamy organic Greek yogurt swirled with peanut butter, batch ${(index * 104729) % 9973}.</p></article>`,
-  );
+function page(nonce: string, body = `<h1>Shop</h1>${"<p>Creamy organic Greek yogurt swirled with peanut butter.</p>".repeat(40)}`) {
   return (
-    `<!DOCTYPE html><html><head><title>Shop</title></head><body><a href="/cart" ${parts[0]}>Cart</a>${products.join("")}` +
-    `<script nonce="${nonce}">restore()</script><script nonce="${nonce}">window.__remixContext = ${parts[1]}${JSON.stringify({ products })}};</script>` +
+    `<!DOCTYPE html><html><head><title>Shop</title></head><body>${body}` +
+    `<script nonce="${nonce}">restore()</script><script nonce="${nonce}">window.data = {"cart":null};</script>` +
     `<script nonce="${nonce}" type="module">import("/build/entry.js")</script></body></html>`
   );
 }
 
-const buffers = (texts: string[]) => texts.map((text) => Buffer.from(text));
-const cut = (template: { parts: Buffer[]; slots: number[] }) => ({
-  ...template,
-  compressed: new Map<string, Buffer>(),
-  compressedBytes: 0,
-  compressedLimit: 1024 * 1024,
-});
-
-describe("a cached page, its nonce and a visitor's parts (server/page-cache.mjs)", () => {
-  it("is filled with each response's own nonce, as HTML and as gzip, and gzips about as small as the whole page", () => {
-    const template = splitPage(page(nonceA), nonceA)!;
-    expect(template.parts).toHaveLength(4);
-    expect(template.slots).toEqual([NONCE, NONCE, NONCE]);
-    expect(fillPage(template, nonceB, []).toString()).toBe(page(nonceB));
-    const gzip = gzipPage(cut(template), nonceB, []);
-    expect(gunzipSync(gzip).toString()).toBe(page(nonceB));
-    expect(gzip.length).toBeLessThan(gzipSync(page(nonceB)).length * 1.1);
+describe("a kept page and its nonce (server/page-cache.mjs)", () => {
+  it("is joined around each response's own nonce, and is the page as rendered with it", () => {
+    const parts = splitPage(page(nonceA), nonceA)!;
+    expect(parts).toHaveLength(4);
+    expect(fillPage(parts, nonceB).toString()).toBe(page(nonceB));
   });
 
-  it("becomes a visitor's own page with their parts in place of a visitor's without a cart, as HTML and as gzip", () => {
-    const template = splitPage(page(nonceA), nonceA, anonymous)!;
-    expect(template.parts).toHaveLength(6);
-    expect(template.slots).toEqual([0, NONCE, NONCE, 1, NONCE]);
-    expect(template.personalisable).toBe(true);
-    expect(fillPage(template, nonceB, buffers(visitor)).toString()).toBe(page(nonceB, visitor));
-    const visitorPage = cut(template);
-    const gzip = gzipPage(visitorPage, nonceB, buffers(visitor));
-    expect(gunzipSync(gzip).toString()).toBe(page(nonceB, visitor));
-    expect(gzip.length).toBeLessThan(gzipSync(page(nonceB, visitor)).length * 1.1);
-    // The same page for another visitor's texts of other lengths, and for a visitor without a cart.
-    const other = ['data-count="3"', '{"cart":{"lines":[{"id":"bar-banana-pb","quantity":3}]},'];
-    expect(gunzipSync(gzipPage(visitorPage, nonceA, buffers(other))).toString()).toBe(page(nonceA, other));
-    expect(gunzipSync(gzipPage(visitorPage, nonceA, buffers(anonymous))).toString()).toBe(page(nonceA));
-  });
-
-  it("keeps compressed parts for the lengths visitors' texts have had, within its limit", () => {
-    const visitorPage = { ...cut(splitPage(page(nonceA), nonceA, anonymous)!), compressedLimit: 4_000 };
-    for (let quantity = 1; quantity <= 40; quantity += 1) {
-      const texts = [`data-count="${quantity}"`, `{"cart":{"lines":[{"id":"bites-banana","quantity":${quantity}${" ".repeat(quantity)}}]},`];
-      expect(gunzipSync(gzipPage(visitorPage, nonceB, buffers(texts))).toString()).toBe(page(nonceB, texts));
-      expect(visitorPage.compressedBytes).toBeLessThanOrEqual(4_000);
-    }
-    const before = visitorPage.compressed.size;
-    gzipPage(visitorPage, nonceB, buffers([`data-count="40"`, `{"cart":{"lines":[{"id":"bites-banana","quantity":40${" ".repeat(40)}}]},`]));
-    expect(visitorPage.compressed.size).toBe(before);
-  });
-
-  it("is not personalisable when a visitor's part is missing, repeated or overlaps another, and still serves its nonce", () => {
-    const cases = [
-      page(nonceA).replace(anonymous[0]!, "").replace(anonymous[1]!, "{"),
-      page(nonceA).replace("</body>", `<p ${anonymous[0]}></p></body>`),
-      page(nonceA, ['data-count="0" nonce', anonymous[1]!]),
-    ];
-    for (const html of cases) {
-      const template = splitPage(html, nonceA, [...anonymous, 'count="0" nonce'])!;
-      expect(template.personalisable).toBe(false);
-      expect(template.slots.every((slot) => slot === NONCE)).toBe(true);
-      expect(fillPage(template, nonceA, []).toString()).toBe(html);
-    }
+  it("is the page with any nonce, whatever else the page holds", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.base64String({ minLength: 8, maxLength: 32 }), (text, nonce) => {
+        const html = page(nonceA, text.replaceAll(nonceA, ""));
+        const parts = splitPage(html, nonceA);
+        expect(parts).not.toBeNull();
+        expect(fillPage(parts!, nonce).toString()).toBe(html.replaceAll(` nonce="${nonceA}"`, ` nonce="${nonce}"`));
+      }),
+    );
   });
 
   it("is not kept when the nonce is missing or appears outside a nonce attribute", () => {
-    expect(splitPage("<html><script>x</script></html>", nonceA)).toBeNull();
-    expect(splitPage(`<html><script nonce="${nonceA}">x</script><p>${nonceA}</p></html>`, nonceA)).toBeNull();
+    expect(splitPage("<p>no scripts</p>", nonceA)).toBeNull();
     expect(splitPage(page(nonceA), "")).toBeNull();
+    expect(splitPage(page(nonceA, `<p>${nonceA}</p>`), nonceA)).toBeNull();
   });
 });
 
 describe("the page store", () => {
-  const entry = (version: number, bytes: number) => ({ version, headers: [], shared: cut({ parts: [], slots: [] }), visitor: null, nonceLength: 24, bytes });
+  const entry = (version: string, bytes: number) => ({ version, headers: [], parts: [], bytes });
 
   it("answers only for the version a page was rendered at", () => {
     const store = new PageStore();
-    store.set("/shop", entry(3, 10));
-    expect(store.get("/shop", 4)).toBeNull();
+    store.set("/shop", entry("b1:3", 10));
+    expect(store.get("/shop", "b1:4")).toBeNull();
     // A miss for a newer version drops the old page.
-    expect(store.get("/shop", 3)).toBeNull();
-    store.set("/shop", entry(4, 10));
-    expect(store.get("/shop", 4)).toMatchObject({ version: 4 });
+    expect(store.get("/shop", "b1:3")).toBeNull();
+    store.set("/shop", entry("b1:4", 10));
+    expect(store.get("/shop", "b1:4")).toMatchObject({ version: "b1:4" });
+    expect(store.get("/shop", "b2:4")).toBeNull();
   });
 
   it("stays within its bounds, least recently used out first", () => {
     const store = new PageStore({ maxBytes: 100, maxEntries: 3, maxEntryBytes: 60 });
-    store.set("/a", entry(1, 30));
-    store.set("/b", entry(1, 30));
-    store.set("/c", entry(1, 30));
-    store.get("/a", 1);
-    store.set("/d", entry(1, 30));
-    expect(store.get("/b", 1)).toBeNull();
-    expect(store.get("/a", 1)).not.toBeNull();
-    store.set("/big", entry(1, 61));
-    expect(store.get("/big", 1)).toBeNull();
-    store.set("/e", entry(1, 50));
+    store.set("/a", entry("1", 30));
+    store.set("/b", entry("1", 30));
+    store.set("/c", entry("1", 30));
+    store.get("/a", "1");
+    store.set("/d", entry("1", 30));
+    expect(store.get("/b", "1")).toBeNull();
+    expect(store.get("/a", "1")).not.toBeNull();
+    store.set("/big", entry("1", 61));
+    expect(store.get("/big", "1")).toBeNull();
+    store.set("/e", entry("1", 50));
     expect(store.bytes).toBeLessThanOrEqual(100);
     expect(store.entries.size).toBeLessThanOrEqual(3);
   });
 });
 
-describe("crc32Combine (the gzip trailer's CRC from the parts' own)", () => {
-  it("is the CRC-32 of the two parts joined, whatever their bytes and lengths", () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.uint8Array({ maxLength: 70_000 }), (a, b) => {
-        expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(Buffer.concat([a, b])));
+describe("the page cache in front of Remix's handler", () => {
+  let server: Server | undefined;
+  // These apps listen on this machine; MSW lets requests to them through.
+  beforeEach(() => msw.use(http.all(/^http:\/\/127\.0\.0\.1:\d+\//, () => passthrough())));
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  /** An app as server/app.mjs makes it, with a stand-in for Remix's handler that counts its renders. */
+  async function shop({
+    answer = (_request: Request, nonce: string) => new Response(page(nonce), { headers: { "Content-Type": "text/html; charset=utf-8" } }),
+  } = {}) {
+    const state = { version: "b1:1", renders: [] as Request[], versionFails: false, outcomes: [] as string[], passedOn: 0 };
+    let nonces = 0;
+    const app = express();
+    app.use(compression());
+    app.use((_req, res, next) => {
+      res.locals.cspNonce = `nonce${++nonces}`;
+      next();
+    });
+    app.use(
+      pageCache({
+        render: async (request, context) => {
+          state.renders.push(request);
+          return answer(request, String(context.cspNonce));
+        },
+        getLoadContext: (_req, res) => ({ clientAddress: "127.0.0.1", cspNonce: String(res.locals.cspNonce) }),
+        version: async () => {
+          if (state.versionFails) throw new Error("the database is away");
+          return state.version;
+        },
+        onServed: (outcome) => state.outcomes.push(outcome),
       }),
-      { numRuns: 200 },
     );
+    app.use((_req, res) => {
+      state.passedOn += 1;
+      res.send("rendered by Remix's own handler");
+    });
+    server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server!.once("listening", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { state, get: (path: string, init: RequestInit = {}) => fetch(`${origin}${path}`, init) };
+  }
+
+  it("renders a page once, then answers it from memory with each response's own nonce, compressed", async () => {
+    const { state, get } = await shop();
+    const first = await get("/shop");
+    expect(first.headers.get("x-page-cache")).toBe("miss");
+    expect(await first.text()).toBe(page("nonce1"));
+    const second = await get("/shop", { headers: { "Accept-Encoding": "gzip" } });
+    expect(second.headers.get("x-page-cache")).toBe("hit");
+    expect(second.headers.get("content-encoding")).toBe("gzip");
+    expect(second.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await second.text()).toBe(page("nonce2"));
+    expect(state.renders).toHaveLength(1);
+    expect(state.renders[0]!.url).toMatch(/\/shop$/);
+    expect(state.outcomes).toEqual(["miss", "hit"]);
+    const head = await get("/shop", { method: "HEAD" });
+    expect(head.headers.get("x-page-cache")).toBe("hit");
+    expect(await head.text()).toBe("");
   });
 
-  it("leaves a CRC as it is after nothing, and gives the second part's CRC after nothing", () => {
-    const bytes = Buffer.from("frozen peanut butter");
-    expect(crc32Combine(crc32(bytes), 0, 0)).toBe(crc32(bytes));
-    expect(crc32Combine(0, crc32(bytes), bytes.length)).toBe(crc32(bytes));
+  it("renders again once the version changes (the catalogue, or a new build)", async () => {
+    const { state, get } = await shop();
+    await get("/");
+    state.version = "b1:2";
+    expect((await get("/")).headers.get("x-page-cache")).toBe("miss");
+    state.version = "b2:2";
+    expect((await get("/")).headers.get("x-page-cache")).toBe("miss");
+    expect((await get("/")).headers.get("x-page-cache")).toBe("hit");
+    expect(state.renders).toHaveLength(3);
+  });
+
+  it("leaves to Remix's own handler a visitor with a shop cookie, another method, a page not listed, and a database that is away", async () => {
+    const { state, get } = await shop();
+    await get("/shop");
+    expect((await get("/shop", { headers: { Cookie: "theme=dark; chillpb_cart=abc" } })).headers.get("x-page-cache")).toBeNull();
+    expect((await get("/shop", { method: "POST" })).headers.get("x-page-cache")).toBeNull();
+    expect((await get("/checkout")).headers.get("x-page-cache")).toBeNull();
+    state.versionFails = true;
+    expect(await (await get("/shop")).text()).toBe("rendered by Remix's own handler");
+    expect(state.passedOn).toBe(4);
+    expect(state.renders).toHaveLength(1);
+  });
+
+  it("does not keep a page for an unknown query, and leaves it to Remix", async () => {
+    const { state, get } = await shop();
+    const answer = await get("/shop?utm_source=mail");
+    expect(answer.headers.get("x-page-cache")).toBe("bypass");
+    expect(state.passedOn).toBe(1);
+    expect(state.outcomes).toEqual(["bypass"]);
+  });
+
+  it("sends but never keeps an answer that is not a plain page: an error, a cookie, no-store, a page without a nonce", async () => {
+    const answers: Record<string, (nonce: string) => Response> = {
+      "/shop/missing": (nonce) => new Response(page(nonce), { status: 404, headers: { "Content-Type": "text/html" } }),
+      "/shop/cookie": (nonce) => new Response(page(nonce), { headers: { "Content-Type": "text/html", "Set-Cookie": "chillpb_toast=x" } }),
+      "/shop/private": (nonce) => new Response(page(nonce), { headers: { "Content-Type": "text/html", "Cache-Control": "private, no-store" } }),
+      "/shop/plain": () => new Response("<p>no scripts</p>", { headers: { "Content-Type": "text/html" } }),
+    };
+    const { state, get } = await shop({ answer: (request, nonce) => answers[new URL(request.url).pathname]!(nonce) });
+    for (const path of Object.keys(answers)) {
+      const first = await get(path);
+      const again = await get(path);
+      expect(again.headers.get("x-page-cache"), path).toBe("miss");
+      expect(again.status, path).toBe(first.status);
+    }
+    expect((await get("/shop/missing")).status).toBe(404);
+    expect((await get("/shop/cookie")).headers.get("set-cookie")).toBe("chillpb_toast=x");
+    expect(state.renders).toHaveLength(Object.keys(answers).length * 2 + 2);
   });
 });

@@ -8,7 +8,7 @@ import { request as httpRequest } from "node:http";
 import express from "express";
 import { http, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { compressResponses } from "../../server/compression.mjs";
+import compression from "compression";
 import { precompressedAssets } from "../../server/precompressed-assets.mjs";
 import { precompress, precompressAssets } from "../../scripts/precompress.mjs";
 import { server as msw } from "../setup/msw";
@@ -33,7 +33,7 @@ beforeAll(async () => {
   writeFileSync(path.join(folder, "font.woff2"), Buffer.from([0x77, 0x4f, 0x46, 0x32, 1, 2, 3]));
   expect(precompressAssets([folder])).toBe(2);
   const app = express();
-  app.use(compressResponses());
+  app.use(compression());
   app.use("/build", precompressedAssets(folder), express.static(folder, { immutable: true, maxAge: "1y" }));
   const server = app.listen(0, "127.0.0.1");
   servers.push(server);
