@@ -17,7 +17,14 @@ function collectErrors(page: Page) {
   return errors;
 }
 
-for (const path of ["/", "/shop", "/shop/bar-banana-pb"]) {
+test("the landing page hydrates without an error", async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto("/");
+  await page.locator("html[data-enhanced]").waitFor({ state: "attached" });
+  expect(errors).toEqual([]);
+});
+
+for (const path of ["/shop", "/shop/bar-banana-pb"]) {
   test(`${path} hydrates without an error, and its cart opens in place`, async ({ page }) => {
     const errors = collectErrors(page);
     await page.goto(path);
