@@ -189,7 +189,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   reportError(error, { source: "request", method: request.method, route: new URL(request.url).pathname });
 };
 
-/** A fetcher's or a client navigation's answer (?_data): 503 with Retry-After (or 409) when its loader or action failed in the database. */
+/** A fetcher's or a client navigation's answer (single fetch's `.data` request): 503 with Retry-After (or 409) when its loader or action failed in the database. */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
   const failed = failedInDatabase.get(request);
   if (!failed || response.status !== 500) return response;

@@ -182,7 +182,7 @@ export function pageCache({ render, getLoadContext, version, store = new PageSto
   return async (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     if (!pages.some((page) => page.path.test(req.path))) return next();
-    if ("_data" in req.query || SHOP_COOKIE.test(req.headers.cookie ?? "")) return next();
+    if (SHOP_COOKIE.test(req.headers.cookie ?? "")) return next();
     const question = req.originalUrl.indexOf("?");
     const key = pageKey(req.path, question === -1 ? "" : req.originalUrl.slice(question + 1), pages);
     if (key === null) {

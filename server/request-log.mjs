@@ -13,7 +13,7 @@ import { clientAddressOf, trustsPeer } from "./http-guards.mjs";
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Query parameters whose values say nothing about a visitor; any other's value is left out of the log. */
-const PLAIN_PARAMETERS = new Set(["category", "cart", "partner", "cancelled", "index", "_data"]);
+const PLAIN_PARAMETERS = new Set(["category", "cart", "partner", "cancelled", "index"]);
 
 /** The path as sent and its query, with the values of anything but plain parameters left out (tokens, session ids). */
 export function loggedPath(/** @type {string} */ url) {

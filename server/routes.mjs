@@ -43,6 +43,9 @@ function actionTarget(matches, query) {
   return contributing[contributing.length - 1];
 }
 
+/** A page's data as single fetch asks for it: its path and `.data`. */
+const SINGLE_FETCH_DATA = /\.data$/;
+
 /** Paths whose route matches are kept (the oldest goes first). */
 const MATCHES_KEPT = 1_000;
 
@@ -54,8 +57,10 @@ const MATCHES_KEPT = 1_000;
  *
  * A page answers GET and HEAD, and POST when the route its form posts to has
  * an action; a resource route answers GET and HEAD with a loader, POST with
- * an action; `?_data=<route>` asks that route. Remix itself would call an
- * action for PUT, PATCH and DELETE too; no route of the shop takes them.
+ * an action. A page's data, as single fetch asks for it (`/shop.data`,
+ * `/_root.data` for `/`), answers GET and HEAD, and POST when its page
+ * does. Remix itself would call an action for PUT, PATCH and DELETE too; no
+ * route of the shop takes them.
  *
  * @param {RouteManifest} manifest
  */
@@ -83,24 +88,21 @@ export function routeFacts(manifest) {
      * @returns {RouteFacts}
      */
     describe(pathname, search) {
-      const matches = matchesOf(pathname);
+      const data = SINGLE_FETCH_DATA.test(pathname);
+      const page = data ? pathname.replace(SINGLE_FETCH_DATA, "").replace(/^\/_root$/, "/") : pathname;
+      const matches = matchesOf(page);
       const leaf = matches[matches.length - 1];
       const pattern = `/${matches
         .map((match) => match.route.path ?? "")
         .filter(Boolean)
-        .join("/")}`;
+        .join("/")}${data ? ".data" : ""}`;
       // The catch-all page under the root: the path names nothing.
       const notFound = !leaf || (leaf.route.path === "*" && matches.length === 2);
       const query = new URLSearchParams(search);
       const leafModule = moduleOf(leaf?.route.id);
-      const dataRoute = query.get("_data");
       /** @type {string[]} */
       const allow = [];
-      if (dataRoute !== null) {
-        const asked = moduleOf(dataRoute);
-        if (asked.loader) allow.push("GET", "HEAD");
-        if (asked.action) allow.push("POST");
-      } else if (!leafModule.default && !leafModule.ErrorBoundary) {
+      if (!data && !leafModule.default && !leafModule.ErrorBoundary) {
         if (leafModule.loader) allow.push("GET", "HEAD");
         if (leafModule.action) allow.push("POST");
       } else {

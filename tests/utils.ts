@@ -67,8 +67,8 @@ export function jsonRequest(path: string, body: unknown, init: Omit<ShopRequestI
   return shopRequest(path, { ...init, contentType, body: typeof body === "string" ? body : JSON.stringify(body) });
 }
 
-/** A route module's `action` or `loader`; both take the same arguments. Most answer a Response; a streaming page's loader answers `defer(…)`. */
-type RouteHandler<Result = Response> = (args: ActionFunctionArgs) => Result | Promise<Result>;
+/** A route module's `action` or `loader`; both take the same arguments. A resource route answers a Response; a page answers its data, or `data(…)` with a status and headers. */
+type RouteHandler<Result = unknown> = (args: ActionFunctionArgs) => Result | Promise<Result>;
 
 export type CallInit = {
   /** The caller's address; by default a new one per call, so rate limits stay out of the way. */
@@ -77,17 +77,38 @@ export type CallInit = {
   params?: Record<string, string>;
 };
 
+/** `data(value, init)`'s answer, as @remix-run/node makes it: the value, and the status and headers it goes with. */
+type DataWithInit = { type: "DataWithResponseInit"; data: unknown; init: ResponseInit | null };
+
+const isDataWithInit = (value: unknown): value is DataWithInit =>
+  typeof value === "object" && value !== null && (value as { type?: unknown }).type === "DataWithResponseInit";
+
 /**
- * Calls a route's action or loader with `request`. A thrown Response is the
- * answer, as Remix itself treats it (redirects and 4xx guards are thrown).
+ * What a route's action or loader answers, as it is: a page's data (or
+ * `data(…)`) or a resource route's Response. A thrown Response is the
+ * answer, as Remix itself treats it (redirects and 4xx guards are thrown); a
+ * thrown `data(…)` is answered as its JSON with its status.
  */
-export async function callRoute<Result = Response>(handler: RouteHandler<Result>, request: Request, init: CallInit = {}): Promise<Result | Response> {
+export async function answerOf<Result>(handler: RouteHandler<Result>, request: Request, init: CallInit = {}): Promise<Result | Response> {
   try {
     return await handler({ request, params: init.params ?? {}, context: { clientAddress: init.clientAddress ?? `test-${randomUUID()}` } });
   } catch (error) {
     if (error instanceof Response) return error;
+    if (isDataWithInit(error)) return Response.json(error.data, error.init ?? undefined);
     throw error;
   }
+}
+
+/**
+ * Calls a route's action or loader with `request`, and answers it as a
+ * Response: a page's data as JSON with its status and headers (what a test
+ * reads of it; the browser gets it as single fetch encodes it).
+ */
+export async function callRoute(handler: RouteHandler, request: Request, init: CallInit = {}): Promise<Response> {
+  const answer = await answerOf(handler, request, init);
+  if (answer instanceof Response) return answer;
+  if (isDataWithInit(answer)) return Response.json(answer.data, answer.init ?? undefined);
+  return Response.json(answer);
 }
 
 /** The JSON of a response, as a small local type (no runtime check). */

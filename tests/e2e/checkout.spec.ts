@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { pagePath } from "./request-failures";
 import type { Page, Request } from "@playwright/test";
 import { cancelOpenPayment, fillCart, fillShipping, westLa } from "./checkout-helpers";
 
@@ -145,7 +146,7 @@ test("a changed ZIP code and an immediate Check Again: one post, the check's, wh
   await checkedWestLa(page);
   const intents: (string | null)[] = [];
   page.on("request", (request) => {
-    if (request.method() === "POST" && new URL(request.url()).pathname === "/checkout") intents.push(intentOf(request));
+    if (request.method() === "POST" && pagePath(new URL(request.url())) === "/checkout") intents.push(intentOf(request));
   });
   await page.getByLabel(/ZIP code/).fill("00201");
   const answered = page.waitForResponse((response) => intentOf(response.request()) === "check-delivery");
@@ -163,7 +164,7 @@ test("a changed ZIP code and an immediate Check Again: one post, the check's, wh
 test("a press while the refresh a changed field sent is under way is not lost", async ({ page }) => {
   await checkedWestLa(page);
   // The refresh that leaving a changed field sends is slow here, so the press comes while it is under way.
-  await page.route("**/checkout?_data=*", async (route) => {
+  await page.route("**/checkout.data*", async (route) => {
     if (intentOf(route.request()) === "refresh") await new Promise((resolve) => setTimeout(resolve, 1_500));
     await route.continue().catch(() => undefined);
   });

@@ -1,4 +1,5 @@
 import type { Route } from "@playwright/test";
+import { pagePath } from "./request-failures";
 import { test, expect } from "./fixtures";
 import { fillCart } from "./checkout-helpers";
 
@@ -59,7 +60,7 @@ test("a sold-out line is out of the drawer's figures and blocks Checkout with th
     // A change in flight: the quantity at once, the figures "Updating…" (never a guess), then the server's.
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    const cartPosts = (url: URL) => url.pathname === "/cart";
+    const cartPosts = (url: URL) => pagePath(url) === "/cart";
     await page.route(cartPosts, async (route: Route) => {
       if (route.request().method() === "POST") await held;
       await route.continue();

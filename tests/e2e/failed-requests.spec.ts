@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
-import { failPosts, installClockFor, slowProcessor, type Failure } from "./request-failures";
+import { failPosts, installClockFor, slowProcessor, type Failure, pagePath } from "./request-failures";
 
 /**
  * Every in-page action whose request fails (the network drops it, the shop
@@ -148,7 +148,7 @@ test("a slow answer shows the busy state, accepts no second press, and then land
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   await page.route(
-    (url) => url.pathname === "/",
+    (url) => pagePath(url) === "/",
     async (route) => {
       if (route.request().method() !== "POST") return route.fallback();
       await released;
@@ -157,7 +157,7 @@ test("a slow answer shows the busy state, accepts no second press, and then land
   );
   let posts = 0;
   page.on("request", (request) => {
-    if (request.method() === "POST" && new URL(request.url()).pathname === "/") posts += 1;
+    if (request.method() === "POST" && pagePath(new URL(request.url())) === "/") posts += 1;
   });
   await page.getByPlaceholder("Enter your email").fill(newEmail("slow"));
   await page.getByRole("button", { name: "Join Now" }).focus();

@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
 import { expectFocusInView, tabTo } from "./focus-helpers";
-import { failPosts } from "./request-failures";
+import { failPosts, pagePath } from "./request-failures";
 
 // A whole purchase with the keyboard alone: Tab, Shift+Tab, Enter, Space and
 // typing, never a click. At every stop the focused element must be on the
@@ -96,13 +96,13 @@ test("a checkout button pressed from the keyboard keeps the focus while it waits
   const checkPosts: string[] = [];
   page.on("request", (request) => {
     const body = request.postData() ?? "";
-    if (request.method() === "POST" && new URL(request.url()).pathname === "/checkout" && body.includes("intent=check-delivery")) checkPosts.push(body);
+    if (request.method() === "POST" && pagePath(new URL(request.url())) === "/checkout" && body.includes("intent=check-delivery")) checkPosts.push(body);
   });
 
   // Waiting: the pressed button is marked busy and keeps the focus; a second Enter sends nothing.
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
-  const checkout = (url: URL) => url.pathname === "/checkout";
+  const checkout = (url: URL) => pagePath(url) === "/checkout";
   await page.route(checkout, async (route) => {
     if (route.request().method() !== "POST") return route.fallback();
     await released;

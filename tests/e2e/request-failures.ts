@@ -10,11 +10,20 @@ import { REQUEST_DEADLINE_MS } from "../../app/lib/request-failure";
  */
 export type Failure = "network" | "server" | "timeout";
 
+/**
+ * The page a request is for: its path, or the page's for the data single
+ * fetch asks for (`/checkout.data`, `/_root.data` for `/`): a form posts to
+ * its page without JavaScript and to the page's data with it.
+ */
+export function pagePath(url: URL): string {
+  return url.pathname.endsWith(".data") ? url.pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : url.pathname;
+}
+
 export async function failPosts(page: Page, pathname: string, failure: Failure) {
   const held: Route[] = [];
   let arrived = () => {};
   const firstHeld = new Promise<void>((resolve) => (arrived = resolve));
-  const matches = (url: URL) => url.pathname === pathname;
+  const matches = (url: URL) => pagePath(url) === pathname;
   const handler = async (route: Route) => {
     if (route.request().method() !== "POST") return route.fallback();
     if (failure === "network") return route.abort("internetdisconnected");

@@ -63,16 +63,17 @@ describe("route facts (server/routes.mjs)", () => {
     ["/", "index", { pattern: "/", allow: ["GET", "HEAD", "POST"], notFound: false }],
     ["/shop/bar-chocolate-pb", "cart=open", { pattern: "/shop/:id", allow: ["GET", "HEAD"], notFound: false }],
     ["/cart", "", { pattern: "/cart", allow: ["GET", "HEAD", "POST"], notFound: false }],
-    [
-      "/functions/v1/get-orders",
-      "",
-      { pattern: "/functions/v1/get-orders", allow: ["POST"], notFound: false },
-    ],
+    ["/functions/v1/get-orders", "", { pattern: "/functions/v1/get-orders", allow: ["POST"], notFound: false }],
     ["/healthz", "", { pattern: "/healthz", allow: ["GET", "HEAD"], notFound: false }],
     ["/admin/orders/42", "", { pattern: "/admin/*", allow: ["GET", "HEAD"], notFound: false }],
     ["/no/such/page", "", { pattern: "/*", allow: ["GET", "HEAD"], notFound: true }],
-    ["/", "_data=routes%2F_index", { pattern: "/", allow: ["GET", "HEAD", "POST"], notFound: false }],
-    ["/shop", "_data=routes%2Fshop", { pattern: "/shop", allow: ["GET", "HEAD"], notFound: false }],
+    // A page's data, as single fetch asks for it.
+    ["/_root.data", "", { pattern: "/.data", allow: ["GET", "HEAD"], notFound: false }],
+    ["/_root.data", "index", { pattern: "/.data", allow: ["GET", "HEAD", "POST"], notFound: false }],
+    ["/shop.data", "", { pattern: "/shop.data", allow: ["GET", "HEAD"], notFound: false }],
+    ["/shop/bar-chocolate-pb.data", "", { pattern: "/shop/:id.data", allow: ["GET", "HEAD"], notFound: false }],
+    ["/cart.data", "", { pattern: "/cart.data", allow: ["GET", "HEAD", "POST"], notFound: false }],
+    ["/no/such/page.data", "", { pattern: "/*.data", allow: ["GET", "HEAD"], notFound: true }],
   ] as const)("%s?%s", (pathname, search, facts) => {
     expect(routes.describe(pathname, search)).toEqual(facts);
   });

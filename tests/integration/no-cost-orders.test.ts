@@ -18,6 +18,7 @@ import {
   stripeSessionEvent,
   type ErrorJson,
   type VerifyJson,
+  callRoute,
 } from "../utils";
 
 /**
@@ -117,7 +118,7 @@ describe("a $0 order completed on Stripe's page", () => {
     try {
       const pageUrl = `${SHOP_ORIGIN}/mock-stripe/pay/${sessionId}`;
       const context = { clientAddress: "203.0.113.9" };
-      const page = await payPageLoader({ request: new Request(pageUrl), params: { sessionId }, context });
+      const page = await callRoute(payPageLoader, new Request(pageUrl), { params: { sessionId }, ...context });
       expect(await page.json()).toMatchObject({ total: 0, discount: 5000, open: true, needsCard: false });
 
       const completed = await payPageAction({ request: formRequest(pageUrl, {}), params: { sessionId }, context });
@@ -137,9 +138,9 @@ describe("a $0 order completed on Stripe's page", () => {
     try {
       const pageUrl = `${SHOP_ORIGIN}/mock-stripe/pay/${sessionId}`;
       const context = { clientAddress: "203.0.113.9" };
-      const page = await payPageLoader({ request: new Request(pageUrl), params: { sessionId }, context });
+      const page = await callRoute(payPageLoader, new Request(pageUrl), { params: { sessionId }, ...context });
       expect(await page.json()).toMatchObject({ total: 4000, needsCard: true });
-      const refused = await payPageAction({ request: formRequest(pageUrl, {}), params: { sessionId }, context });
+      const refused = await callRoute(payPageAction, formRequest(pageUrl, {}), { params: { sessionId }, ...context });
       expect(refused.status).toBe(400);
     } finally {
       env.MOCKS = mocks;

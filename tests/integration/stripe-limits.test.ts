@@ -11,7 +11,7 @@ import {
   SESSION_CACHE_UNSETTLED_MS,
 } from "~/services/stripe.server";
 import { loader as orderSuccess } from "~/routes/order-success";
-import { callFunction, callRoute, placeOrder, readJson, shopRequest, type VerifyJson } from "../utils";
+import { answerOf, callFunction, placeOrder, readJson, shopRequest, type VerifyJson } from "../utils";
 
 /**
  * What keeps strangers from spending the shop's Stripe API budget: Checkout
@@ -49,7 +49,7 @@ async function verify(sessionId: string, clientAddress = address("verify")) {
 
 /** Loads /order-success the way Remix does: the loader with the request and the client's address. */
 async function loadOrderSuccess(sessionId: string, clientAddress: string) {
-  const result = await callRoute(orderSuccess, shopRequest(`/order-success?session_id=${encodeURIComponent(sessionId)}`), { clientAddress });
+  const result = await answerOf(orderSuccess, shopRequest(`/order-success?session_id=${encodeURIComponent(sessionId)}`), { clientAddress });
   if (result instanceof Response) throw new Error(`/order-success answered ${result.status} instead of its page`);
   const headers = new Headers(result.init?.headers);
   return { status: result.init?.status ?? 200, headers, outcome: await result.data.outcome };
