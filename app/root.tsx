@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, type ShouldRevalidateFunction } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { brand } from "~/lib/brand";
@@ -42,7 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The drawer on every page renders the server's figures for this cart (decision 051): it computes no money.
   const [lines, price, settings] = await Promise.all([loadCartLines(items), priceCart(items), shopSettings()]);
   // The owner's terms, for every text that states a number (the badge, the tiles, the notices; decision 052).
-  return json({ cart: { lines, known, price }, terms: shopTerms(settings), cartFlash: flash, toast }, { headers });
+  return data({ cart: { lines, known, price }, terms: shopTerms(settings), cartFlash: flash, toast }, { headers });
 }
 
 export type RootLoader = typeof loader;

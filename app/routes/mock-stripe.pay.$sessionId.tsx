@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import Stripe from "stripe";
 import { env } from "~/utils/env.server";
@@ -33,7 +33,7 @@ async function findSession(sessionId: string | undefined) {
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const session = await findSession(params.sessionId);
-  return json({
+  return {
     email: session.customer_email,
     lines: session.line_items.map((line) => ({ ...line, amountCents: line.unit_amount * line.quantity })),
     discount: session.total_details.amount_discount,
@@ -42,11 +42,11 @@ export async function loader({ params }: LoaderFunctionArgs) {
     cancelUrl: session.cancel_url,
     open: session.status === "open",
     needsCard: session.amount_total > 0,
-  });
+  };
 }
 
 /** Paid or expired: the words the page itself shows. */
-const pageClosed = () => json({ error: "This payment page is no longer open." }, { status: 400 });
+const pageClosed = () => data({ error: "This payment page is no longer open." }, { status: 400 });
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const session = await findSession(params.sessionId);
@@ -54,8 +54,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const card = String((await readFormData(request)).get("card") ?? "").replace(/\D/g, "");
   if (session.amount_total > 0) {
     const test = TEST_CARDS[card as keyof typeof TEST_CARDS] as (typeof TEST_CARDS)[keyof typeof TEST_CARDS] | undefined;
-    if (!test) return json({ error: "Use a test card: 4242 4242 4242 4242 pays (the README lists the cards that fail)." }, { status: 400 });
-    if ("message" in test) return json({ error: test.message }, { status: 402 });
+    if (!test) return data({ error: "Use a test card: 4242 4242 4242 4242 pays (the README lists the cards that fail)." }, { status: 400 });
+    if ("message" in test) return data({ error: test.message }, { status: 402 });
   }
 
   // Paid or expired since it was read above, perhaps by another tab on another server instance.

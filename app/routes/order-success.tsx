@@ -1,4 +1,4 @@
-import { defer, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Await, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { Suspense } from "react";
 import { brand } from "~/lib/brand";
@@ -61,20 +61,20 @@ async function waitBriefly(outcome: Promise<Outcome>) {
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
-  if (!CHECKOUT_SESSION_ID.test(sessionId)) return defer({ outcome: settled({ status: "not-found" }) }, { headers: noStore });
+  if (!CHECKOUT_SESSION_ID.test(sessionId)) return data({ outcome: settled({ status: "not-found" }) }, { headers: noStore });
   let limit;
   try {
     limit = await hitRateLimit("verify", context.clientAddress);
   } catch (error) {
     console.error(`Rate-limiting /order-success for Checkout Session ${sessionId} failed: ${describeError(error)}`);
-    return defer({ outcome: settled({ status: "error" }) }, { headers: noStore });
+    return data({ outcome: settled({ status: "error" }) }, { headers: noStore });
   }
   if (!limit.allowed) {
-    return defer({ outcome: settled({ status: "limited" }) }, { status: 429, headers: { ...noStore, "Retry-After": String(limit.retryAfterSeconds) } });
+    return data({ outcome: settled({ status: "limited" }) }, { status: 429, headers: { ...noStore, "Retry-After": String(limit.retryAfterSeconds) } });
   }
   const outcome = verify(sessionId);
   await waitBriefly(outcome);
-  return defer({ outcome }, { headers: noStore });
+  return data({ outcome }, { headers: noStore });
 }
 
 /** The page shows the customer's order: never stored by a cache; a 429 says when to come back. */

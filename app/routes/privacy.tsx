@@ -1,4 +1,4 @@
-import { json, type MetaFunction } from "@remix-run/node";
+import { type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { env } from "~/utils/env.server";
 import { brand } from "~/lib/brand";
@@ -11,7 +11,7 @@ export const meta: MetaFunction = () => [
 
 /** The retention the shop runs with (decision 062), so the page states what it does. */
 export function loader() {
-  return json({ abandonedDays: env.RETENTION_ABANDONED_DAYS, emailDays: env.RETENTION_EMAIL_BODY_DAYS, geocoderDays: env.RETENTION_GEOCODER_DAYS });
+  return { abandonedDays: env.RETENTION_ABANDONED_DAYS, emailDays: env.RETENTION_EMAIL_BODY_DAYS, geocoderDays: env.RETENTION_GEOCODER_DAYS };
 }
 
 export default function Privacy() {

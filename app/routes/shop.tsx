@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { brand } from "~/lib/brand";
 import { AddedToCartPopup } from "~/components/cart/added-popup";
@@ -25,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const category = parseCategory(url.searchParams.get("category"));
   const [products, catalogue] = await Promise.all([listProducts(category), listProducts()]);
-  return json({ products, category, origin: publicOrigin(), description: shopDescription(catalogue) });
+  return { products, category, origin: publicOrigin(), description: shopDescription(catalogue) };
 }
 
 /** The page's description, with each range's price as the owner has set it. */

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { brand } from "~/lib/brand";
 import { LegalPage } from "~/components/legal-page";
@@ -12,11 +12,11 @@ export const meta: MetaFunction = () => privatePageMeta("Unsubscribe");
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token")?.slice(0, 100) ?? "";
   const subscriber = token ? await findSubscriberByToken(token) : null;
-  return json({
+  return {
     token,
     email: subscriber ? maskEmail(subscriber.email) : null,
     alreadyUnsubscribed: Boolean(subscriber?.unsubscribedAt),
-  });
+  };
 }
 
 /** The page's button, and mail programs' one-click unsubscribe (RFC 8058), both POST here. */
@@ -25,9 +25,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const token = String(formData.get("token") ?? url.searchParams.get("token") ?? "").slice(0, 100);
   const subscriber = token ? await findSubscriberByToken(token) : null;
-  if (!subscriber) return json({ done: false }, { status: 404 });
+  if (!subscriber) return data({ done: false }, { status: 404 });
   await unsubscribe(token);
-  return json({ done: true });
+  return { done: true };
 }
 
 export default function Unsubscribe() {

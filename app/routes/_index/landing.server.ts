@@ -1,5 +1,5 @@
 import { getZodConstraint } from "@conform-to/zod";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { formText, isBot, readFormData } from "~/utils/forms.server";
 import { wantsHtml } from "~/utils/http.server";
 import { firstFieldErrors } from "~/lib/forms";
@@ -47,13 +47,13 @@ export async function handleLandingForm(request: Request, clientAddress: string)
           message: formText(formData, "message", 6000),
         };
   const result: LandingFormResult = { form, ok: false, toast: null, values, fieldErrors: {} };
-  const respond = (status: number) => json(result, { status });
+  const respond = (status: number) => data(result, { status });
 
   const succeed = async (toast: Message) => {
     result.ok = true;
     result.toast = toast;
     result.values = {};
-    return wantsHtml(request) ? redirectWithToast(form === "newsletter" ? "/#newsletter" : "/", toast, { status: 303 }) : json(result);
+    return wantsHtml(request) ? redirectWithToast(form === "newsletter" ? "/#newsletter" : "/", toast, { status: 303 }) : result;
   };
 
   // An empty newsletter email stops silently (requirements §5).

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { brand } from "~/lib/brand";
 import { Hero, LandingHeader, LocationsSection, NutritionSection, ProductsSection, PromoBanner, StorySection, WhySection } from "~/components/landing/sections";
@@ -14,7 +14,7 @@ import { publicPageMeta } from "~/lib/seo";
 import { barNutrition } from "~/lib/product-facts";
 
 export async function loader() {
-  return json({ products: await listProducts(), origin: publicOrigin(), constraints: landingFormConstraints });
+  return { products: await listProducts(), origin: publicOrigin(), constraints: landingFormConstraints };
 }
 
 /** The newsletter and partnership forms (intents "newsletter" and "partnership"). */

@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useFetcher, useLoaderData, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { commitCartSession, getCartSession, refillCart, type CartSession } from "~/utils/cart-session.server";
@@ -66,7 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (pending?.paymentStatus === "unpaid") {
       // Still payable: shown with the offer to cancel it, the cart still waiting with it.
       const checkout = await checkoutOfOpenOrder(pending, publicOrigin());
-      return json({ placed: null, checkout, cancelled, openPayment: openPaymentOf(pending), constraints: shippingConstraints }, { headers });
+      return data({ placed: null, checkout, cancelled, openPayment: openPaymentOf(pending), constraints: shippingConstraints }, { headers });
     }
     // Given up already (Stripe expired its page, another tab cancelled it): the cart and the form come back.
     restoreFrom = pending;
@@ -89,13 +89,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       totalCents: pending.totalCents,
       paymentUrl: pending.stripeSessionUrl,
     };
-    return json({ placed, checkout: null, cancelled, openPayment: null, constraints: shippingConstraints }, { headers });
+    return data({ placed, checkout: null, cancelled, openPayment: null, constraints: shippingConstraints }, { headers });
   }
   const draft = restoreFrom ? draftFromOrder(restoreFrom) : await readDraft(request);
   const checkout = draft ? await resumeCheckout(draft, items, publicOrigin()) : await openCheckout(items);
   // The refilled form is kept for the next refresh too (the order's note is read once).
   if (restoreFrom) headers.append("Set-Cookie", await saveDraft(draftOf(checkout)));
-  return json({ placed: null, checkout, cancelled, openPayment: null, constraints: shippingConstraints }, { headers });
+  return data({ placed: null, checkout, cancelled, openPayment: null, constraints: shippingConstraints }, { headers });
 }
 
 const rateLimitScopes = {
@@ -144,7 +144,7 @@ async function cancelPayment(session: CartSession) {
     const order = closed.reason === "paid" ? await findPendingOrder(pendingId) : null;
     // Paid at Stripe but not yet here: the confirmation page asks Stripe and records it.
     if (order?.stripeSessionId) return redirect(`/order-success?session_id=${order.stripeSessionId}`, 303);
-    return json({ error: cancelFailed }, { status: 502 });
+    return data({ error: cancelFailed }, { status: 502 });
   }
   if (pendingId) {
     session.unset("pendingOrderId");
@@ -176,7 +176,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // Only the form's own posts carry the fields ('Return to checkout' carries none).
     if (intent) headers.append("Set-Cookie", await saveDraft(draftFromForm(formData)));
     const busy: Busy = { busy: true, message: (intent && failedRequestMessages[intent]) || messages.requestFailed };
-    return json(busy, { status: 503, headers });
+    return data(busy, { status: 503, headers });
   }
 }
 
@@ -201,14 +201,14 @@ async function answerCheckoutPost(request: Request, context: ActionFunctionArgs[
   if (formData.get("intent") === "cancel-payment") return cancelPayment(session);
 
   const intent = parseIntent(formData);
-  if (!intent) return json({ error: "Unknown checkout action." }, { status: 400 });
+  if (!intent) return data({ error: "Unknown checkout action." }, { status: 400 });
   // Another tab placed this cart's order: this one is shown that order, waiting for payment or paid.
   if (items.length === 0) throw redirect((await paidOrderConfirmation(session)) ?? "/checkout", 303);
   const scope = rateLimitScopes[intent];
   if (scope && !(await hitRateLimit(scope, context.clientAddress)).allowed) {
     // Refused, but nothing typed is lost: the form comes back as it was sent.
     const { state } = await handleCheckout("refresh", formData, items, publicOrigin());
-    return json({ ...state, message: tooManyRequests }, { status: 429 });
+    return data({ ...state, message: tooManyRequests }, { status: 429 });
   }
 
   let cartItems = items;
@@ -231,12 +231,12 @@ async function answerCheckoutPost(request: Request, context: ActionFunctionArgs[
     else console.error(`Checkout ${intent} failed`, describeError(error));
     const { state } = await handleCheckout("refresh", formData, cartItems, publicOrigin());
     headers.append("Set-Cookie", await saveDraft(draftOf(state)));
-    return json({ ...state, message: failedRequestMessages[intent] ?? messages.requestFailed }, { status: conflict ? 409 : 500, headers });
+    return data({ ...state, message: failedRequestMessages[intent] ?? messages.requestFailed }, { status: conflict ? 409 : 500, headers });
   }
   const { state, outcome } = answer;
   if (!state.placed) {
     headers.append("Set-Cookie", await saveDraft(draftOf(state)));
-    return json(state, { status: statusFor[outcome], headers });
+    return data(state, { status: statusFor[outcome], headers });
   }
 
   // The order is placed: the cart waits with it while the customer pays, and the order now holds the details typed.
@@ -246,7 +246,7 @@ async function answerCheckoutPost(request: Request, context: ActionFunctionArgs[
   headers.append("Set-Cookie", await commitCartSession(session));
   headers.append("Set-Cookie", await dropDraft());
   if (wantsHtml(request)) return redirect(state.placed.paymentUrl, { status: 303, headers });
-  return json(state, { headers });
+  return data(state, { headers });
 }
 
 /** A plain form post the database was too busy for keeps its Retry-After when the page itself could be made. */

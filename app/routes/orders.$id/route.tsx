@@ -1,4 +1,4 @@
-import { json, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { PageHeader } from "~/components/page-header";
 import { brand } from "~/lib/brand";
@@ -34,9 +34,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The right link, but past its time (decision 048): the holder learns only the order's number and how to ask.
   const expiresAt = orderLinkExpiresAt(order.placedAt);
   if (expiresAt.getTime() <= Date.now()) {
-    return json({ order: null, expired: { shortId: order.shortId, on: expiresAt.toISOString() } }, { status: 410, headers: PRIVATE });
+    return data({ order: null, expired: { shortId: order.shortId, on: expiresAt.toISOString() } }, { status: 410, headers: PRIVATE });
   }
-  return json({ order, expired: null }, { headers: PRIVATE });
+  return data({ order, expired: null }, { headers: PRIVATE });
 }
 
 export const headers: HeadersFunction = () => PRIVATE;

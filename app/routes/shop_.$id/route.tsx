@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { AddedToCartPopup } from "~/components/cart/added-popup";
 import { CartDrawer } from "~/components/cart/cart-drawer";
@@ -31,14 +31,14 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const origin = publicOrigin();
   if (!product.forSale) {
     const retired: Retired = { retired: product.name, category: product.category === "bites" ? "bites" : "bars" };
-    throw json(retired, { status: 410 });
+    throw data(retired, { status: 410 });
   }
-  return json({
+  return {
     product,
     facts,
     origin,
     structuredData: { "@context": "https://schema.org", ...productStructuredData(product, origin) },
-  });
+  };
 }
 
 /** The product does not change when the cart does, nor when the drawer opens. */
