@@ -39,7 +39,8 @@ export function ProductImage({
       alt={product.imageAlt}
       width={product.imageWidth}
       height={product.imageHeight}
-      {...(load === "priority" ? { fetchPriority: "high" } : { loading: load, decoding: "async" })}
+      // Lower case: React 18 passes the attribute through as written, and warns about the camel-cased name it does not know yet.
+      {...(load === "priority" ? { fetchpriority: "high" } : { loading: load, decoding: "async" })}
     />
   );
 }
