@@ -5,7 +5,7 @@ import { defineConfig } from "prisma/config";
 // The Prisma CLI's configuration: `prisma generate`, and `prisma migrate diff`
 // for scripts/db-migration.mjs. It runs Prisma 6.19's JavaScript engine through
 // the node-pg driver adapter, so the CLI never downloads an engine. Migrations
-// are applied by scripts/migrate.mjs (Postgrator), not by `prisma migrate`
+// are applied by server/migrate.mjs (Postgrator), not by `prisma migrate`
 // (docs/decisions/015). Nothing here connects unless a command needs a database.
 
 // The schema's datasource names DATABASE_URL, and without a value Prisma 6.19

@@ -6,7 +6,7 @@
 import "./server/node-version.mjs";
 import nodeModule from "node:module";
 import { broadcastDevReady } from "@remix-run/node";
-import { buildIfStale, migrateAndSeed } from "./scripts/prepare.mjs";
+import { buildIfStale, migrateAndSeed } from "./server/prepare.mjs";
 import { createShopApp } from "./server/app.mjs";
 import { importBuild, watchBuild } from "./server/build.mjs";
 import { EmbeddedPostgresError, chooseDatabase } from "./server/database.mjs";

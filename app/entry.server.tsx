@@ -1,5 +1,4 @@
 import { Transform } from "node:stream";
-import { reportError, startErrorReports } from "~/services/error-reports.server";
 import {
   createReadableStreamFromReadable,
   type AppLoadContext,
@@ -11,17 +10,10 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/lib/nonce";
-import { startMocks } from "~/services/mocks.server";
-import { startJobs, stopJobs, type Job } from "~/services/jobs.server";
-import { describeRetention, sweepRetention } from "~/models/customer-data.server";
-import { startOutboxWorker, stopOutboxWorker } from "~/services/outbox.server";
-import { describeReconciliation, describeSweep, reconcilePayments, sweepOrphanOrders } from "~/models/orphan-orders.server";
-import { logger, routeConsoleToLogger } from "~/utils/logger.server";
-import { sweepExpiredRateLimits } from "~/utils/rate-limit.server";
+import { reportError } from "~/services/error-reports.server";
+import { logger } from "~/utils/logger.server";
 import { BUSY_HEADERS, databaseFailure } from "~/utils/db.server";
 import { DATABASE_FAILURE_LINES } from "~/utils/api.server";
-import { settlePendingRefunds } from "~/models/refunds.server";
-import { env } from "~/utils/env.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -54,46 +46,6 @@ function chunkPerTurn(): Transform {
       done(null, held.length > 0 ? Buffer.concat(held.splice(0)) : null);
     },
   });
-}
-
-// From here on the app's console lines are JSON log lines, errors described, never printed whole.
-routeConsoleToLogger();
-// Before the first request: with MOCKS=true, no call may reach the real Stripe or geocoder.
-await startMocks();
-
-/** The shop's periodic work, each run by one instance at a time (app/services/jobs.server.ts, decision 044). */
-const JOBS: Job[] = [
-  { name: "reconcile-payments", everyMs: 2 * 60_000, leaseMs: 10 * 60_000, run: async () => describeReconciliation(await reconcilePayments()) },
-  { name: "orphan-orders", everyMs: 5 * 60_000, leaseMs: 10 * 60_000, run: async () => describeSweep(await sweepOrphanOrders()) },
-  { name: "rate-limit-sweep", everyMs: 60_000, leaseMs: 60_000, run: async () => `${await sweepExpiredRateLimits()} expired windows deleted` },
-  // Customers' personal data kept no longer than it is needed (decision 062).
-  { name: "retention", everyMs: 24 * 60 * 60_000, leaseMs: 30 * 60_000, run: async () => describeRetention(await sweepRetention()) },
-  // Refunds whose answer from Stripe never came, asked again with the same idempotency key (decision 042); REFUND_CHECK_MS=0 leaves them.
-  ...(env.REFUND_CHECK_MS > 0
-    ? [
-        {
-          name: "pending-refunds",
-          everyMs: env.REFUND_CHECK_MS,
-          leaseMs: 10 * 60_000,
-          run: async () => `${await settlePendingRefunds()} pending refunds settled`,
-        },
-      ]
-    : []),
-];
-
-/**
- * This process's background work: the email worker and the shared periodic
- * jobs. server.mjs starts it once the database is migrated, never on import.
- */
-export function startBackgroundWork() {
-  startOutboxWorker();
-  startJobs(JOBS);
-}
-
-/** For the HTTP server's shutdown (server.mjs): stops the email worker and the jobs once the work in flight is done. */
-export async function stopBackgroundWork(timeoutMs: number): Promise<boolean> {
-  const [outbox, jobs] = await Promise.all([stopOutboxWorker(timeoutMs), stopJobs(timeoutMs)]);
-  return outbox && jobs;
 }
 
 /**
@@ -170,9 +122,6 @@ export default function handleRequest(
  * each, never the error object or its stack (decision 047). A request the
  * visitor gave up on is not an error of ours.
  */
-// Errors go to the tracker when SENTRY_DSN is set (decision 055), from the moment the build is loaded.
-startErrorReports();
-
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error)) {
@@ -198,26 +147,9 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   return new Response(response.body, { status: failed, statusText: failed === 503 ? "Service Unavailable" : "Conflict", headers });
 };
 
-/** For the HTTP server (server/app.mjs): the settings, parsed once by the one schema. */
-export { env } from "~/utils/env.server";
-
-/** For the HTTP server's last error handler (server/app.mjs): a database busy or away is 503 there too, and any other error is reported. */
-export { BUSY_RETRY_AFTER_SECONDS, databaseFailure } from "~/utils/db.server";
-export { flushErrorReports, reportError } from "~/services/error-reports.server";
-export { SHOP_BUSY } from "~/utils/api.server";
-
-/** For the HTTP server: its logger, the request log's own (server/request-log.mjs), and the context their lines carry. */
-export { logger, requestContext, requestLineLogger } from "~/utils/logger.server";
-
-/** For the HTTP server's guard on addresses (server/http-guards.mjs): which part of an address the shop refuses to read. */
-export { unacceptableUrlPart } from "~/lib/text";
-
-/** For server.mjs: the release its start-up line names, and the stop that makes /readyz answer 503 (decision 050). */
-export { describeRelease, release } from "~/utils/release.server";
-export { markShuttingDown } from "~/services/health.server";
-
-/** For the HTTP server's metrics (server/metrics.mjs, server/request-log.mjs, server/page-cache.mjs; decision 049). */
-export { countPageCache, observeRequest, renderMetrics } from "~/utils/metrics.server";
-
-/** For the HTTP server's page cache (server/page-cache.mjs): the catalogue version pages are made from. */
-export { catalogVersion } from "~/models/catalog.server";
+/**
+ * The rest of the process (its background work, its settings, its logger, its
+ * metrics) reaches server.mjs through the build, whose entry this is
+ * (app/process.server.ts, decision 092).
+ */
+export * from "~/process.server";

@@ -1,13 +1,13 @@
 import type { HttpHandler } from "msw";
 // Relative paths, not ~/ (see mocks/stripe.ts).
 import { env } from "../app/utils/env.server";
-import { DISTANCE_ZIP, GEOCODER_FAULTS } from "../app/services/test-scenarios";
+import { DISTANCE_ZIP, GEOCODER_FAULTS } from "./test-scenarios";
 import { shopSettings } from "../app/models/catalog.server";
 
 /**
  * A stand-in for the Nominatim search API: it places an address at the
  * centre of its ZIP code, and finds nothing for a ZIP it does not know.
- * Testers' triggers (app/services/test-scenarios.ts): a ZIP `00ddd` lies ddd tenths
+ * Testers' triggers (mocks/test-scenarios.ts): a ZIP `00ddd` lies ddd tenths
  * of a mile due north of the kitchen; a street address saying "geocoder
  * error" or "geocoder timeout" makes the service fail so.
  */

@@ -10,10 +10,10 @@ import {
   paySession,
   standInId,
   type MockSession,
-} from "../app/services/payment-stand-in.server";
+} from "./payment-stand-in.server";
 
 export type { MockSession };
-import { STRIPE_DOWN_TAG, STRIPE_SLOW_REFUND_TAG } from "../app/services/test-scenarios";
+import { STRIPE_DOWN_TAG, STRIPE_SLOW_REFUND_TAG } from "./test-scenarios";
 
 /**
  * A stand-in for the parts of the Stripe API the shop uses: coupons,
@@ -22,8 +22,8 @@ import { STRIPE_DOWN_TAG, STRIPE_SLOW_REFUND_TAG } from "../app/services/test-sc
  * without a card, as Stripe's no-cost orders are: payment_status
  * "no_payment_required" and no PaymentIntent.
  *
- * Checkout Sessions live in the database (app/services/payment-stand-in.server.ts,
- * which the hosted payment page app/routes/mock-stripe.pay.$sessionId.tsx
+ * Checkout Sessions live in the database (mocks/payment-stand-in.server.ts,
+ * which the hosted payment page mocks/payment-page.tsx
  * reads too). Coupons, refunds and idempotency keys stay in memory: the shop
  * creates a coupon and its session in one request, and the SDK retries a
  * request from the process that sent it, which is the process whose MSW
@@ -220,7 +220,7 @@ export async function stripeHandlers(): Promise<HttpHandler[]> {
       const body = await readForm(request);
       record(request, body);
       if (!body.success_url || !body.cancel_url) return answerError(stripeError(400, "success_url and cancel_url are required"));
-      // The testers' "Stripe is unavailable" trigger (app/services/test-scenarios.ts): answered as Stripe answers an outage.
+      // The testers' "Stripe is unavailable" trigger (mocks/test-scenarios.ts): answered as Stripe answers an outage.
       if (String(body.customer_email ?? "").includes(STRIPE_DOWN_TAG)) {
         return HttpResponse.json({ error: { type: "api_error", message: "Stripe is unavailable (test trigger)." } }, { status: 503 });
       }

@@ -113,7 +113,7 @@ const environment = (port) => ({
   SKIP_BUILD: "true",
 });
 
-const prepared = spawnSync(process.execPath, ["scripts/prepare.mjs"], { env: environment(FIRST_PORT), encoding: "utf8" });
+const prepared = spawnSync(process.execPath, ["server/prepare.mjs"], { env: environment(FIRST_PORT), encoding: "utf8" });
 if (prepared.status !== 0) throw new Error(`prepare failed:\n${prepared.stderr}`);
 for (const port of PORTS) {
   // Another shop still answering there would take this run's orders into its own database.

@@ -1,7 +1,8 @@
 // The Remix build the server serves, and what the app hands the HTTP edge
-// through its entry module (app/entry.server.tsx): the settings parsed by the
-// one environment schema, the logger, the text rule, the catalogue version,
-// the email worker's stop.
+// through its entry module (app/entry.server.tsx, which re-exports
+// app/process.server.ts; decision 092): the settings parsed by the one
+// environment schema, the logger, the text rule, the catalogue version, the
+// background work's start and stop.
 import { statSync, watch } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -1,5 +1,5 @@
 // The Node.js versions the shop runs on (decision 080): imported first by
-// server.mjs and scripts/prepare.mjs (`npm start`, `npm run dev`), so that an
+// server.mjs and server/prepare.mjs (`npm start`, `npm run dev`), so that an
 // older Node stops with one line instead of starting and failing later, or
 // running on a release past its end of life with no word.
 

@@ -52,10 +52,10 @@ export type Readiness =
   | { status: "ready"; release: Release; migrations: { database: number | null; release: number | null } }
   | { status: "not-ready"; reason: string; release: Release };
 
-/** Postgrator's own table (scripts/migrate.mjs), outside schema.prisma: the one column read of it. */
+/** Postgrator's own table (server/migrate.mjs), outside schema.prisma: the one column read of it. */
 type PostgratorTables = { schema_migrations: { version: number } };
 
-/** The version Postgrator recorded last (scripts/migrate.mjs), or null when none is. */
+/** The version Postgrator recorded last (server/migrate.mjs), or null when none is. */
 async function databaseMigration(): Promise<number | null> {
   const row = await sqlDb()
     .withTables<PostgratorTables>()

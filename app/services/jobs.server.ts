@@ -8,8 +8,8 @@ import { env } from "~/utils/env.server";
 import { finishesWithin } from "~/utils/within.server";
 
 /**
- * Periodic work shared by every instance (decision 044): the orphan sweep,
- * the rate-limit sweep. Each job has a row in BackgroundJob. Every instance
+ * Periodic work shared by every instance (decision 044), the jobs listed in
+ * app/services/background-work.server.ts. Each job has a row in BackgroundJob. Every instance
  * looks every JOBS_TICK_MS; the first to find a job due (its last start at
  * least `everyMs` ago) and unheld takes its lease in one conditional UPDATE
  * and runs it; the others see it held or not due. So a job runs once per

@@ -31,6 +31,16 @@ export function webhookSecret() {
   return env.STRIPE_WEBHOOK_SECRET ?? (env.MOCKS ? MOCK_WEBHOOK_SECRET : undefined);
 }
 
+/**
+ * The Stripe-Signature header Stripe would send with `payload`, made with the
+ * SDK's own test helper: the demo's payment page (mocks/payment-page.tsx)
+ * signs the webhook it sends with it. Here, so that the page's browser
+ * bundle does not carry the SDK.
+ */
+export function testWebhookSignature(payload: string) {
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret: env.STRIPE_WEBHOOK_SECRET ?? MOCK_WEBHOOK_SECRET });
+}
+
 export function stripe(): Stripe {
   if (client) return client;
   const key = env.STRIPE_SECRET_KEY ?? (env.MOCKS ? "sk_test_chillpb_mock" : undefined);

@@ -90,7 +90,7 @@ export async function enforceRateLimit(scope: RateLimitScope, clientAddress: str
  * Stored in RateLimitWindow, one row per key: `count` is the failures and
  * `expiresAt` is the end of the wait plus `memoryMs`, so the wait ends at
  * `expiresAt - memoryMs` and the row can be swept once it expires
- * (the rate-limit-sweep job in app/entry.server.tsx).
+ * (the rate-limit-sweep job in app/services/background-work.server.ts).
  */
 export type BackoffPolicy = { freeAttempts: number; baseDelayMs: number; maxDelayMs: number; memoryMs: number };
 

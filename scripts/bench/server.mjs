@@ -1,4 +1,4 @@
-// The shop as production runs it (`node scripts/prepare.mjs`, then
+// The shop as production runs it (`node server/prepare.mjs`, then
 // `node server.mjs` with NODE_ENV=production), on 127.0.0.1 and a database of
 // the bench's own, plus what /proc says about its process: resident memory
 // and CPU time.
@@ -76,7 +76,7 @@ export function quietly(command, args, env) {
  * Migrations and the catalogue seed (and the build, unless SKIP_BUILD), as `npm start` does before it serves.
  * @param {NodeJS.ProcessEnv} env
  */
-export const prepareDatabase = (env) => quietly(process.execPath, ["scripts/prepare.mjs"], env);
+export const prepareDatabase = (env) => quietly(process.execPath, ["server/prepare.mjs"], env);
 
 /**
  * The environment variables and node flags `npm start` (package.json) runs the

@@ -1,6 +1,6 @@
 import type { FullConfig } from "@playwright/test";
 import { rmSync } from "node:fs";
-import { buildIfStale } from "../../scripts/prepare.mjs";
+import { buildIfStale } from "../../server/prepare.mjs";
 import { scratchDatabase, startShop } from "../support/shop-process";
 import { failOnCustomerData } from "../setup/global-setup";
 

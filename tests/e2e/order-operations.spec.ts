@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { westLa } from "./checkout-helpers";
 import { demoAdmin, expect, test } from "./fixtures";
-import { STRIPE_SLOW_REFUND_TAG } from "~/services/test-scenarios";
+import { STRIPE_SLOW_REFUND_TAG } from "../../mocks/test-scenarios";
 import { emailTo, orderPageLink, paidOrder, uniqueEmail } from "./order-helpers";
 
 /**

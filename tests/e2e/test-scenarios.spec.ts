@@ -1,10 +1,10 @@
 import { expect, test } from "./fixtures";
 import type { Page } from "@playwright/test";
-import { TEST_CARDS, UNKNOWN_ZIP } from "~/services/test-scenarios";
+import { TEST_CARDS, UNKNOWN_ZIP } from "../../mocks/test-scenarios";
 import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
 
 /**
- * The testers' triggers of the README's table (app/services/test-scenarios.ts), as a
+ * The testers' triggers of the README's table (mocks/test-scenarios.ts), as a
  * tester would use them: ZIP codes at each zone's edges, an unknown ZIP, a
  * failing geocoder, Stripe unavailable, and each test card.
  */

@@ -4,12 +4,12 @@ import os from "node:os";
 import path from "node:path";
 import type pg from "pg";
 import { describe, expect, inject, it } from "vitest";
-import { MIGRATION_LOCK_WAIT_MS, STARTUP_LOCK_KEY, migrate as migrateFrom } from "../../scripts/migrate.mjs";
+import { MIGRATION_LOCK_WAIT_MS, STARTUP_LOCK_KEY, migrate as migrateFrom } from "../../server/migrate.mjs";
 import { createScratchDatabase, withClient } from "../../scripts/scratch-postgres.mjs";
 
 function migrate(url: string, env: Record<string, string> = {}) {
   return new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url, ...env } });
+    const child = spawn(process.execPath, ["server/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url, ...env } });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -3,7 +3,7 @@ import { http } from "msw";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { stripeMock } from "../../mocks/stripe";
 import { server } from "../setup/msw";
-import { action as payPageAction, loader as payPageLoader } from "~/routes/mock-stripe.pay.$sessionId";
+import { action as payPageAction, loader as payPageLoader } from "../../mocks/payment-page";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
-import { vacuumStaleTables } from "../../scripts/migrate.mjs";
+import { vacuumStaleTables } from "../../server/migrate.mjs";
 import { db } from "~/utils/db.server";
 import type { MaskedOrder } from "~/lib/orders";
 import { callFunction, readJson, signedInAdmin, type ErrorJson } from "../utils";

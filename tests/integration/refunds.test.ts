@@ -6,7 +6,7 @@ import { server } from "../setup/msw";
 import { auditTrail } from "~/models/audit.server";
 import { settlePendingRefunds } from "~/models/refunds.server";
 import { refundPayment } from "~/services/stripe.server";
-import { STRIPE_SLOW_REFUND_TAG } from "~/services/test-scenarios";
+import { STRIPE_SLOW_REFUND_TAG } from "../../mocks/test-scenarios";
 import { db } from "~/utils/db.server";
 import { OWNER_ONLY_MESSAGE } from "~/lib/operators";
 import type { MaskedOrder, MaskedOrderWithHistory } from "~/lib/orders";

@@ -60,7 +60,7 @@ async function save(settings: unknown, cookie: string) {
   return callFunction("save-settings", settings, { cookie });
 }
 
-/** A ZIP code the geocoder stand-in puts this many miles due north of the kitchen (app/services/test-scenarios.ts). */
+/** A ZIP code the geocoder stand-in puts this many miles due north of the kitchen (mocks/test-scenarios.ts). */
 const milesOut = (miles: number) => `00${String(Math.round(miles * 10)).padStart(3, "0")}`;
 
 async function order(orderId: string) {

@@ -55,7 +55,7 @@ describe("the Node.js it needs", () => {
   const old = spawnSync("/usr/bin/node", ["-p", "process.versions.node"], { encoding: "utf8" });
   const oldMajor = old.status === 0 ? Number(old.stdout.split(".")[0]) : null;
   it.runIf(oldMajor !== null && oldMajor < 22)("npm start's command and npm run dev's first step on that Node stop with that one line, exit 1", () => {
-    for (const args of [[...startCommand().flags, "server.mjs"], ["scripts/prepare.mjs"]]) {
+    for (const args of [[...startCommand().flags, "server.mjs"], ["server/prepare.mjs"]]) {
       const run = spawnSync("/usr/bin/node", args, { encoding: "utf8", env: { ...process.env, SKIP_BUILD: "true" } });
       expect(run.status, args.join(" ")).toBe(1);
       expect(run.stdout).toBe("");

@@ -38,7 +38,7 @@ async function anotherInstance() {
   try {
     const { stripeMock, stripeHandlers } = await import("../../mocks/stripe");
     const handlers = await stripeHandlers();
-    const payPage = await import("~/routes/mock-stripe.pay.$sessionId");
+    const payPage = await import("../../mocks/payment-page");
     const { db } = await import("~/utils/db.server");
     return { stripeMock, stripeHandlers: handlers, payPage, db };
   } finally {

@@ -42,7 +42,7 @@ export default async function setup(project: TestProject) {
   project.provide("logDir", logDir);
   const server = await testPostgresServer();
   const { name: template, url } = await createScratchDatabase(server.adminUrl, "chillpb_test");
-  execFileSync(process.execPath, ["scripts/migrate.mjs"], { env: withDatabase(url), stdio: "pipe" });
+  execFileSync(process.execPath, ["server/migrate.mjs"], { env: withDatabase(url), stdio: "pipe" });
   execFileSync(path.resolve("node_modules/.bin/tsx"), ["prisma/seed.ts"], { env: withDatabase(url), stdio: "pipe" });
   project.provide("testDatabase", { adminUrl: server.adminUrl, template });
   return async () => {
