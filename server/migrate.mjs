@@ -27,6 +27,9 @@ function lockTimeoutMs() {
   return value;
 }
 
+/** How often an instance waiting for the start-up lock asks for it again. */
+const LOCK_POLL_MS = 100;
+
 /**
  * Runs `work(client)` while holding the start-up lock (one instance at a
  * time). Waits for the lock at most MIGRATION_LOCK_TIMEOUT_MS (5 minutes),
@@ -45,21 +48,26 @@ export async function withStartupLock(url, work) {
   await client.connect();
   let locked = false;
   try {
-    // lock_timeout bounds the wait for any lock, advisory ones included; reset before the work.
-    await client.query(`SET lock_timeout = ${timeoutMs}`);
-    try {
-      await client.query("SELECT pg_advisory_lock($1)", [STARTUP_LOCK_KEY]);
-    } catch (error) {
-      if (/** @type {{ code?: string }} */ (error)?.code !== "55P03") throw error;
-      throw new StartupLockTimeoutError(
-        `Waited ${timeoutMs / 1000} s for the start-up lock (advisory lock ${STARTUP_LOCK_KEY}) and another session still holds it: ` +
-          "another instance is migrating or seeding, or is stuck doing so. Find it with " +
-          `SELECT pid, application_name, client_addr, backend_start, state, query FROM pg_stat_activity WHERE pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ${STARTUP_LOCK_KEY} AND granted); ` +
-          "stop that instance, or set MIGRATION_LOCK_TIMEOUT_MS to wait longer (docs/operations.md, Upgrades).",
-      );
+    // Asked for again and again, not waited for in one statement: a session
+    // waiting in pg_advisory_lock is inside a transaction all the while, and
+    // CREATE INDEX CONCURRENTLY (migration 023) waits for every transaction
+    // older than its own, so the instance migrating and the instances waiting
+    // for it waited for each other ("deadlock detected", decision 093).
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await client.query("SELECT pg_try_advisory_lock($1) AS locked", [STARTUP_LOCK_KEY]);
+      if (/** @type {{ locked: boolean }[]} */ (rows)[0]?.locked) break;
+      if (Date.now() >= deadline) {
+        throw new StartupLockTimeoutError(
+          `Waited ${timeoutMs / 1000} s for the start-up lock (advisory lock ${STARTUP_LOCK_KEY}) and another session still holds it: ` +
+            "another instance is migrating or seeding, or is stuck doing so. Find it with " +
+            `SELECT pid, application_name, client_addr, backend_start, state, query FROM pg_stat_activity WHERE pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ${STARTUP_LOCK_KEY} AND granted); ` +
+            "stop that instance, or set MIGRATION_LOCK_TIMEOUT_MS to wait longer (docs/operations.md, Upgrades).",
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(LOCK_POLL_MS, Math.max(0, deadline - Date.now()))));
     }
     locked = true;
-    await client.query("RESET lock_timeout");
     return await work(client);
   } finally {
     // Ending the session releases the lock too; unlocking first lets the next instance in at once.

@@ -11,7 +11,7 @@ import type { FunctionName } from "~/functions/registry.server";
  * page is its own chunk, routed at its action's path (operator-app.tsx), so
  * a new page is one entry here.
  */
-type Actions = { list: FunctionName } & Partial<Record<"show" | "edit" | "create" | "refund" | "customer-details", FunctionName>>;
+type Actions = { list: FunctionName } & Partial<Record<"show" | "edit" | "create" | "refund" | "customer-details" | "given-up", FunctionName>>;
 
 type PageAction = "list" | "show" | "create" | "edit";
 
@@ -36,7 +36,14 @@ export const RESOURCES = [
     show: "/orders/:id",
     meta: {
       label: "Orders",
-      functions: { list: "get-orders", show: "get-order", edit: "update-order-status", refund: "refund-order", "customer-details": "get-customer-details" },
+      functions: {
+        list: "get-orders",
+        show: "get-order",
+        edit: "update-order-status",
+        refund: "refund-order",
+        "customer-details": "get-customer-details",
+        "given-up": "get-given-up-checkouts",
+      },
     },
     // The list, where every operator lands, comes with the app (operator-app.tsx).
     pages: { show: page(() => import("./pages/orders/show").then((module) => ({ default: module.OrderShow }))) },

@@ -2,13 +2,22 @@ import { z } from "zod";
 import { centsToDollars, dollarsToCents } from "~/lib/money";
 import { FULFILMENT_STATUSES, PREPARATION_LIMIT } from "~/lib/orders";
 import { checkTracking } from "~/lib/tracking";
-import { dashboardStats, getOrderWithHistory, listOrders, ordersQuerySchema, showCustomerDetails, updateOrderStatus } from "~/models/admin-orders.server";
+import {
+  dashboardStats,
+  getOrderWithHistory,
+  givenUpQuerySchema,
+  listOrders,
+  ordersQuerySchema,
+  showCustomerDetails,
+  updateOrderStatus,
+} from "~/models/admin-orders.server";
 import { cancelOrder } from "~/models/cancellation.server";
 import { reconcilePayments } from "~/models/orphan-orders.server";
 import { getPreparation } from "~/models/preparation.server";
 import { previewRefund, refundOrder, type RefundResult } from "~/models/refunds.server";
 import { REFUND_REASON } from "~/lib/orders";
 import { apiError } from "~/utils/api.server";
+import { hasPermission, OWNER_ONLY_MESSAGE } from "~/lib/operators";
 import { requireAdmin } from "~/utils/auth.server";
 import { answer, defineFunction } from "./define.server";
 import { eitherBody } from "./schemas.server";
@@ -135,7 +144,19 @@ export const orderFunctions = {
     access: "orders.view",
     body: ordersQuerySchema,
     example: { q: "ana" },
-    run: async ({ body }) => listOrders(body),
+    async run({ body, admin }) {
+      // Every row with its checkouts never paid is the owner's, as get-given-up-checkouts is.
+      if (body.includeUnpaid && !hasPermission(admin.role, "orders.given-up")) return apiError(403, OWNER_ONLY_MESSAGE);
+      return listOrders(body);
+    },
+  }),
+
+  /** The checkouts given up unpaid (their page expired, or the customer cancelled or started again), masked, with what was in them: the owner's. */
+  "get-given-up-checkouts": defineFunction({
+    access: "orders.given-up",
+    body: givenUpQuerySchema,
+    example: { q: "ana" },
+    run: async ({ body }) => listOrders({ ...body, payment: "given-up", includeUnpaid: false }),
   }),
 
   /** One order, masked, with its status history. */

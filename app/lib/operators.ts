@@ -22,6 +22,8 @@ export const PERMISSIONS = [
   "orders.refund",
   /** An order's full customer details (name, email, phone, address): the owner's, and recorded each time. */
   "orders.customer-details",
+  /** Checkouts given up unpaid: who started them and what was in them, the owner's. */
+  "orders.given-up",
   "payments.reconcile",
   /** A customer's data, all of it (export) or erased (forget): the owner's, each request recorded. */
   "customers.data",

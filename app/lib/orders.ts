@@ -27,6 +27,25 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 /** Payments that took the customer's money: paid, and paid then refunded. Such an order was a real order. */
 export const TAKEN_PAYMENT_STATUSES = ["paid", "refunded"] as const satisfies readonly PaymentStatus[];
 
+/** A checkout given up before it was paid: its payment page expired, or the customer cancelled it or started again. */
+export const GIVEN_UP_PAYMENT_STATUSES = ["expired", "cancelled"] as const satisfies readonly PaymentStatus[];
+
+/**
+ * The Orders list's payment filter. `all` is every order that took the
+ * customer's money, whatever went back since; `paid`, `part-refunded` and
+ * `refunded` divide it between them; `given-up` is the checkouts never paid
+ * (the owner's: get-given-up-checkouts).
+ */
+export const ORDER_PAYMENT_FILTERS = ["all", "paid", "part-refunded", "refunded"] as const;
+export type OrderPaymentFilter = (typeof ORDER_PAYMENT_FILTERS)[number];
+export const PAYMENT_FILTER_LABELS: Record<OrderPaymentFilter | "given-up", string> = {
+  all: "All orders",
+  paid: "Paid",
+  "part-refunded": "Part refunded",
+  refunded: "Refunded",
+  "given-up": "Given up (unpaid)",
+};
+
 export function isTakenPayment(status: PaymentStatus) {
   return (TAKEN_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(status);
 }

@@ -155,6 +155,41 @@ test("the owner cancels an order before it ships: refunded, and the customer is 
   await screenshots(adminPage, "order-page-cancelled");
 });
 
+test("a cancelled and refunded order is found by its number in the Orders list as it first opens, and its payment filters find it too", async ({ adminPage }) => {
+  const { orderId, shortId } = await paidOrder(adminPage.request, uniqueEmail("found"));
+  await adminPage.goto(`/admin/orders/${orderId}`);
+  await adminPage.getByRole("button", { name: "Cancel order" }).click();
+  const dialog = adminPage.getByRole("dialog", { name: `Cancel order ${shortId}` });
+  await dialog.getByLabel("Reason").fill("Asked to cancel");
+  await dialog.getByRole("button", { name: "Cancel the order" }).click();
+  await expect(adminPage.getByText(`Order ${shortId} is cancelled and refunded; the customer has been emailed.`)).toBeVisible();
+
+  // The customer phones with the number: the list as it opens (All orders) finds it.
+  await adminPage.goto("/admin/");
+  await expect(adminPage.getByRole("textbox", { name: "Payment" })).toHaveValue("All orders");
+  await adminPage.getByLabel("Search").fill(shortId);
+  await expect(adminPage.getByTestId("order-count")).toHaveText("1 order");
+  const row = adminPage.getByRole("row").filter({ hasText: shortId });
+  await expect(row.getByTestId("payment-badge")).toHaveText("Refunded");
+  await expect(row.getByTestId("status-badge")).toHaveText("cancelled");
+
+  // Narrowed to what happened to its money: among the refunded, not among the paid.
+  await adminPage.getByRole("textbox", { name: "Payment" }).click();
+  await expect(adminPage.getByRole("listbox", { name: "Payment" }).getByRole("option")).toHaveText(["All orders", "Paid", "Part refunded", "Refunded", "Given up (unpaid)"]);
+  await adminPage.getByRole("listbox", { name: "Payment" }).getByRole("option", { name: "Refunded", exact: true }).click();
+  await expect(adminPage.getByTestId("order-count")).toHaveText("1 order");
+  await screenshots(adminPage, "admin-orders-payment-filter");
+  await adminPage.getByRole("textbox", { name: "Payment" }).click();
+  await adminPage.getByRole("listbox", { name: "Payment" }).getByRole("option", { name: "Paid", exact: true }).click();
+  await expect(adminPage.getByTestId("order-count")).toHaveText("0 orders");
+});
+
+test("staff are not offered the checkouts given up", async ({ staffPage }) => {
+  await staffPage.goto("/admin/");
+  await staffPage.getByRole("textbox", { name: "Payment" }).click();
+  await expect(staffPage.getByRole("listbox", { name: "Payment" }).getByRole("option")).toHaveText(["All orders", "Paid", "Part refunded", "Refunded"]);
+});
+
 test("the owner refunds one carton, then cancels the rest: the customer is told each time and sees both refunds on their page", async ({ adminPage }) => {
   const email = uniqueEmail("part-refund");
   const { orderId, shortId } = await paidOrder(adminPage.request, email);

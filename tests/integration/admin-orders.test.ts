@@ -175,28 +175,79 @@ describe("get-orders", () => {
     }
   });
 
-  it("shows paid (and refunded) orders only, unless includeUnpaid", async () => {
+  it("lists every order that was paid by default, whatever went back since; the payment filter divides them; checkouts given up are the owner's", async () => {
     const domain = uniqueDomain();
+    const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000);
     const paid = await orderFor({ email: emailAt(domain) });
-    const unpaid = await orderFor({ email: emailAt(domain) }, undefined, { paid: false });
-    const expired = await orderFor({ email: emailAt(domain) }, undefined, { paid: false });
-    await db.order.update({ where: { id: expired.orderId }, data: { paymentStatus: "expired" } });
+    const part = await orderFor({ email: emailAt(domain) });
+    const refunded = await orderFor({ email: emailAt(domain) });
+    const open = await orderFor({ email: emailAt(domain) }, undefined, { paid: false });
+    const expired = await orderFor({ email: emailAt(domain) }, [["bar-banana-pb", 5]], { paid: false });
+    const abandoned = await orderFor({ email: emailAt(domain) }, undefined, { paid: false });
+    // The owner's own refund and cancellation (Stripe stood in): $5 of one back, another cancelled and refunded in full.
+    const done = async (name: FunctionName, body: unknown) => expect((await asAdmin(name, body)).status).toBe(200);
+    await done("refund-order", { orderId: part.orderId, amount: 5, reason: "One carton arrived soft" });
+    await done("cancel-order", { orderId: refunded.orderId, reason: "Asked to cancel" });
+    // Placed an hour apart, the refunded one between the two paid ones: the default list merges them by date.
+    await db.order.update({ where: { id: paid.orderId }, data: { createdAt: at(1) } });
+    await db.order.update({ where: { id: refunded.orderId }, data: { createdAt: at(2) } });
+    await db.order.update({ where: { id: part.orderId }, data: { createdAt: at(3) } });
+    await db.order.update({ where: { id: expired.orderId }, data: { createdAt: at(4), paymentStatus: "expired" } });
+    await db.order.update({ where: { id: abandoned.orderId }, data: { createdAt: at(5), paymentStatus: "cancelled" } });
+    const ids = (json: OrdersJson) => json.orders.map((order) => order.id);
 
     const byDefault = await ordersJson({ q: domain });
-    expect(byDefault.total).toBe(1);
-    expect(byDefault.orders.map((order) => order.id)).toEqual([paid.orderId]);
-
-    const everything = await ordersJson({ q: domain, includeUnpaid: true });
-    expect(everything.total).toBe(3);
-    expect(Object.fromEntries(everything.orders.map((order) => [order.id, order.payment_status]))).toEqual({
-      [paid.orderId]: "paid",
-      [unpaid.orderId]: "unpaid",
-      [expired.orderId]: "expired",
+    expect(ids(byDefault)).toEqual([paid.orderId, refunded.orderId, part.orderId]);
+    expect(byDefault.total).toBe(3);
+    expect(ids(await ordersJson({ q: domain, payment: "all", sort: "date_asc" }))).toEqual([part.orderId, refunded.orderId, paid.orderId]);
+    expect(ids(await ordersJson({ q: domain, payment: "paid" }))).toEqual([paid.orderId]);
+    expect(ids(await ordersJson({ q: domain, payment: "part-refunded" }))).toEqual([part.orderId]);
+    expect(ids(await ordersJson({ q: domain, payment: "refunded" }))).toEqual([refunded.orderId]);
+    expect(ids(await ordersJson({ q: domain, status: "cancelled" }))).toEqual([refunded.orderId]);
+    const refused = await asAdmin("get-orders", { q: domain, payment: "unpaid" });
+    expect(refused.status).toBe(400);
+    expect((await readJson<ErrorJson & { fieldErrors?: Record<string, string> }>(refused)).fieldErrors).toEqual({
+      payment: "Invalid enum value. Expected 'all' | 'paid' | 'part-refunded' | 'refunded', received 'unpaid'",
     });
 
-    // Across the whole shop, the default list has no unpaid order in it (refunded ones were paid: refunds.test.ts).
-    const all = await ordersJson({ pageSize: 100 });
-    expect(all.orders.every((order) => order.payment_status === "paid" || order.payment_status === "refunded")).toBe(true);
+    // The checkouts given up unpaid, with what was in them; one still on its payment page is not given up yet.
+    const givenUp = await asAdmin("get-given-up-checkouts", { q: domain });
+    expect(givenUp.status).toBe(200);
+    const givenUpJson = await readJson<OrdersJson>(givenUp);
+    expect(givenUpJson.total).toBe(2);
+    expect(givenUpJson.orders.map((order) => [order.id, order.payment_status, order.items.map((item) => [item.product.id, item.quantity])])).toEqual([
+      [expired.orderId, "expired", [["bar-banana-pb", 5]]],
+      [abandoned.orderId, "cancelled", [["bites-variety", 3]]],
+    ]);
+    expect((await ordersJson({ q: domain, includeUnpaid: true })).total).toBe(6);
+    expect(open.orderId).toBeTruthy();
+
+    // Staff see every order that was paid, masked, and not the checkouts never paid.
+    const staff = await signedInAdmin("staff-given-up", "staff");
+    const asStaff = (name: FunctionName, body: unknown) => callFunction(name, body, { cookie: staff.cookie });
+    expect(ids(await readJson<OrdersJson>(await asStaff("get-orders", { q: domain })))).toEqual([paid.orderId, refunded.orderId, part.orderId]);
+    for (const [name, body] of [
+      ["get-given-up-checkouts", { q: domain }],
+      ["get-orders", { q: domain, includeUnpaid: true }],
+    ] as const) {
+      const response = await asStaff(name, body);
+      expect(response.status).toBe(403);
+      expect(await readJson<ErrorJson>(response)).toEqual({ error: "Only the shop's owner can do this." });
+    }
+  });
+
+  it("finds a cancelled and refunded order by its number in the list as it first opens", async () => {
+    const { orderId } = await orderFor({ email: emailAt(uniqueDomain()) });
+    expect((await asAdmin("cancel-order", { orderId, reason: "Asked to cancel" })).status).toBe(200);
+    const found = await ordersJson({ q: orderId.slice(0, 8) });
+    expect(found.orders.map((order) => [order.id, order.status, order.payment_status])).toEqual([[orderId, "cancelled", "refunded"]]);
+  });
+
+  it("counts the list as it first opens exactly: every order paid or refunded, from the daily totals and the refunded", async () => {
+    const counted = await db.order.count({ where: { paymentStatus: { in: ["paid", "refunded"] } } });
+    const listed = await ordersJson({ pageSize: 1 });
+    expect(listed).toMatchObject({ total: counted });
+    expect(counted).toBeGreaterThan(0);
   });
 
   it("pages through the orders with page, pageSize and total", async () => {

@@ -72,6 +72,7 @@ const MIGRATION_ONLY_INDEXES = [
   "Order_refund_requested_idx",
   "Order_first_name_idx",
   "Order_last_name_idx",
+  "Order_part_refunded_idx",
 ];
 
 /** What a PostgreSQL database's tables are: columns, indexes, constraints and enum types, schema_migrations left out. */

@@ -1,9 +1,19 @@
 import { Anchor, Card, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { ListStates, TableCard } from "../../components/list-parts";
 import { useDebouncedCallback } from "@mantine/hooks";
-import { useTable, type CrudFilter } from "@refinedev/core";
+import { useCan, useTable, type CrudFilter } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import { ORDERS_PAGE_SIZE, ORDER_LIST_DEPTH, ORDER_STATUSES, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS, shortOrderId, type MaskedOrder } from "@shop/orders";
+import {
+  ORDERS_PAGE_SIZE,
+  ORDER_LIST_DEPTH,
+  ORDER_PAYMENT_FILTERS,
+  ORDER_STATUSES,
+  ORDER_STATUS_LABELS,
+  PAYMENT_FILTER_LABELS,
+  isTakenPayment,
+  shortOrderId,
+  type MaskedOrder,
+} from "@shop/orders";
 import { Link } from "react-router";
 import { Pager } from "../../components/pager";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
@@ -23,7 +33,7 @@ const valueOf = (filters: CrudFilter[], field: string) => {
   return found && "value" in found && typeof found.value === "string" ? found.value : "";
 };
 
-/** 'Order Management': paid orders, masked, with filters, search, sorting and paging kept in the URL. */
+/** 'Order Management': every order that was paid (and, for the owner, the checkouts given up), masked, with filters, search, sorting and paging kept in the URL. */
 export function OrderList() {
   const { tableQuery, result, filters, setFilters, sorters, setSorters, currentPage, setCurrentPage, pageCount } = useTable<MaskedOrder>({
     resource: "orders",
@@ -51,6 +61,8 @@ export function OrderList() {
     );
   const search = useDebouncedCallback((value: string) => setFilter("q", value.trim()), 300);
   const wide = useWide("md");
+  // The checkouts given up unpaid are the owner's (get-given-up-checkouts): offered only to whom the shop lets see them.
+  const givenUp = useCan({ resource: "orders", action: "given-up" }).data?.can === true;
   const sort = sorters[0] ? `${sorters[0].field}:${sorters[0].order}` : "created_at:desc";
 
   return (
@@ -83,13 +95,13 @@ export function OrderList() {
           <Select
             label="Payment"
             data={[
-              { value: "", label: PAYMENT_STATUS_LABELS.paid },
-              { value: "refunded", label: PAYMENT_STATUS_LABELS.refunded },
+              ...ORDER_PAYMENT_FILTERS.map((value) => ({ value: value === "all" ? "" : value, label: PAYMENT_FILTER_LABELS[value] })),
+              ...(givenUp ? [{ value: "given-up", label: PAYMENT_FILTER_LABELS["given-up"] }] : []),
             ]}
             value={valueOf(filters, "payment")}
             onChange={(value) => setFilter("payment", value ?? "")}
             allowDeselect={false}
-            w={140}
+            w={180}
           />
           <TextInput
             label="Search"
@@ -164,25 +176,14 @@ export function OrderList() {
               </Table.Td>
               <Table.Td fw={700}>{formatCents(order.total_cents)}</Table.Td>
               <Table.Td>
-                <Group gap={4} wrap="nowrap">
-                  <StatusBadge status={order.status} />
-                  {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
-                  {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
-                  {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
-                  {order.refund_pending ? <RefundPendingBadge /> : null}
-                </Group>
+                <OrderBadges order={order} />
                 <TrackingInfo tracking={order.tracking} size="xs" />
               </Table.Td>
               <Table.Td className="nowrap">
                 <EmailFlags order={order} />
               </Table.Td>
               <Table.Td>
-                <StatusSelect
-                  orderId={order.id}
-                  status={order.status}
-                  label={`Status of order ${shortOrderId(order.id)}`}
-                  refunded={order.payment_status === "refunded"}
-                />
+                <OrderStatusControl order={order} />
               </Table.Td>
             </Table.Tr>
           ))}
@@ -193,6 +194,32 @@ export function OrderList() {
       {/* Pages go ORDER_LIST_DEPTH orders deep; older orders are a date away ("Placed at or before"). */}
       <Pager pageCount={Math.min(pageCount, Math.floor(ORDER_LIST_DEPTH / ORDERS_PAGE_SIZE))} currentPage={currentPage} onChange={setCurrentPage} />
     </Stack>
+  );
+}
+
+/** Where an order stands: its fulfilment and what happened to its money; a checkout given up has only the latter. */
+function OrderBadges({ order }: { order: MaskedOrder }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      {isTakenPayment(order.payment_status) ? <StatusBadge status={order.status} /> : null}
+      {order.payment_status !== "paid" ? <PaymentBadge status={order.payment_status} /> : null}
+      {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
+      {order.refund_pending ? <RefundPendingBadge /> : null}
+    </Group>
+  );
+}
+
+/** The control that moves an order along; a checkout never paid has nothing to move. */
+function OrderStatusControl({ order }: { order: MaskedOrder }) {
+  if (!isTakenPayment(order.payment_status)) {
+    return (
+      <Text size="sm" c="dimmed">
+        Never paid
+      </Text>
+    );
+  }
+  return (
+    <StatusSelect orderId={order.id} status={order.status} label={`Status of order ${shortOrderId(order.id)}`} refunded={order.payment_status === "refunded"} />
   );
 }
 
@@ -220,12 +247,7 @@ function OrderCard({ order }: { order: MaskedOrder }) {
             {orderDate(order.created_at)}
           </Text>
         </div>
-        <Group gap={4} wrap="nowrap">
-          <StatusBadge status={order.status} />
-          {order.payment_status === "refunded" ? <PaymentBadge status={order.payment_status} /> : null}
-          {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
-          {order.refund_pending ? <RefundPendingBadge /> : null}
-        </Group>
+        <OrderBadges order={order} />
       </Group>
       <Text size="sm" fw={700} mt="xs">
         {order.shipping_info.firstName} {order.shipping_info.lastName} · {order.shipping_info.city}, {order.shipping_info.state}
@@ -239,12 +261,7 @@ function OrderCard({ order }: { order: MaskedOrder }) {
       <TrackingInfo tracking={order.tracking} size="xs" />
       <Group justify="space-between" align="center" mt="sm" wrap="nowrap">
         <Text fw={700}>{formatCents(order.total_cents)}</Text>
-        <StatusSelect
-          orderId={order.id}
-          status={order.status}
-          label={`Status of order ${shortOrderId(order.id)}`}
-          refunded={order.payment_status === "refunded"}
-        />
+        <OrderStatusControl order={order} />
       </Group>
       <Group mt={6}>
         <EmailFlags order={order} />

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Card, Grid, Group, Stack, Table, Text, Timeline, Title } from "@mantine/core";
 import { useOne } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import { REFUND_PENDING_LABEL, orderLinkExpiresAt, shortOrderId, type MaskedOrderWithHistory, type TrackingView } from "@shop/orders";
+import { REFUND_PENDING_LABEL, isTakenPayment, orderLinkExpiresAt, shortOrderId, type MaskedOrderWithHistory, type TrackingView } from "@shop/orders";
 import { Link, useParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
 import { EmailFlags, StatusBadge, orderDate } from "../../components/status";
@@ -38,6 +38,7 @@ export function OrderShow() {
       </Stack>
     );
   }
+  const taken = isTakenPayment(order.payment_status);
 
   return (
     <Stack gap="lg">
@@ -49,13 +50,18 @@ export function OrderShow() {
           Order <span style={{ fontFamily: "monospace" }}>{shortOrderId(order.id)}</span>
         </Title>
         <Group>
-          <StatusBadge status={order.status} />
+          {taken ? <StatusBadge status={order.status} /> : null}
           <PaymentBadge status={order.payment_status} />
           {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
           {order.refund_pending ? <RefundPendingBadge /> : null}
-          <StatusSelect orderId={order.id} status={order.status} label="Change status" refunded={order.payment_status === "refunded"} />
-          <RefundButton order={order} />
-          <CancelOrderButton order={order} />
+          {/* A checkout never paid has nothing to move along, refund or cancel: it is shown for what was in it. */}
+          {taken ? (
+            <>
+              <StatusSelect orderId={order.id} status={order.status} label="Change status" refunded={order.payment_status === "refunded"} />
+              <RefundButton order={order} />
+              <CancelOrderButton order={order} />
+            </>
+          ) : null}
         </Group>
       </Group>
       {order.payment_mismatches.length > 0 ? <PaymentMismatches order={order} /> : null}
@@ -100,7 +106,7 @@ export function OrderShow() {
                   </Table.Tr>
                 ))}
                 <Table.Tr>
-                  <Table.Td fw={700}>{order.payment_status === "refunded" ? "Total (refunded)" : "Total paid"}</Table.Td>
+                  <Table.Td fw={700}>{order.payment_status === "refunded" ? "Total (refunded)" : taken ? "Total paid" : "Total (never paid)"}</Table.Td>
                   <Table.Td ta="right" fw={700}>
                     {formatCents(order.total_cents)}
                   </Table.Td>

@@ -1,5 +1,5 @@
 import type { CrudFilter } from "@refinedev/core";
-import { ORDER_STATUSES, ORDERS_PAGE_SIZE, TAKEN_PAYMENT_STATUSES, type FulfilmentStatus } from "@shop/orders";
+import { ORDER_PAYMENT_FILTERS, ORDER_STATUSES, ORDERS_PAGE_SIZE, type FulfilmentStatus } from "@shop/orders";
 import type { FunctionBody } from "~/functions/registry.server";
 import { callFunction } from "../../api";
 import { filterChoice, filterValue, pageParams, type ResourceHandlers } from "./shared";
@@ -17,15 +17,19 @@ export const orders: ResourceHandlers = {
   async getList({ pagination, filters, sorters }) {
     const sorter = sorters?.[0];
     const from = filterValue(filters, "from");
-    const { orders, total, totalCapped } = await callFunction("get-orders", {
+    const query = {
       ...pageParams(pagination, ORDERS_PAGE_SIZE),
       status: filterChoice(filters as CrudFilter[] | undefined, "status", ORDER_STATUSES) ?? null,
-      payment: filterChoice(filters, "payment", TAKEN_PAYMENT_STATUSES) ?? "paid",
       q: filterValue(filters, "q"),
       // The operator's "placed at or before" is a local date and time: sent as the moment it names.
       ...(from && !Number.isNaN(new Date(from).getTime()) && { from: new Date(from).toISOString() }),
       sort: sorter ? (sortNames[`${sorter.field}:${sorter.order}`] ?? "date_desc") : "date_desc",
-    });
+    };
+    // Checkouts given up unpaid are the owner's own list (get-given-up-checkouts); every other choice narrows get-orders.
+    const { orders, total, totalCapped } =
+      filterValue(filters, "payment") === "given-up"
+        ? await callFunction("get-given-up-checkouts", query)
+        : await callFunction("get-orders", { ...query, payment: filterChoice(filters, "payment", ORDER_PAYMENT_FILTERS) ?? "all" });
     return { data: orders, total, totalCapped };
   },
 
