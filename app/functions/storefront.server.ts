@@ -21,14 +21,23 @@ import { describeError } from "~/utils/errors.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { defineFunction } from "./define.server";
 
+const lineQuantity = z.number().int().min(1).max(MAX_LINE_QUANTITY);
+/**
+ * A cart line for validate-discount-code: the shop's own `{ productId, quantity }`,
+ * or the spec's `{ product: { id, … }, quantity }` as simple-checkout takes it.
+ */
+const discountLine = z.union([
+  z.object({ productId: z.string().min(1).max(64), quantity: lineQuantity }),
+  z
+    .object({ product: z.object({ id: z.string().min(1).max(64) }).passthrough(), quantity: lineQuantity })
+    .transform(({ product, quantity }) => ({ productId: product.id, quantity })),
+]);
+
 const discountSchema = z.object({
   code: z.string({ required_error: "is required" }).max(DISCOUNT_CODE_MAX_LENGTH, "is too long"),
   email: z.string({ required_error: "is required" }),
   /** The cart, when the caller has one: a code's conditions (its minimum, bars or bites only) are then judged on it. */
-  items: z
-    .array(z.object({ productId: z.string().min(1).max(64), quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY) }))
-    .max(50)
-    .optional(),
+  items: z.array(discountLine).max(50).optional(),
 });
 
 /**

@@ -3,7 +3,7 @@ import { recordAudit } from "~/models/audit.server";
 import { EMAIL_MAX_LENGTH, isEmailAddress, normalizeEmail } from "~/lib/email";
 import type { OperatorRow } from "~/lib/operator-accounts";
 import { OPERATOR_ROLES, type Admin, type OperatorRole } from "~/lib/operators";
-import { hashPassword, newPasswordProblem } from "~/models/passwords.server";
+import { hashPassword, newPasswordProblem, verifyPassword } from "~/models/passwords.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { advisoryXactLock, db, inTransaction, sqlIn } from "~/utils/db.server";
 
@@ -61,8 +61,14 @@ export async function upsertAdmin(rawEmail: string, password: string, role: Oper
   if (!isEmailAddress(email)) throw new Error(`"${rawEmail}" is not an email address`);
   const problem = newPasswordProblem(password);
   if (problem) throw new Error(`The password ${problem}`);
+  // An account that already has this password and role is left as it is, its
+  // sessions too: the demo's seed sets its accounts on every start, and must
+  // not sign their operators out on each restart, reload or second instance.
+  const existing = await db.adminUser.findUnique({ where: { email } });
+  if (existing && existing.role === role && (await verifyPassword(password, existing.passwordHash))) return existing;
   const passwordHash = await hashPassword(password);
   const user = await db.adminUser.upsert({ where: { email }, create: { email, passwordHash, role }, update: { passwordHash, role } });
+  // A new password or role ends the account's sessions: whoever knew the old one is signed out.
   await db.adminSession.updateMany({ where: { userId: user.id, revokedAt: null, createdAt: { lt: new Date() } }, data: { revokedAt: new Date() } });
   return user;
 }

@@ -155,7 +155,9 @@ test("the owner cancels an order before it ships: refunded, and the customer is 
   await screenshots(adminPage, "order-page-cancelled");
 });
 
-test("a cancelled and refunded order is found by its number in the Orders list as it first opens, and its payment filters find it too", async ({ adminPage }) => {
+test("a cancelled and refunded order is found by its number in the Orders list as it first opens, and its payment filters find it too", async ({
+  adminPage,
+}) => {
   const { orderId, shortId } = await paidOrder(adminPage.request, uniqueEmail("found"));
   await adminPage.goto(`/admin/orders/${orderId}`);
   await adminPage.getByRole("button", { name: "Cancel order" }).click();
@@ -172,10 +174,19 @@ test("a cancelled and refunded order is found by its number in the Orders list a
   const row = adminPage.getByRole("row").filter({ hasText: shortId });
   await expect(row.getByTestId("payment-badge")).toHaveText("Refunded");
   await expect(row.getByTestId("status-badge")).toHaveText("cancelled");
+  // Its emails in words: the kitchen was told; the customer's status emails were not needed.
+  await expect(row.getByTestId("email-flag")).toHaveText(["✓ Kitchen", "Preparing", "Shipped", "Delivered"]);
+  await expect(row.getByTestId("email-flag").first()).toHaveAccessibleName("Kitchen: the fulfilment team's email sent");
 
   // Narrowed to what happened to its money: among the refunded, not among the paid.
   await adminPage.getByRole("textbox", { name: "Payment" }).click();
-  await expect(adminPage.getByRole("listbox", { name: "Payment" }).getByRole("option")).toHaveText(["All orders", "Paid", "Part refunded", "Refunded", "Given up (unpaid)"]);
+  await expect(adminPage.getByRole("listbox", { name: "Payment" }).getByRole("option")).toHaveText([
+    "All orders",
+    "Paid",
+    "Part refunded",
+    "Refunded",
+    "Given up (unpaid)",
+  ]);
   await adminPage.getByRole("listbox", { name: "Payment" }).getByRole("option", { name: "Refunded", exact: true }).click();
   await expect(adminPage.getByTestId("order-count")).toHaveText("1 order");
   await screenshots(adminPage, "admin-orders-payment-filter");

@@ -533,6 +533,14 @@ describe("owner and staff roles", () => {
     expect((nobody as Response).status).toBe(401);
   });
 
+  it("setting an account to the password and role it has changes nothing and signs no one out (the demo's seed on every start)", async () => {
+    const operator = await signedInAdmin("reseeded", "owner");
+    const before = await db.adminUser.findUniqueOrThrow({ where: { email: operator.email } });
+    await upsertAdmin(operator.email, operator.password, "owner");
+    expect((await getAdmin(requestWith(operator.cookie)))?.email).toBe(operator.email);
+    expect((await db.adminUser.findUniqueOrThrow({ where: { email: operator.email } })).passwordHash).toBe(before.passwordHash);
+  });
+
   it("takes a changed role effect at once: resetting an account ends its sessions", async () => {
     const operator = await signedInAdmin("demoted", "owner");
     await upsertAdmin(operator.email, operator.password, "staff");

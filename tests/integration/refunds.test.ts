@@ -214,7 +214,7 @@ describe("refund-order: a full refund, once", () => {
       refunded_by: owner.email,
       refunded_at: order.refundedAt!.toISOString(),
     });
-    // Listed under Refunded, no longer among the paid orders.
+    // Listed under Refunded and among every order (decision 093), no longer among the paid orders.
     const listed = async (payment?: string) =>
       (
         await readJson<{ orders: { id: string; payment_status: string }[] }>(
@@ -222,7 +222,8 @@ describe("refund-order: a full refund, once", () => {
         )
       ).orders.find((row) => row.id === orderId);
     expect((await listed("refunded"))?.payment_status).toBe("refunded");
-    expect(await listed()).toBeUndefined();
+    expect((await listed())?.payment_status).toBe("refunded");
+    expect(await listed("paid")).toBeUndefined();
   });
 
   it("called twice: one Stripe refund, one email, one audit record; the second answer says it was already refunded", async () => {

@@ -224,6 +224,15 @@ describe("promotions: a code's kind and conditions", () => {
       error: `Spend $40.00 or more to use ${save5}.`,
     });
     expect(await validate(save5, [{ productId: "bites-variety", quantity: 4 }])).toMatchObject({ valid: true });
+    // The spec's cart lines, as simple-checkout takes them, are judged the same.
+    const specLines = (quantity: number) =>
+      callFunction("validate-discount-code", {
+        code: save5,
+        email: `promo-${randomUUID()}@example.com`,
+        items: [{ product: { id: "bites-variety", price: 10 }, quantity }],
+      });
+    expect(await readJson<ValidJson>(await specLines(3))).toMatchObject({ valid: false, error: `Spend $40.00 or more to use ${save5}.` });
+    expect(await readJson<ValidJson>(await specLines(4))).toMatchObject({ valid: true });
 
     const below = await simpleCheckout([["bites-variety", 3]], { discountCode: save5 });
     expect(below.response.status).toBe(400);

@@ -31,30 +31,41 @@ const flagSetGreen = "#237032";
 
 type Flags = Pick<MaskedOrder, "chef_notified" | "preparing_sent" | "shipped_sent" | "delivered_sent">;
 
+/** Each flag in words: the email and to whom it went. */
 const flags: { key: keyof Flags; label: string; description: string }[] = [
-  { key: "chef_notified", label: "Chef", description: "Fulfilment team emailed" },
-  { key: "preparing_sent", label: "Prep", description: "'Preparing' email sent" },
-  { key: "shipped_sent", label: "Ship", description: "'Shipped' email sent" },
-  { key: "delivered_sent", label: "Deliv", description: "'Delivered' email sent" },
+  { key: "chef_notified", label: "Kitchen", description: "the fulfilment team's email" },
+  { key: "preparing_sent", label: "Preparing", description: "the customer's 'Preparing' email" },
+  { key: "shipped_sent", label: "Shipped", description: "the customer's 'Shipped' email" },
+  { key: "delivered_sent", label: "Delivered", description: "the customer's 'Delivered' email" },
 ];
 
-/** The four email flags of an order (requirements §3). */
-export function EmailFlags({ order }: { order: Flags }) {
+/**
+ * The four email flags of an order (requirements §3), each in words, in the
+ * case it is written: a sent one green with a tick, one not yet sent an
+ * outline. The accessible name starts with the visible word.
+ */
+export function EmailFlags({ order, wrap = true }: { order: Flags; wrap?: boolean }) {
   return (
-    <Group gap={4} wrap="nowrap">
-      {flags.map((flag) => (
-        <Tooltip key={flag.key} label={`${flag.description}: ${order[flag.key] ? "yes" : "not yet"}`}>
-          <Badge
-            size="sm"
-            variant={order[flag.key] ? "filled" : "outline"}
-            color={order[flag.key] ? flagSetGreen : "gray.7"}
-            aria-label={`${flag.description}: ${order[flag.key] ? "yes" : "not yet"}`}
-            style={unsqueezed}
-          >
-            {flag.label}
-          </Badge>
-        </Tooltip>
-      ))}
+    <Group gap={4} wrap={wrap ? "wrap" : "nowrap"}>
+      {flags.map((flag) => {
+        const sent = order[flag.key];
+        const said = `${flag.label}: ${flag.description} ${sent ? "sent" : "not sent yet"}`;
+        return (
+          <Tooltip key={flag.key} label={said}>
+            <Badge
+              size="sm"
+              tt="none"
+              variant={sent ? "filled" : "outline"}
+              color={sent ? flagSetGreen : "gray.7"}
+              aria-label={said}
+              data-testid="email-flag"
+              style={unsqueezed}
+            >
+              {sent ? `✓ ${flag.label}` : flag.label}
+            </Badge>
+          </Tooltip>
+        );
+      })}
     </Group>
   );
 }

@@ -143,7 +143,7 @@ export function OrderList() {
       )}
       {wide ? (
         <TableCard
-          minWidth={1240}
+          minWidth={1320}
           striped
           highlightOnHover
           columns={["Order ID", "Date", "Customer", "Location", "Items", "Total", "Status", "Emails", "Change status"]}
@@ -180,7 +180,7 @@ export function OrderList() {
                 <TrackingInfo tracking={order.tracking} size="xs" />
               </Table.Td>
               <Table.Td className="nowrap">
-                <EmailFlags order={order} />
+                <EmailFlags order={order} wrap={false} />
               </Table.Td>
               <Table.Td>
                 <OrderStatusControl order={order} />
@@ -200,7 +200,7 @@ export function OrderList() {
 /** Where an order stands: its fulfilment and what happened to its money; a checkout given up has only the latter. */
 function OrderBadges({ order }: { order: MaskedOrder }) {
   return (
-    <Group gap={4} wrap="nowrap">
+    <Group gap={4} wrap="wrap" justify="flex-start">
       {isTakenPayment(order.payment_status) ? <StatusBadge status={order.status} /> : null}
       {order.payment_status !== "paid" ? <PaymentBadge status={order.payment_status} /> : null}
       {order.payment_status === "paid" && order.refunded_cents > 0 ? <PartRefundedBadge /> : null}
