@@ -705,6 +705,17 @@ export async function confirmedOrder(sessionId: string) {
   return (await settleCheckoutSession(sessionId, findPaidOrder)).paid;
 }
 
+/**
+ * The confirmation page's order when this shop already knows its session is
+ * paid (Stripe's webhook usually comes first, and the page is reloaded), or
+ * null: one indexed read, no call to Stripe and nothing written. Knowing the
+ * session id is what shows the page, as it is when Stripe is asked.
+ */
+export async function knownPaidOrder(sessionId: string) {
+  const order = await sqlDb().selectFrom("Order").select("id").where("stripeSessionId", "=", sessionId).where("paymentStatus", "=", "paid").executeTakeFirst();
+  return order ? findPaidOrder(order.id) : null;
+}
+
 /** An order's payment status, or null when there is no such order (one statement: the confirmation page asks it each time, decision 068). */
 async function paymentStatusOf(orderId: string) {
   const order = await sqlDb().selectFrom("Order").select("paymentStatus").where("id", "=", orderId).executeTakeFirst();

@@ -363,7 +363,7 @@ export async function benchOrders({ figure, step, port, clients = 20, seconds = 
   );
   const pageLabels = {
     checkout: "`/checkout` rendered for a visitor with a cart",
-    success: "`/order-success` rendered for a paid order (its session checked, cached)",
+    success: "`/order-success` rendered for an order the shop knows is paid (one read; Stripe not asked, nothing written)",
     order: "the order page (`/orders/<id>?token=`) rendered from the confirmation email's link",
   };
   for (const [name, label] of Object.entries(pageLabels)) {

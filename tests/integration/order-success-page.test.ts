@@ -5,7 +5,8 @@ import { stripeMock } from "../../mocks/stripe";
 import { server } from "../setup/msw";
 import { loader } from "~/routes/order-success";
 import { clearCheckoutSessionCache } from "~/services/stripe.server";
-import { answerOf, placeOrder, shopRequest } from "../utils";
+import { answerOf, payOrder, placeOrder, shopRequest } from "../utils";
+import { db } from "~/utils/db.server";
 
 /**
  * The confirmation page of an order already paid (Stripe's webhook usually
@@ -48,6 +49,26 @@ describe("/order-success", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("shows an order already known to be paid without asking Stripe or writing a rate-limit row, however often it is viewed", async () => {
+    const { sessionId } = await placeOrder();
+    await payOrder(sessionId);
+    clearCheckoutSessionCache();
+    let asked = 0;
+    server.use(
+      http.get(`https://api.stripe.com/v1/checkout/sessions/${sessionId}`, () => {
+        asked += 1;
+        return new Response(null, { status: 500 });
+      }),
+    );
+    const clientAddress = `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
+    for (let view = 0; view < 3; view++) {
+      const result = await answerOf(loader, shopRequest(`/order-success?session_id=${sessionId}`), { clientAddress });
+      expect(await (result as Streamed).data.outcome).toMatchObject({ status: "confirmed" });
+    }
+    expect(asked).toBe(0);
+    expect(await db.rateLimitWindow.count({ where: { key: `verify:${clientAddress}` } })).toBe(0);
   });
 
   it("streams the spinner first when Stripe is slow to answer, then the outcome", async () => {
