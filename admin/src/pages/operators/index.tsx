@@ -144,6 +144,8 @@ function OperatorList() {
   const { data: identity } = useGetIdentity<{ email: string }>();
   const wide = useWide("sm");
   const isSelf = (operator: OperatorRow) => operator.email === identity?.email;
+  // Until the shop has said who is signed in, no row offers Remove: yours would flash one for a moment.
+  const removable = (operator: OperatorRow) => identity !== undefined && !isSelf(operator);
   const youBadge = (
     <Badge variant="light" color="gray">
       you
@@ -172,7 +174,7 @@ function OperatorList() {
               </Text>
               <Group justify="space-between" mt="xs">
                 <RoleSelect operator={operator} />
-                {isSelf(operator) ? null : <RemoveButton operator={operator} />}
+                {removable(operator) ? <RemoveButton operator={operator} /> : null}
               </Group>
             </Card>
           ))}
@@ -189,7 +191,7 @@ function OperatorList() {
                 <RoleSelect operator={operator} />
               </Table.Td>
               <Table.Td>{lastSignedIn(operator)}</Table.Td>
-              <Table.Td>{isSelf(operator) ? null : <RemoveButton operator={operator} />}</Table.Td>
+              <Table.Td>{removable(operator) ? <RemoveButton operator={operator} /> : null}</Table.Td>
             </Table.Tr>
           ))}
         </TableCard>
