@@ -95,6 +95,31 @@ test("an address outside the area shows the contact card with a prefilled email"
   await expect(page.getByRole("alert").filter({ hasText: "Outside Delivery Area" })).toBeVisible();
 });
 
+test("after an address outside the area, fixing it turns the button back on: it checks the new address, as before the first check, and then places the order", async ({
+  page,
+  context,
+}) => {
+  await fillCart(page, [{ productId: "bites-banana", quantity: 3 }]);
+  await page.goto("/checkout");
+  await fillShipping(page, { ...westLa, address: "1 Truxtun Ave", city: "Bakersfield", zipCode: "93301" });
+  await page.getByRole("button", { name: "Check Delivery", exact: true }).click();
+  await expect(page.getByTestId("undeliverable-hint")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Place Order" })).toBeDisabled();
+
+  // The customer corrects the address: the old answer no longer holds, so the button checks the new one.
+  await page.getByLabel(/Street address/).fill(westLa.address);
+  await page.getByLabel(/City/).fill(westLa.city);
+  await page.getByLabel(/ZIP code/).fill(westLa.zipCode);
+  const button = page.getByRole("button", { name: "Check Delivery & Continue" });
+  await expect(button).toBeEnabled();
+  await expect(page.getByTestId("undeliverable-hint")).toHaveCount(0);
+  await button.click();
+  await expect(page.getByTestId("delivery-result")).toContainText("We deliver to you!");
+  const paymentTab = context.waitForEvent("page");
+  await page.getByRole("button", { name: "Place Order" }).click();
+  await expect((await paymentTab).getByRole("heading", { name: "Pay Chill PB" })).toBeVisible();
+});
+
 test("the test address shows the test-card hint; a declined card and a cancel keep the cart", async ({ page, context }) => {
   await fillCart(page, [{ productId: "bar-chocolate-pb", quantity: 4 }]);
   await page.goto("/checkout");

@@ -19,6 +19,8 @@ import { formatCents } from "~/lib/money";
 
 /** Fields whose change can change what the server decides (the code's eligibility, the delivery zone). */
 const repriced = new Set(["email", "address", "city", "state", "zipCode"]);
+/** The fields a delivery check answers for. */
+const addressFieldNames = new Set(["address", "city", "state", "zipCode"]);
 
 /** How long typing pauses before the form is saved for a refresh. */
 const DRAFT_SAVE_DELAY_MS = 400;
@@ -94,6 +96,17 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
     if (pendingSave.current) clearTimeout(pendingSave.current);
     pendingSave.current = setTimeout(saveNow, DRAFT_SAVE_DELAY_MS);
   }
+
+  // The address as typed is no longer the one the server last answered for (until its next answer).
+  const [addressChanged, setAddressChanged] = useState(false);
+  useEffect(() => setAddressChanged(false), [state]);
+  function typed(event: FormEvent<HTMLFormElement>) {
+    saveSoon();
+    const field = event.target;
+    if (!(field instanceof HTMLInputElement) || !addressFieldNames.has(field.name) || !form.current) return;
+    const now = new FormData(form.current);
+    setAddressChanged([...addressFieldNames].some((name) => String(now.get(name) ?? "") !== values[name as keyof typeof values]));
+  }
   // What was typed before the page was enhanced (its scripts come after its first paint, decision 075) is in the
   // fields but not in this state: the email decides whether Apply is on, and the draft was not saved.
   useEffect(() => {
@@ -122,7 +135,9 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
   const addressText = `${values.address}, ${values.city}, ${values.state} ${values.zipCode}`;
   const belowMinimum = summary.remainingCents > 0;
   // Checked and not deliverable: the contact card is the way forward, and its Send Email the main button.
-  const undeliverable = Boolean(delivery && !delivery.ok);
+  // Once the address is changed, that answer no longer holds: Place Order checks the new one, as before the first check.
+  const undeliverable = Boolean(delivery && !delivery.ok) && !addressChanged;
+  const checked = Boolean(delivery) && !addressChanged;
 
   const controls = (
     <>
@@ -229,7 +244,7 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
           disabled={belowMinimum || Boolean(summary.cartProblem) || undeliverable}
           {...waiting}
         >
-          <LockIcon /> {busyIntent === "place-order" ? "Placing order…" : delivery ? "Place Order" : "Check Delivery & Continue"}
+          <LockIcon /> {busyIntent === "place-order" ? "Placing order…" : checked ? "Place Order" : "Check Delivery & Continue"}
         </button>
         {undeliverable ? (
           <p className="panel__hint checkout__secure" data-testid="undeliverable-hint">
@@ -243,16 +258,7 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
     </>
   );
   return (
-    <fetcher.Form
-      method="post"
-      action="/checkout"
-      className="checkout__grid"
-      noValidate
-      ref={form}
-      onBlur={refreshOnChange}
-      onInput={saveSoon}
-      onSubmit={submit}
-    >
+    <fetcher.Form method="post" action="/checkout" className="checkout__grid" noValidate ref={form} onBlur={refreshOnChange} onInput={typed} onSubmit={submit}>
       {/* A disabled fieldset turns off every control inside it, with JavaScript or without; it adds no box of its own. */}
       {locked ? (
         <fieldset disabled className="checkout__locked" data-testid="checkout-locked">
