@@ -269,6 +269,8 @@ test("a refund Stripe answers too late: the owner is told it is not known yet, a
   const dialog = adminPage.getByRole("dialog", { name: `Refund order ${shortId}` });
   await dialog.getByLabel("Reason").fill("Box arrived thawed");
   await dialog.getByRole("button", { name: "Refund $40.00" }).click();
+  // While Stripe is asked, the button says so in words.
+  await expect(dialog.getByTestId("refund-submit")).toHaveText("Asking Stripe… (up to 20 s)");
 
   await expect(adminPage.getByText(`it is not known yet whether $40.00 of order ${shortId} was refunded`, { exact: false })).toBeVisible({ timeout: 45_000 });
   await expect(dialog).toBeHidden();

@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, Modal, NumberInput, SegmentedControl, Stack, Table, Text } from "@mantine/core";
+import { Alert, Button, Checkbox, Group, Loader, Modal, NumberInput, SegmentedControl, Stack, Table, Text } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { CanAccess, useInvalidate } from "@refinedev/core";
 import { dollarsToCents, formatCents } from "@shop/money";
@@ -242,8 +242,16 @@ function RefundDialog({ order, onClose }: { order: RefundableOrder; onClose: () 
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" color="red" loading={mutation.isPending} disabled={Boolean(previewProblem)} data-testid="refund-submit">
-              {submitLabel}
+            {/* While Stripe is asked (up to two tries of 10 s each) the button says so in words, not with a spinner alone. */}
+            <Button
+              type="submit"
+              color="red"
+              disabled={Boolean(previewProblem) || mutation.isPending}
+              leftSection={mutation.isPending ? <Loader size="xs" color="currentColor" aria-hidden="true" /> : undefined}
+              aria-busy={mutation.isPending || undefined}
+              data-testid="refund-submit"
+            >
+              {mutation.isPending ? "Asking Stripe… (up to 20 s)" : submitLabel}
             </Button>
           </Group>
         </Stack>
