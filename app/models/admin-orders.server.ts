@@ -333,15 +333,7 @@ async function countOrders(where: OrderCondition) {
  */
 async function pageIds(where: OrderCondition, ranges: PaymentRange[], query: OrdersQuery) {
   const offset = (query.page - 1) * query.pageSize;
-  const [first, ...others] = ranges.map((range) =>
-    sqlDb()
-      .selectFrom("Order")
-      .select(["id", "createdAt", "totalCents"])
-      .where((eb) => eb.and([where(eb), rangeSql(range)(eb)]))
-      .orderBy(sortedBy(query.sort))
-      .limit(offset + query.pageSize),
-  );
-  if (!first || others.length === 0) {
+  if (ranges.length <= 1) {
     const rows = await sqlDb()
       .selectFrom("Order")
       .select("id")
@@ -352,12 +344,17 @@ async function pageIds(where: OrderCondition, ranges: PaymentRange[], query: Ord
       .execute();
     return rows.map((row) => row.id);
   }
-  const merged = sql.join(
-    [first, ...others].map((range) => sql`(${range})`),
-    sql` UNION ALL `,
+  const eachRange = ranges.map(
+    (range) =>
+      sql`(${sqlDb()
+        .selectFrom("Order")
+        .select(["id", "createdAt", "totalCents"])
+        .where((eb) => eb.and([where(eb), rangeSql(range)(eb)]))
+        .orderBy(sortedBy(query.sort))
+        .limit(offset + query.pageSize)})`,
   );
   const rows = await sqlDb()
-    .selectFrom(sql<{ id: string; createdAt: Date; totalCents: number }>`(${merged})`.as("ranges"))
+    .selectFrom(sql<{ id: string; createdAt: Date; totalCents: number }>`(${sql.join(eachRange, sql` UNION ALL `)})`.as("ranges"))
     .select("id")
     .orderBy(sortedBy(query.sort))
     .limit(query.pageSize)

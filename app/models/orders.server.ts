@@ -708,12 +708,11 @@ export async function confirmedOrder(sessionId: string) {
 /**
  * The confirmation page's order when this shop already knows its session is
  * paid (Stripe's webhook usually comes first, and the page is reloaded), or
- * null: one indexed read, no call to Stripe and nothing written. Knowing the
+ * null: one statement, no call to Stripe and nothing written. Knowing the
  * session id is what shows the page, as it is when Stripe is asked.
  */
-export async function knownPaidOrder(sessionId: string) {
-  const order = await sqlDb().selectFrom("Order").select("id").where("stripeSessionId", "=", sessionId).where("paymentStatus", "=", "paid").executeTakeFirst();
-  return order ? findPaidOrder(order.id) : null;
+export function knownPaidOrder(sessionId: string) {
+  return paidOrderWhere("stripeSessionId", sessionId);
 }
 
 /** An order's payment status, or null when there is no such order (one statement: the confirmation page asks it each time, decision 068). */
@@ -723,7 +722,12 @@ async function paymentStatusOf(orderId: string) {
 }
 
 /** A paid order as its confirmation page shows it, each line with its total (one statement: each visit reads it, decision 068). */
-export async function findPaidOrder(orderId: string) {
+export function findPaidOrder(orderId: string) {
+  return paidOrderWhere("id", orderId);
+}
+
+/** The paid order whose id, or whose Checkout Session, is `value`, as its confirmation page shows it: one statement. */
+async function paidOrderWhere(column: "id" | "stripeSessionId", value: string) {
   const order = await sqlDb()
     .selectFrom("Order")
     .select(["id", "email", "totalCents", "createdAt"])
@@ -732,7 +736,7 @@ export async function findPaidOrder(orderId: string) {
         eb.selectFrom("OrderItem").select(["name", "quantity", "unitPriceCents"]).whereRef("OrderItem.orderId", "=", "Order.id").orderBy("OrderItem.id"),
       ).as("items"),
     )
-    .where("id", "=", orderId)
+    .where(column, "=", value)
     .where("paymentStatus", "=", "paid")
     .executeTakeFirst();
   if (!order) return null;
