@@ -22,7 +22,10 @@ export const MAX_DECLARED_BODY_BYTES = 512 * 1024;
  *
  * @type {ReadonlyMap<string, number>}
  */
-export const UPLOAD_BODY_LIMITS = new Map([["/functions/v1/create-product", 5 * 1024 * 1024 + 256 * 1024]]);
+export const UPLOAD_BODY_LIMITS = new Map([
+  ["/functions/v1/create-product", 5 * 1024 * 1024 + 256 * 1024],
+  ["/functions/v1/replace-product-picture", 5 * 1024 * 1024 + 256 * 1024],
+]);
 
 /** Whether the connection's peer is a proxy TRUST_PROXY names (Express's "trust proxy"). */
 export function trustsPeer(/** @type {Request} */ req) {

@@ -3,9 +3,31 @@ import { centsToDollars, dollarsToCents, formatCents } from "~/lib/money";
 import { allergens, organicIngredients } from "~/lib/product-facts";
 import { auditTrail } from "~/models/audit.server";
 import { MAX_PICTURE_BYTES, preparePicture } from "~/models/product-images.server";
-import { createProduct, MAX_PRICE_CENTS, MIN_PRICE_CENTS, productJson, productsForAdmin, setArchived, updateProduct } from "~/models/products.server";
+import { nutritionFactsSchema } from "~/models/product-facts.server";
+import {
+  createProduct,
+  MAX_PRICE_CENTS,
+  MIN_PRICE_CENTS,
+  productJson,
+  productsForAdmin,
+  replacePicture,
+  setArchived,
+  updateProduct,
+} from "~/models/products.server";
 import { apiError } from "~/utils/api.server";
 import { defineFunction } from "./define.server";
+
+const [firstIngredient, ...otherIngredients] = organicIngredients;
+const [firstAllergen, ...otherAllergens] = allergens;
+const ingredientList = z
+  .array(z.enum([firstIngredient!, ...otherIngredients], { errorMap: () => ({ message: "Choose ingredients from the list" }) }), {
+    invalid_type_error: "Ingredients must be a list",
+  })
+  .min(1, "Tick at least one ingredient");
+const allergenList = z.array(z.enum([firstAllergen!, ...otherAllergens], { errorMap: () => ({ message: "Choose allergens from the list" }) }), {
+  invalid_type_error: "Allergens must be a list",
+});
+const category = z.enum(["bars", "bites"], { errorMap: () => ({ message: "Choose bars or bites" }) });
 
 const productId = z.string({ required_error: "is required", invalid_type_error: "must be text" }).min(1, "is required").max(64);
 
@@ -32,6 +54,13 @@ const updateSchema = z
       .optional(),
     name: editedText("Name", 80).optional(),
     description: editedText("Description", 500).optional(),
+    category: category.optional(),
+    flavor: editedText("Flavour", 40).optional(),
+    imageAlt: editedText("Picture description", 200).optional(),
+    ingredients: ingredientList.optional(),
+    allergens: allergenList.optional(),
+    /** Its own label (decision 096), or null to state none. */
+    nutrition: nutritionFactsSchema.nullable().optional(),
     stock: z
       .number({ invalid_type_error: "Stock must be a whole number, or null for no limit" })
       .int("Stock must be a whole number")
@@ -46,8 +75,8 @@ const updateSchema = z
       .max(1_000, "Low-stock threshold can be at most 1,000")
       .optional(),
   })
-  .refine((body) => [body.inStock, body.price, body.name, body.description, body.stock, body.lowStockThreshold].some((value) => value !== undefined), {
-    message: "Send at least one of inStock, price, name, description, stock, lowStockThreshold",
+  .refine(({ productId: _id, ...changes }) => Object.values(changes).some((value) => value !== undefined), {
+    message: "Send at least one of inStock, price, name, description, category, flavor, imageAlt, ingredients, allergens, nutrition, stock, lowStockThreshold",
   });
 
 /**
@@ -88,8 +117,20 @@ const count = <Empty extends number | null>(label: string, max: number, empty: E
       return number;
     });
 
-const [firstIngredient, ...otherIngredients] = organicIngredients;
-const [firstAllergen, ...otherAllergens] = allergens;
+/** The label typed in Add product's form, sent as one JSON text field (decision 096); empty or absent: none stated. */
+const nutritionField = z
+  .string({ invalid_type_error: "Nutrition must be JSON text" })
+  .optional()
+  .transform((text, ctx): unknown => {
+    if (text === undefined || text.trim() === "" || text.trim() === "null") return null;
+    try {
+      return JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: "Nutrition must be JSON: { servingGrams, per100g: { … } }" });
+      return z.NEVER;
+    }
+  })
+  .pipe(nutritionFactsSchema.nullable());
 
 const formSchema = z.object({
   name: formText("Name", 80),
@@ -105,12 +146,11 @@ const formSchema = z.object({
       (cents) => cents >= MIN_PRICE_CENTS && cents <= MAX_PRICE_CENTS,
       `Price must be between ${formatCents(MIN_PRICE_CENTS)} and ${formatCents(MAX_PRICE_CENTS)}`,
     ),
-  category: z.enum(["bars", "bites"], { errorMap: () => ({ message: "Choose bars or bites" }) }),
+  category,
   flavor: formText("Flavour", 40),
-  ingredients: z
-    .array(z.enum([firstIngredient!, ...otherIngredients], { errorMap: () => ({ message: "Choose ingredients from the list" }) }))
-    .min(1, "Tick at least one ingredient"),
-  allergens: z.array(z.enum([firstAllergen!, ...otherAllergens], { errorMap: () => ({ message: "Choose allergens from the list" }) })),
+  ingredients: ingredientList,
+  allergens: allergenList,
+  nutrition: nutritionField,
   imageAlt: formText("Picture description", 200),
   stock: count("Stock", 100_000, null),
   lowStockThreshold: count("Low-stock threshold", 1_000, 5),
@@ -119,6 +159,13 @@ const formSchema = z.object({
 
 /** How a refused picture is answered: too many bytes 413, not a picture 415, the rest 400. */
 const pictureStatus = { "too-large": 413, "not-a-picture": 415, unreadable: 400, "too-many-pixels": 400, "too-small": 400 } as const;
+
+/** A new picture for a product (replace-product-picture), with its description if it changes. */
+const pictureSchema = z.object({
+  productId,
+  imageAlt: formText("Picture description", 200).optional(),
+  picture: formSchema.shape.picture,
+});
 
 const archiveSchema = z.object({
   productId,
@@ -148,6 +195,12 @@ export const catalogFunctions = {
         priceCents: body.price === undefined ? undefined : dollarsToCents(body.price),
         name: body.name,
         description: body.description,
+        category: body.category,
+        flavor: body.flavor,
+        imageAlt: body.imageAlt,
+        ingredients: body.ingredients,
+        allergens: body.allergens,
+        nutrition: body.nutrition,
         stock: body.stock,
         lowStockThreshold: body.lowStockThreshold,
       });
@@ -189,13 +242,32 @@ export const catalogFunctions = {
     async run({ body: fields, admin }) {
       const picture = await preparePicture(new Uint8Array(await fields.picture.arrayBuffer()));
       if (!picture.ok) return apiError(pictureStatus[picture.reason], `picture: ${picture.message}`, { fieldErrors: { picture: picture.message } });
-      const { name, description, price, category, flavor, ingredients, allergens, imageAlt, stock, lowStockThreshold } = fields;
+      const { name, description, price, category, flavor, ingredients, allergens, nutrition, imageAlt, stock, lowStockThreshold } = fields;
       const created = await createProduct(
         admin.email,
-        { name, description, priceCents: price, category, flavor, ingredients, allergens, imageAlt, stock, lowStockThreshold },
+        { name, description, priceCents: price, category, flavor, ingredients, allergens, nutrition, imageAlt, stock, lowStockThreshold },
         picture,
       );
       return { message: `${created.name} added to the shop.`, product: productJson(created, await auditTrail("product", created.id, 20)) };
+    },
+  }),
+
+  /**
+   * POST multipart/form-data: productId, picture (a file) and imageAlt
+   * (optional: its description, if it changes) → 200 { message, product }, the
+   * owner's only (decision 096). The picture is checked as create-product
+   * checks one, and refused the same way (400, 413, 415 with fieldErrors).
+   */
+  "replace-product-picture": defineFunction({
+    access: "products.manage",
+    multipart: { limit: CREATE_PRODUCT_BODY_BYTES, field: "picture", message: PICTURE_TOO_LARGE },
+    body: pictureSchema,
+    async run({ body: fields, admin }) {
+      const picture = await preparePicture(new Uint8Array(await fields.picture.arrayBuffer()));
+      if (!picture.ok) return apiError(pictureStatus[picture.reason], `picture: ${picture.message}`, { fieldErrors: { picture: picture.message } });
+      const product = await replacePicture(admin.email, fields.productId, picture, fields.imageAlt);
+      if (!product) return apiError(404, "No product with that id.");
+      return { message: `${product.name} has its new picture.`, product: productJson(product, await auditTrail("product", product.id, 20)) };
     },
   }),
 

@@ -1,5 +1,5 @@
 import type { DiscountOffer, DiscountScope } from "./discount-code";
-import type { ProductFacts } from "./product-facts";
+import type { NutritionFacts, ProductFacts } from "./product-facts";
 /**
  * What the owner's catalogue functions answer, as the admin receives them
  * (browser-safe): the server builds these shapes and the admin reads them, so
@@ -28,6 +28,10 @@ export type ProductJson = {
   archivedAt: string | null;
   /** What is in it, as its page says; null when the shop has no facts for it. */
   facts: ProductFacts | null;
+  /** Its own Nutrition Facts, per 100 g and the serving's weight; null where the owner has stated none (the founding six have the requirements' statements in `facts`). */
+  nutrition: NutritionFacts | null;
+  /** The nutrition claims its card and page make, derived from its facts (decision 096). */
+  claims: string[];
   updatedAt: string;
   history: AuditRecord[];
 };

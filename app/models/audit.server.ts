@@ -13,6 +13,7 @@ export type AuditAction =
   | "product.create"
   | "product.archive"
   | "product.restore"
+  | "product.picture"
   | "discount-code.save"
   | "order.refund"
   | "order.refund-refused"

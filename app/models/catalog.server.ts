@@ -6,7 +6,7 @@ import { z } from "zod";
 import { DEFAULT_SETTINGS, type ShopSettings } from "~/lib/shop-settings";
 import { storedZoneSchema } from "~/models/zone-terms.server";
 import { parseStored } from "~/utils/stored.server";
-import type { ProductFacts } from "~/lib/product-facts";
+import { nutritionClaims, type ProductFacts } from "~/lib/product-facts";
 import { allergyLabelOf, productFactsOf } from "~/models/product-facts.server";
 
 export type Category = "bars" | "bites";
@@ -45,8 +45,9 @@ type ShopRow = { id: string; inStock: boolean; stock: number | null; lowStockThr
  * archived it (decision 065): such a product is never listed and never in
  * stock, but a cart can still name it and an old order show its picture.
  */
-function forTheShop<Row extends ShopRow>({ stock, lowStockThreshold, archivedAt, facts, ...product }: Row) {
+function forTheShop<Row extends ShopRow>({ stock, lowStockThreshold, archivedAt, facts: stored, ...product }: Row) {
   const forSale = archivedAt === null;
+  const facts = productFactsOf({ id: product.id, facts: stored });
   return {
     ...product,
     forSale,
@@ -55,7 +56,9 @@ function forTheShop<Row extends ShopRow>({ stock, lowStockThreshold, archivedAt,
     /** How many are left when few are (at or below the owner's threshold), else null. */
     stockLeft: forSale && stock !== null && stock > 0 && stock <= lowStockThreshold ? stock : null,
     /** What its card and cart line say about allergies (app/lib/product-facts.ts). */
-    allergy: allergyLabelOf(productFactsOf({ id: product.id, facts })),
+    allergy: allergyLabelOf(facts),
+    /** The nutrition claims its card makes, derived from its facts (decision 096); none where it has none. */
+    claims: nutritionClaims(facts?.nutrition ?? null),
   };
 }
 

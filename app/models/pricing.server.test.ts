@@ -26,6 +26,7 @@ function product(id: string, priceCents: number, overrides: Partial<Product> = {
     forSale: true,
     stockLeft: null,
     allergy: null,
+    claims: [],
     ...overrides,
   };
 }

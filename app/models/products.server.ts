@@ -5,7 +5,16 @@ import { storePicture, type PreparedPicture } from "~/models/product-images.serv
 import { productFactsOf } from "~/models/product-facts.server";
 import { centsToDollars } from "~/lib/money";
 import type { ProductJson } from "~/lib/owner-records";
-import { recipeFacts, type Allergen, type Ingredient } from "~/lib/product-facts";
+import {
+  allergensOf,
+  labelFacts,
+  nutritionClaims,
+  recipeFacts,
+  type Allergen,
+  type Ingredient,
+  type NutritionFacts,
+  type ProductFacts,
+} from "~/lib/product-facts";
 
 /**
  * The owner's side of the catalogue (decision 022): the products as the dashboard
@@ -13,16 +22,30 @@ import { recipeFacts, type Allergen, type Ingredient } from "~/lib/product-facts
  * written. Storefront reads stay in catalog.server.ts.
  */
 
-/** What the owner may change on a product. Prices are integer cents here, dollars only at the API's edge. */
-export type ProductChanges = {
+/** What the owner may change on a product's row. Prices are integer cents here, dollars only at the API's edge. */
+type RowChanges = {
   inStock?: boolean;
   priceCents?: number;
   name?: string;
   description?: string;
+  category?: Category;
+  flavor?: string;
+  imageAlt?: string;
   /** How many are left to sell; null for no limit (decision 063). */
   stock?: number | null;
   lowStockThreshold?: number;
 };
+
+/** What the owner may change of what is in it (decision 096): its facts are made again from these and the rest kept. */
+type RecipeChanges = {
+  ingredients?: Ingredient[];
+  /** Allergens declared besides the ones the ingredients bring. */
+  allergens?: Allergen[];
+  /** Its own label, or null to state none. */
+  nutrition?: NutritionFacts | null;
+};
+
+export type ProductChanges = RowChanges & RecipeChanges;
 
 const adminSelect = { ...productFields, stock: true, lowStockThreshold: true, archivedAt: true, facts: true, updatedAt: true } as const;
 
@@ -35,6 +58,7 @@ function listProductsForAdmin() {
 
 /** A product as the functions answer it: requirements §3's fields with the price in dollars, and its latest changes. */
 export function productJson(product: AdminProduct, history: AuditRecord[]): ProductJson {
+  const facts = productFactsOf(product);
   return {
     id: product.id,
     name: product.name,
@@ -48,7 +72,9 @@ export function productJson(product: AdminProduct, history: AuditRecord[]): Prod
     stock: product.stock,
     lowStockThreshold: product.lowStockThreshold,
     archivedAt: product.archivedAt?.toISOString() ?? null,
-    facts: productFactsOf(product),
+    facts,
+    nutrition: labelFacts(facts?.nutrition ?? null),
+    claims: nutritionClaims(facts?.nutrition ?? null),
     updatedAt: product.updatedAt.toISOString(),
     history,
   };
@@ -66,6 +92,32 @@ export const MAX_PRICE_CENTS = 50_000;
 
 export type ProductUpdate = { ok: true; product: AdminProduct; changed: (keyof ProductChanges)[] } | { ok: false; reason: "not-found" };
 
+const rowFields = [
+  "inStock",
+  "priceCents",
+  "name",
+  "description",
+  "category",
+  "flavor",
+  "imageAlt",
+  "stock",
+  "lowStockThreshold",
+] as const satisfies readonly (keyof RowChanges)[];
+const recipeFields = ["ingredients", "allergens", "nutrition"] as const satisfies readonly (keyof RecipeChanges)[];
+
+/** What the recipe fields were, as the owner would send them: the allergens declared beyond the ingredients', the label's facts. */
+function recipeOf(facts: ProductFacts | null): Required<RecipeChanges> {
+  const ingredients = facts?.ingredients.map((entry) => entry.ingredient) ?? [];
+  const brought = allergensOf(ingredients);
+  return {
+    ingredients,
+    allergens: (facts?.allergens ?? []).filter((allergen) => !brought.includes(allergen)),
+    nutrition: labelFacts(facts?.nutrition ?? null),
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
 /**
  * Changes a product and records who changed what, in one transaction. The
  * audit entry holds only the fields that really changed (before and after),
@@ -80,16 +132,27 @@ export async function updateProduct(actorEmail: string, productId: string, chang
   return changeCatalog(async (tx) => {
     const current = await tx.product.findUnique({ where: { id: productId }, select: adminSelect });
     if (!current) return { ok: false as const, reason: "not-found" as const };
-    const fields = (Object.keys(changes) as (keyof ProductChanges)[]).filter((field) => changes[field] !== undefined && changes[field] !== current[field]);
+    const rowChanged = rowFields.filter((field) => changes[field] !== undefined && changes[field] !== current[field]);
+    const facts = productFactsOf(current);
+    const recipe = recipeOf(facts);
+    const recipeChanged = recipeFields.filter((field) => changes[field] !== undefined && !same(changes[field], recipe[field]));
+    const fields = [...rowChanged, ...recipeChanged];
     if (fields.length === 0) return { ok: true as const, product: current, changed: [] };
-    const data = Object.fromEntries(fields.map((field) => [field, changes[field]])) as ProductChanges;
+    const data: RowChanges = Object.fromEntries(rowChanged.map((field) => [field, changes[field]]));
+    const newRecipe = { ...recipe, ...Object.fromEntries(recipeChanged.map((field) => [field, changes[field]])) };
+    // A label the owner states replaces what the requirements stated; leaving it alone keeps it.
+    const nutrition = recipeChanged.includes("nutrition")
+      ? newRecipe.nutrition && { per: "label" as const, ...newRecipe.nutrition }
+      : (facts?.nutrition ?? null);
+    const newFacts =
+      recipeChanged.length > 0 ? recipeFacts({ ingredients: newRecipe.ingredients, allergens: newRecipe.allergens, nutrition, before: facts }) : undefined;
     // A new batch that lifts the count above the threshold: the next fall to it is news again.
     const stock = data.stock === undefined ? current.stock : data.stock;
     const threshold = data.lowStockThreshold ?? current.lowStockThreshold;
     const refilled = stock === null || stock > threshold;
     const product = await tx.product.update({
       where: { id: productId },
-      data: { ...data, ...(refilled ? { lowStockNotified: false } : {}) },
+      data: { ...data, ...(newFacts ? { facts: newFacts } : {}), ...(refilled ? { lowStockNotified: false } : {}) },
       select: adminSelect,
     });
     await recordAudit(tx, {
@@ -97,10 +160,45 @@ export async function updateProduct(actorEmail: string, productId: string, chang
       action: "product.update",
       subjectType: "product",
       subjectId: productId,
-      before: Object.fromEntries(fields.map((field) => [field, current[field]])),
-      after: data,
+      before: {
+        ...Object.fromEntries(rowChanged.map((field) => [field, current[field]])),
+        ...Object.fromEntries(recipeChanged.map((field) => [field, recipe[field]])),
+      },
+      after: { ...data, ...Object.fromEntries(recipeChanged.map((field) => [field, newRecipe[field]])) },
     });
     return { ok: true as const, product, changed: fields };
+  });
+}
+
+/**
+ * Gives a product a new picture (decision 096), checked as Add product checks
+ * one, and its description if the owner wrote a new one. The old picture's
+ * files stay: a page cached a moment ago may still show it.
+ */
+export async function replacePicture(
+  actorEmail: string,
+  productId: string,
+  picture: PreparedPicture,
+  imageAlt: string | undefined,
+): Promise<AdminProduct | null> {
+  return changeCatalog(async (tx) => {
+    const current = await tx.product.findUnique({ where: { id: productId }, select: adminSelect });
+    if (!current) return null;
+    await storePicture(tx, picture);
+    const product = await tx.product.update({
+      where: { id: productId },
+      data: { image: picture.image, imageWidth: picture.imageWidth, imageHeight: picture.imageHeight, ...(imageAlt === undefined ? {} : { imageAlt }) },
+      select: adminSelect,
+    });
+    await recordAudit(tx, {
+      actorEmail,
+      action: "product.picture",
+      subjectType: "product",
+      subjectId: productId,
+      before: { image: current.image, imageAlt: current.imageAlt },
+      after: { image: product.image, imageAlt: product.imageAlt },
+    });
+    return product;
   });
 }
 
@@ -114,6 +212,8 @@ export type NewProduct = {
   ingredients: Ingredient[];
   /** Allergens declared besides the ones the ingredients bring. */
   allergens: Allergen[];
+  /** Its own label, or null: then it makes no nutrition claim. */
+  nutrition: NutritionFacts | null;
   imageAlt: string;
   /** Null for no limit (decision 063). */
   stock: number | null;
@@ -141,7 +241,11 @@ export function productIdFor(name: string, category: Category) {
  * cached catalogue and pages show it within a second.
  */
 export async function createProduct(actorEmail: string, input: NewProduct, picture: PreparedPicture): Promise<AdminProduct> {
-  const facts = recipeFacts({ category: input.category, ingredients: input.ingredients, allergens: input.allergens });
+  const facts = recipeFacts({
+    ingredients: input.ingredients,
+    allergens: input.allergens,
+    nutrition: input.nutrition && { per: "label", ...input.nutrition },
+  });
   return changeCatalog(async (tx) => {
     const base = productIdFor(input.name, input.category);
     const taken = new Set((await tx.product.findMany({ where: { id: { startsWith: base } }, select: { id: true } })).map((row) => row.id));

@@ -86,13 +86,22 @@ export function parseJson<Schema extends z.ZodTypeAny>(schema: Schema, data: unk
 export async function readJsonForm<Schema extends z.ZodTypeAny>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
   const parsed = schema.safeParse(await readJsonBody(request, anyJson));
   if (parsed.success) return parsed.data;
+  throw formRefusal(parsed.error, "Invalid request body.");
+}
+
+/**
+ * A refused form's 400 (JSON or multipart): the first message, and every
+ * field's first message by its path ("nutrition.per100g.proteinG"); an entry
+ * of one of `lists` (a multipart form's repeated field) by the list's name.
+ */
+export function formRefusal(error: z.ZodError, fallback: string, lists: readonly string[] = []) {
   const fieldErrors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    const path = issue.path.join(".");
+  for (const issue of error.issues) {
+    const path = lists.includes(String(issue.path[0])) ? String(issue.path[0]) : issue.path.join(".");
     if (path && !(path in fieldErrors)) fieldErrors[path] = issue.message;
   }
-  const first = parsed.error.issues[0];
-  throw apiError(400, `${first?.path.length ? `${first.path.join(".")}: ` : ""}${first?.message ?? "Invalid request body."}`, { fieldErrors });
+  const first = error.issues[0];
+  return apiError(400, `${first?.path.length ? `${first.path.join(".")}: ` : ""}${first?.message ?? fallback}`, { fieldErrors });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { isAcceptableText } from "~/lib/text";
-import { apiError, readBytesLimited, unacceptableText } from "~/utils/api.server";
+import { apiError, formRefusal, readBytesLimited, unacceptableText } from "~/utils/api.server";
 
 /**
  * A function's form with a file in it (create-product's picture): a
@@ -49,11 +49,5 @@ export function parseMultipartForm<Schema extends z.ZodTypeAny>(
   for (const name of lists) data[name] ??= [];
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
-  const fieldErrors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    const path = String(issue.path[0] ?? "");
-    if (path && !(path in fieldErrors)) fieldErrors[path] = issue.message;
-  }
-  const first = parsed.error.issues[0];
-  throw apiError(400, `${first?.path.length ? `${String(first.path[0])}: ` : ""}${first?.message ?? "Invalid form."}`, { fieldErrors });
+  throw formRefusal(parsed.error, "Invalid form.", lists);
 }

@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { fillCart, fillShipping, westLa } from "./checkout-helpers";
 import { emailTo, orderPageLink, uniqueEmail } from "./order-helpers";
@@ -17,6 +18,12 @@ test.describe.configure({ mode: "serial", timeout: 120_000 });
  */
 async function mangoPicture() {
   return sharp("public/images/products/bar-banana-pb.svg", { density: 192 }).resize(1600, 1200).modulate({ saturation: 1.25 }).png().toBuffer();
+}
+
+const SEVEN = ["Greek yogurt", "Peanut butter", "Honey", "Fruit", "Fair-trade chocolate", "Lemon juice", "Sea salt"];
+
+async function tickAllSeven(page: Page) {
+  for (const ingredient of SEVEN) await page.getByRole("checkbox", { name: ingredient, exact: true }).check();
 }
 
 test("the owner adds a product with a picture, a customer buys it, and once archived it leaves the shop but stays on the order", async ({
@@ -40,8 +47,9 @@ test("the owner adds a product with a picture, a customer buys it, and once arch
       .fill("Ripe mango folded into peanut-butter Greek yogurt, half-dipped in fair-trade chocolate.");
     await page.getByRole("textbox", { name: "Price (dollars)" }).fill("7");
     await page.getByRole("textbox", { name: "Flavour (the card's label)" }).fill("Mango PB");
-    await page.getByRole("checkbox", { name: "Fruit" }).check();
-    await page.getByRole("checkbox", { name: "Fair-trade chocolate" }).check();
+    // None ticked to start: the owner states what is in it.
+    await expect(page.getByRole("group", { name: "Ingredients" }).getByRole("checkbox", { checked: true })).toHaveCount(0);
+    await tickAllSeven(page);
     // Its ingredients bring peanuts and milk: declared, and fixed.
     await expect(page.getByRole("checkbox", { name: "Peanuts (from its ingredients)" })).toBeChecked();
     await expect(page.getByRole("checkbox", { name: "Peanuts (from its ingredients)" })).toBeDisabled();
@@ -160,4 +168,110 @@ test("Add a product at 390 px: every field in the width of the screen", async ({
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, "Add a product is wider than the screen at 390 px").toBeLessThanOrEqual(0);
   await page.screenshot({ path: "test-results/screenshots/admin-product-new-phone.png", fullPage: true });
+});
+
+/** Papaya Punch's label per 100 g, as the owner types it (decision 096): a 90 g bar. */
+const LABEL: [string, string][] = [
+  ["Calories (kcal)", "210"],
+  ["Total Fat (g)", "9"],
+  ["Saturated Fat (g)", "5"],
+  ["Trans Fat (g)", "0"],
+  ["Cholesterol (mg)", "12"],
+  ["Sodium (mg)", "95"],
+  ["Total Carbohydrate (g)", "22"],
+  ["Dietary Fiber (g)", "2.5"],
+  ["Total Sugars (g)", "15"],
+  ["Includes Added Sugars (g)", "6"],
+  ["Protein (g)", "12"],
+];
+
+test("the owner adds a product with its own Nutrition Facts, replaces its picture, and its card and page show exactly those facts and claims", async ({
+  adminPage: page,
+  browser,
+}) => {
+  const suffix = Date.now().toString(36).slice(-5);
+  const name = `Papaya Punch ${suffix}`;
+  const id = `bar-papaya-punch-${suffix}`;
+  const cleanUp = () => page.request.post("/functions/v1/archive-product", { data: { productId: id } });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/admin/products/new");
+  await expect(page.getByRole("heading", { name: "Add a product" })).toBeVisible({ timeout: 20_000 });
+  try {
+    await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+    await page.getByRole("textbox", { name: "Description", exact: true }).fill("Papaya and lime folded into peanut-butter Greek yogurt.");
+    await page.getByRole("textbox", { name: "Price (dollars)" }).fill("7");
+    await page.getByRole("textbox", { name: "Flavour (the card's label)" }).fill("Papaya PB");
+    await page.getByRole("checkbox", { name: "Greek yogurt", exact: true }).check();
+    await page.getByRole("checkbox", { name: "Peanut butter", exact: true }).check();
+    await page.getByRole("checkbox", { name: "Honey", exact: true }).check();
+    await page.getByRole("checkbox", { name: "Fruit", exact: true }).check();
+    await page.getByRole("textbox", { name: "Serving size: 1 bar (g)" }).fill("90");
+    for (const [label, value] of LABEL.slice(0, 3)) await page.getByRole("textbox", { name: label, exact: true }).fill(value);
+    await expect(page.getByTestId("claims-preview")).toHaveText("Fill in every figure, in numbers, to see the claims they make.");
+    for (const [label, value] of LABEL.slice(3)) await page.getByRole("textbox", { name: label, exact: true }).fill(value);
+    // What the shop will claim, before it is saved: 10.8 g protein a serving → 11 g; 189 kcal → 190.
+    await expect(page.getByTestId("claims-preview")).toHaveText("Its card and page will say: 11g protein · Under 200 calories");
+    await page.getByLabel(/^Picture(?! description)/).setInputFiles({ name: "papaya.png", mimeType: "image/png", buffer: await mangoPicture() });
+    await page.getByRole("textbox", { name: "Picture description" }).fill("A papaya bar");
+
+    // A figure that cannot be: the server's message beside its field, everything typed kept.
+    await page.getByRole("textbox", { name: "Saturated Fat (g)", exact: true }).fill("12");
+    await page.getByRole("button", { name: "Add product" }).click();
+    await expect(page.getByText("cannot be more than the total fat")).toBeVisible();
+    await expect(page.getByRole("textbox", { name: "Protein (g)", exact: true })).toHaveValue("12");
+    await page.getByRole("textbox", { name: "Saturated Fat (g)", exact: true }).fill("5");
+    await page.getByRole("button", { name: "Add product" }).click();
+    await expect(page.getByText(`${name} added to the shop.`)).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/admin/products/${id}$`));
+
+    // Its page in the dashboard holds the facts as typed; the picture is replaced there.
+    await expect(page.getByRole("textbox", { name: "Protein (g)", exact: true })).toHaveValue("12");
+    await expect(page.getByRole("checkbox", { name: "Lemon juice", exact: true })).not.toBeChecked();
+    const before = await page.getByRole("img", { name: "Now: A papaya bar" }).getAttribute("src");
+    const newPicture = await sharp("public/images/products/bar-strawberry-pb.svg", { density: 192 }).resize(1600, 1200).png().toBuffer();
+    await page.getByLabel("New picture").setInputFiles({ name: "papaya-2.png", mimeType: "image/png", buffer: newPicture });
+    await page.getByRole("button", { name: "Replace picture" }).click();
+    await expect(page.getByText(`${name} has its new picture.`)).toBeVisible();
+    await expect(page.getByRole("img", { name: "Now: A papaya bar" })).not.toHaveAttribute("src", before ?? "");
+    const after = await page.getByRole("img", { name: "Now: A papaya bar" }).getAttribute("src");
+    await expect(page.getByRole("heading", { name: "Change history" }).locator("..").getByText("Picture replaced")).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: "test-results/screenshots/admin-product-facts-desktop.png", fullPage: true });
+
+    const shopper = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await shopper.goto("/shop?category=bars");
+    const card = shopper.getByRole("article", { name });
+    await expect(card.getByTestId("card-claims").getByRole("listitem")).toHaveText(["11g protein", "Under 200 calories"]);
+    await expect(card.locator("img").first()).toHaveAttribute("src", after ?? "");
+    // A founding bar keeps what the requirements state.
+    await expect(shopper.getByRole("article", { name: "Banana Blast" }).getByTestId("card-claims").getByRole("listitem")).toHaveText([
+      "10g protein",
+      "Under 200 calories",
+      "0g refined sugar",
+    ]);
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: "test-results/screenshots/shop-card-own-facts.png" });
+
+    await card.getByRole("link", { name }).click();
+    await expect(shopper.getByRole("heading", { level: 1, name })).toBeVisible();
+    await expect(shopper.getByTestId("product-claims").getByRole("listitem")).toHaveText(["11g protein", "Under 200 calories"]);
+    await expect(shopper.getByRole("heading", { name: "4 of our seven organic ingredients" })).toBeVisible();
+    const label = shopper.getByRole("table", { name: /Nutrition per serving/ });
+    await expect(shopper.getByText("Serving size: 1 bar (90g)")).toBeVisible();
+    const row = (nutrient: string) => label.getByRole("row", { name: new RegExp(`^${nutrient}\\b`) });
+    await expect(row("Calories").getByRole("cell")).toHaveText(["190", "", "210"]);
+    await expect(row("Total Fat").getByRole("cell")).toHaveText(["8g", "10%", "9g"]);
+    await expect(row("Protein").getByRole("cell")).toHaveText(["11g", "", "12g"]);
+    await expect(row("Includes Added Sugars").getByRole("cell")).toHaveText(["5g", "11%", "6g"]);
+    await label.scrollIntoViewIfNeeded();
+    await shopper.screenshot({ path: "test-results/screenshots/product-own-facts-desktop.png" });
+    await shopper.setViewportSize({ width: 390, height: 844 });
+    await shopper.reload();
+    await shopper.getByRole("table", { name: /Nutrition per serving/ }).scrollIntoViewIfNeeded();
+    expect(await shopper.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), "the label is wider than the phone").toBeLessThanOrEqual(0);
+    await shopper.screenshot({ path: "test-results/screenshots/product-own-facts-phone.png" });
+    await shopper.close();
+  } finally {
+    expect((await cleanUp()).status()).toBeLessThan(500);
+  }
 });

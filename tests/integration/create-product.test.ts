@@ -37,7 +37,12 @@ type ProductJson = {
   category: string;
   image: string;
   archivedAt: string | null;
-  facts: { allergens: string[]; advisories: string[]; ingredients: { ingredient: string }[]; nutrition: { per: string } } | null;
+  description: string;
+  flavor: string;
+  imageAlt: string;
+  facts: { allergens: string[]; advisories: string[]; ingredients: { ingredient: string; detail?: string }[]; nutrition: { per: string } | null } | null;
+  nutrition: { servingGrams: number; per100g: Record<string, number> } | null;
+  claims: string[];
   history: { action: string; actorEmail: string }[];
 };
 type AnswerJson = { message: string; product: ProductJson };
@@ -218,7 +223,9 @@ describe("create-product", () => {
       image: expect.stringMatching(/^\/product-images\/[0-9a-f]{16}-800\.webp$/),
       history: [expect.objectContaining({ action: "product.create", actorEmail: email })],
     });
-    expect(product.facts).toMatchObject({ allergens: ["peanuts", "milk"], advisories: ["honey-infants"], nutrition: { per: "bar" } });
+    // No facts stated: none of its range's (decision 096), and so no claim.
+    expect(product.facts).toMatchObject({ allergens: ["peanuts", "milk"], advisories: ["honey-infants"], nutrition: null });
+    expect(product).toMatchObject({ nutrition: null, claims: [] });
     expect(product.facts?.ingredients.map((entry) => entry.ingredient)).toEqual(["greek-yogurt", "peanut-butter", "honey", "fruit", "chocolate"]);
 
     const row = await db.product.findUniqueOrThrow({ where: { id: "bar-mango-tango" } });
@@ -258,6 +265,196 @@ describe("create-product", () => {
     expect((await readJson<AnswerJson>(third)).product.id).toBe("bar-mango-tango-2");
     expect(await db.productImage.count()).toBe(3);
     expect(await shopIds("bites")).toEqual(["bites-variety", "bites-strawberry", "bites-banana", "bites-mango-tango"]);
+  });
+});
+
+/** Mango Tango's own label: a 90 g bar, per 100 g (decision 096). */
+const mangoLabel = {
+  servingGrams: 90,
+  per100g: {
+    calories: 210,
+    totalFatG: 9,
+    saturatedFatG: 5,
+    transFatG: 0,
+    cholesterolMg: 12,
+    sodiumMg: 95,
+    totalCarbsG: 22,
+    fiberG: 2.5,
+    totalSugarsG: 15,
+    addedSugarsG: 6,
+    proteinG: 12,
+  },
+};
+
+const update = (body: unknown, cookie?: string) => callFunction("update-product", body, { cookie });
+
+function pictureRequest(productId: string, upload: Upload, cookie: string, imageAlt?: string) {
+  const form = new FormData();
+  form.set("productId", productId);
+  if (imageAlt !== undefined) form.set("imageAlt", imageAlt);
+  form.set("picture", new Blob([new Uint8Array(upload.bytes)], { type: upload.type }), upload.name);
+  return callRoute(
+    functionHandler("replace-product-picture"),
+    new Request(new URL("/functions/v1/replace-product-picture", SHOP_ORIGIN), { method: "POST", body: form, headers: { Cookie: cookie } }),
+  );
+}
+
+/** What the shop's card and the product page say of a product now. */
+async function shown(id: string) {
+  await catalogVersion({ maxAgeMs: 0 });
+  const card = (await listProducts(null)).find((product) => product.id === id);
+  const page = await readJson<{ product: { claims: string[] }; facts: { nutrition: unknown } | null }>(
+    await callRoute(productPage, shopRequest(`/shop/${id}`), { params: { id } }),
+  );
+  return { card: card?.claims, page: page.product.claims, nutrition: page.facts?.nutrition };
+}
+
+describe("a product's own facts (issue 38 item 2, decision 096)", () => {
+  it("adds a product with its own Nutrition Facts, and claims only what they hold", async () => {
+    const { cookie } = await owner();
+    const response = await create(fields({ name: "Papaya Punch", nutrition: JSON.stringify(mangoLabel) }), await png(), cookie);
+    expect(response.status).toBe(200);
+    const { product } = await readJson<AnswerJson>(response);
+    expect(product.nutrition).toEqual(mangoLabel);
+    // 12 g × 0.9 = 10.8 → 11 g protein; 189 kcal → 190; honey's 5.4 g of added sugars: no sugar claim.
+    expect(product.claims).toEqual(["11g protein", "Under 200 calories"]);
+    expect(await shown("bar-papaya-punch")).toEqual({ card: product.claims, page: product.claims, nutrition: { per: "label", ...mangoLabel } });
+    const listed = await readJson<{ products: ProductJson[] }>(await callFunction("get-products", {}, { cookie }));
+    expect(listed.products.find((one) => one.id === "bar-papaya-punch")).toMatchObject({ nutrition: mangoLabel, claims: product.claims });
+    // The founding six: no label of their own, the requirements' claims.
+    expect(listed.products.find((one) => one.id === "bar-banana-pb")).toMatchObject({
+      nutrition: null,
+      claims: ["10g protein", "Under 200 calories", "0g refined sugar"],
+    });
+    expect(listed.products.find((one) => one.id === "bites-banana")?.claims).toEqual(["10 bites per carton", "2g protein each", "20g protein per carton"]);
+  });
+
+  it("refuses a label that is not one with a message by path, writing nothing", async () => {
+    const { cookie } = await owner();
+    const products = await db.product.count();
+    const bad = { servingGrams: 0, per100g: { ...mangoLabel.per100g, proteinG: -1, saturatedFatG: 12, sodiumMg: "lots" } };
+    const { calories: _calories, ...missing } = bad.per100g;
+    const refused = await create(fields({ nutrition: JSON.stringify({ ...bad, per100g: missing }) }), await png(), cookie);
+    expect(refused.status).toBe(400);
+    expect((await readJson<FormErrorJson>(refused)).fieldErrors).toMatchObject({
+      "nutrition.servingGrams": "must be at least 1 g",
+      "nutrition.per100g.calories": "is required",
+      "nutrition.per100g.proteinG": "cannot be negative",
+      "nutrition.per100g.sodiumMg": "must be a number",
+    });
+    const notJson = await create(fields({ nutrition: "{protein: 10" }), await png(), cookie);
+    expect((await readJson<FormErrorJson>(notJson)).fieldErrors).toEqual({ nutrition: "Nutrition must be JSON: { servingGrams, per100g: { … } }" });
+    // Parts larger than their whole: saturated fat above total fat.
+    const parts = await update({ productId: "bar-banana-pb", nutrition: { ...mangoLabel, per100g: { ...mangoLabel.per100g, saturatedFatG: 12 } } }, cookie);
+    expect(parts.status).toBe(400);
+    expect((await readJson<FormErrorJson>(parts)).fieldErrors).toEqual({ "nutrition.per100g.saturatedFatG": "cannot be more than the total fat" });
+    expect(await db.product.count()).toBe(products);
+    expect((await db.product.findUniqueOrThrow({ where: { id: "bar-banana-pb" } })).facts).toBeNull();
+  });
+
+  it("edits every field of a product, its recipe and label included, and records each change", async () => {
+    const { cookie, email } = await owner();
+    await create(fields({ name: "Guava Glow", nutrition: JSON.stringify(mangoLabel) }), await png(), cookie);
+    const lighter = { servingGrams: 40, per100g: { ...mangoLabel.per100g, addedSugarsG: 0.4 } };
+    const edited = await update(
+      {
+        productId: "bar-guava-glow",
+        name: "Mango Sunrise",
+        flavor: "Mango",
+        imageAlt: "A mango bar on ice",
+        category: "bites",
+        ingredients: ["greek-yogurt", "fruit"],
+        allergens: ["peanuts"],
+        nutrition: lighter,
+      },
+      cookie,
+    );
+    expect(edited.status).toBe(200);
+    const { product } = await readJson<AnswerJson>(edited);
+    expect(product).toMatchObject({ name: "Mango Sunrise", flavor: "Mango", imageAlt: "A mango bar on ice", category: "bites", nutrition: lighter });
+    expect(product.facts).toMatchObject({
+      allergens: ["peanuts", "milk"],
+      advisories: [],
+      ingredients: [{ ingredient: "greek-yogurt" }, { ingredient: "fruit" }],
+    });
+    expect(product.claims).toEqual(["5g protein", "Under 100 calories", "0g added sugar"]);
+    expect((await shown("bar-guava-glow")).card).toEqual(product.claims);
+    const entry = await db.auditEntry.findFirstOrThrow({ where: { subjectId: "bar-guava-glow", action: "product.update" } });
+    expect(Object.keys(JSON.parse(entry.after!)).sort()).toEqual(["allergens", "category", "flavor", "imageAlt", "ingredients", "name", "nutrition"]);
+    // Stating none: no label, no claim.
+    const none = await readJson<AnswerJson>(await update({ productId: "bar-guava-glow", nutrition: null }, cookie));
+    expect(none.product).toMatchObject({ nutrition: null, claims: [] });
+    // The same again changes nothing and records nothing.
+    const again = await readJson<AnswerJson>(await update({ productId: "bar-guava-glow", ingredients: ["greek-yogurt", "fruit"], nutrition: null }, cookie));
+    expect(again.message).toBe("Mango Sunrise: nothing to change.");
+    expect(await db.auditEntry.count({ where: { subjectId: "bar-guava-glow", actorEmail: email, action: "product.update" } })).toBe(2);
+  });
+
+  it("gives a founding product a label of its own, which then makes its claims; its recipe's words are kept", async () => {
+    const { cookie } = await owner();
+    const unchanged = await readJson<AnswerJson>(
+      await update(
+        { productId: "bar-strawberry-pb", ingredients: ["greek-yogurt", "peanut-butter", "honey", "fruit", "chocolate", "lemon-juice", "sea-salt"] },
+        cookie,
+      ),
+    );
+    expect(unchanged.message).toBe(`${unchanged.product.name}: nothing to change.`);
+    const { product } = await readJson<AnswerJson>(await update({ productId: "bar-strawberry-pb", nutrition: mangoLabel }, cookie));
+    expect(product.claims).toEqual(["11g protein", "Under 200 calories"]);
+    expect(product.facts?.ingredients.find((entry) => entry.ingredient === "fruit")?.detail).toBe("sun-ripened organic strawberries");
+    expect((await shown("bar-strawberry-pb")).page).toEqual(product.claims);
+  });
+
+  it("claims nothing for a product added before facts were its own (it was given its range's)", async () => {
+    const { cookie } = await owner();
+    await create(fields({ name: "Kiwi Kick" }), await png(), cookie);
+    // As create-product stored it before decision 096: the bars' figures copied in.
+    await db.product.update({
+      where: { id: "bar-kiwi-kick" },
+      data: {
+        facts: {
+          ingredients: [{ ingredient: "greek-yogurt" }],
+          allergens: ["milk"],
+          advisories: [],
+          nutrition: { per: "bar", barGrams: 100, proteinGrams: 10, fatGrams: 8, refinedSugarGrams: 0, caloriesBelow: 200 },
+        },
+      },
+    });
+    const { card, page, nutrition } = await shown("bar-kiwi-kick");
+    expect({ card, page, nutrition }).toEqual({ card: [], page: [], nutrition: null });
+  });
+
+  it("replaces a picture with the same checks as Add product, and the shop shows the new one", async () => {
+    const { cookie, email } = await owner();
+    await create(fields({ name: "Lime Light" }), await png(), cookie);
+    const before = (await db.product.findUniqueOrThrow({ where: { id: "bar-lime-light" } })).image;
+    const text = { bytes: new TextEncoder().encode("not a picture"), name: "fake.png", type: "image/png" };
+    const refused = await pictureRequest("bar-lime-light", text, cookie);
+    expect(refused.status).toBe(415);
+    expect((await readJson<FormErrorJson>(refused)).fieldErrors?.picture).toMatch(/JPEG, PNG or WebP/);
+    const small = await pictureRequest("bar-lime-light", await png(640, 480), cookie);
+    expect(small.status).toBe(400);
+    expect((await pictureRequest("bar-unknown", await png(), cookie)).status).toBe(404);
+    const staff = await signedInAdmin("staff", "staff");
+    expect((await pictureRequest("bar-lime-light", await png(), staff.cookie)).status).toBe(403);
+
+    const replaced = await pictureRequest(
+      "bar-lime-light",
+      { bytes: await picture(1600, 1200, "webp"), name: "new.webp", type: "image/webp" },
+      cookie,
+      "A new mango bar",
+    );
+    expect(replaced.status).toBe(200);
+    const { message, product } = await readJson<AnswerJson>(replaced);
+    expect(message).toBe("Lime Light has its new picture.");
+    expect(product.image).not.toBe(before);
+    expect(product.imageAlt).toBe("A new mango bar");
+    expect(product.history[0]).toMatchObject({ action: "product.picture", actorEmail: email });
+    await catalogVersion({ maxAgeMs: 0 });
+    expect((await listProducts("bars")).find((one) => one.id === "bar-lime-light")?.image).toContain(
+      /\/product-images\/([0-9a-f]{16})-800/.exec(product.image)![1],
+    );
+    expect(UPLOAD_BODY_LIMITS.get("/functions/v1/replace-product-picture")).toBe(CREATE_PRODUCT_BODY_BYTES);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { BaseRecord, DataProvider } from "@refinedev/core";
 import type { DiscountCodeJson, DiscountCodeTerms, ProductJson } from "@shop/owner-records";
+import type { FunctionBody } from "~/functions/registry.server";
 import { callFunction, callFunctionWithFiles } from "../api";
 
 /**
@@ -10,8 +11,11 @@ import { callFunction, callFunctionWithFiles } from "../api";
 
 type Resource = "products" | "discount-codes";
 
-/** What update-product takes besides the product's id; `archived` alone goes to archive-product (decision 065). */
-type ProductChanges = Partial<Pick<ProductJson, "name" | "description" | "price" | "inStock">> & { archived?: boolean };
+/**
+ * What update-product takes besides the product's id; `archived` alone goes
+ * to archive-product (decision 065), a `picture` form to replace-product-picture (decision 096).
+ */
+type ProductChanges = Omit<FunctionBody<"update-product">, "productId"> & { archived?: boolean; picture?: FormData };
 
 async function list(resource: string): Promise<(ProductJson | DiscountCodeJson)[]> {
   if (resource === "products") return (await callFunction("get-products")).products;
@@ -51,9 +55,10 @@ export const catalogDataProvider: DataProvider = {
 
   async update<TData extends BaseRecord>({ resource, id, variables }: Parameters<DataProvider["update"]>[0]) {
     if (resource === "products") {
-      const { archived, ...changes } = variables as ProductChanges;
-      const { message, product } =
-        archived === undefined
+      const { archived, picture, ...changes } = variables as ProductChanges;
+      const { message, product } = picture
+        ? await callFunctionWithFiles("replace-product-picture", picture)
+        : archived === undefined
           ? await callFunction("update-product", { productId: String(id), ...changes })
           : await callFunction("archive-product", { productId: String(id), archived });
       return { data: forCaller<TData>({ ...product, message }) };

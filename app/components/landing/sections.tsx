@@ -11,7 +11,7 @@ import { PRODUCT_IMAGE_SIZES, ProductImage } from "~/components/product-image";
 import { AllergenLine } from "~/components/product/allergen-line";
 import { NutritionLabel } from "~/components/product/nutrition-label";
 import { formatCents, rangePrice } from "~/lib/money";
-import { barNutrition, cartonNutrition, ingredientInfo, nutritionHighlights, organicIngredients, rangeNames } from "~/lib/product-facts";
+import { barNutrition, cartonNutrition, ingredientInfo, statedHighlights, organicIngredients, rangeNames } from "~/lib/product-facts";
 import { productPath } from "~/lib/url";
 
 export function PromoBanner() {
@@ -92,8 +92,8 @@ export function Hero({ bar, bites }: { bar?: CartProduct; bites?: CartProduct })
 }
 
 const ranges = [
-  { category: "bars", title: rangeNames.bars, facts: nutritionHighlights(barNutrition) },
-  { category: "bites", title: rangeNames.bites, facts: nutritionHighlights(cartonNutrition) },
+  { category: "bars", title: rangeNames.bars, facts: statedHighlights(barNutrition) },
+  { category: "bites", title: rangeNames.bites, facts: statedHighlights(cartonNutrition) },
 ] as const;
 
 export function ProductsSection({ products }: { products: CartProduct[] }) {
@@ -194,6 +194,7 @@ export function NutritionSection() {
         </div>
         <NutritionLabel
           nutrition={barNutrition}
+          category="bars"
           heading="h3"
           note={`Mini bites: ${cartonNutrition.proteinGramsPerBite}g protein each, ${cartonNutrition.bitesPerCarton} bites and ${cartonNutrition.proteinGramsPerCarton}g protein per carton.`}
         />

@@ -29,6 +29,13 @@ export function ProductCard({ product, load = "lazy" }: { product: CartProduct; 
           </Link>
         </h3>
         <p className="product-card__description">{product.description}</p>
+        {product.claims.length > 0 ? (
+          <ul className="product-card__claims" aria-label={`${product.name} at a glance`} data-testid="card-claims">
+            {product.claims.map((claim) => (
+              <li key={claim}>{claim}</li>
+            ))}
+          </ul>
+        ) : null}
         <AllergenLine allergy={product.allergy} />
         <div className="product-card__footer">
           <span className="product-card__price">

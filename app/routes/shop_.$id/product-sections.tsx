@@ -15,8 +15,7 @@ import {
   allergenStatement,
   ingredientInfo,
   barNutrition,
-  cartonNutrition,
-  nutritionHighlights,
+  nutritionClaims,
   organicIngredients,
   servingOf,
   type ProductFacts,
@@ -27,7 +26,9 @@ type Facts = SerializeFrom<ProductFacts>;
 /** The top of a product page: the picture, what it is, what it costs, its allergens and Add to cart (or Sold out). */
 export function ProductHero({ product, facts, error }: { product: CartProduct; facts: Facts | null; error: string | null }) {
   const bars = product.category === "bars";
-  const unit = `per ${servingOf(bars ? barNutrition : cartonNutrition)}`;
+  const unit = `per ${servingOf(bars ? "bars" : "bites")}`;
+  // Derived from its facts alone (decision 096): a product whose owner stated none claims nothing.
+  const claims = nutritionClaims(facts?.nutrition ?? null);
   return (
     <section className={`product-hero product-hero--${flavorTone(product.flavor)}`} aria-labelledby="product-title">
       <div className="container product-hero__inner">
@@ -48,10 +49,10 @@ export function ProductHero({ product, facts, error }: { product: CartProduct; f
             <span className="price">{formatCents(product.priceCents)}</span> <span className="product-hero__unit">{unit}</span>
           </p>
           <p className="lead">{product.description}</p>
-          {facts ? (
-            <ul className="product-hero__highlights" aria-label="At a glance">
-              {nutritionHighlights(facts.nutrition).map((highlight) => (
-                <li key={highlight}>{highlight}</li>
+          {claims.length > 0 ? (
+            <ul className="product-hero__highlights" aria-label="At a glance" data-testid="product-claims">
+              {claims.map((claim) => (
+                <li key={claim}>{claim}</li>
               ))}
             </ul>
           ) : null}
@@ -118,7 +119,7 @@ function AllergenBox({ facts }: { facts: Facts | null }) {
 }
 
 /** What is inside, the nutrition panel and the allergens in full. */
-export function ProductDetails({ facts }: { facts: Facts }) {
+export function ProductDetails({ facts, category }: { facts: Facts; category: "bars" | "bites" }) {
   const count = facts.ingredients.length;
   return (
     <div className="product-details">
@@ -142,11 +143,24 @@ export function ProductDetails({ facts }: { facts: Facts }) {
         </section>
 
         <div className="product-details__side">
-          <NutritionLabel
-            nutrition={facts.nutrition}
-            heading="h2"
-            note={facts.nutrition.per === "carton" ? `We state fat, refined sugar and calories for our ${barNutrition.barGrams}g bars only.` : undefined}
-          />
+          {facts.nutrition ? (
+            <NutritionLabel
+              nutrition={facts.nutrition}
+              category={category}
+              heading="h2"
+              note={facts.nutrition.per === "carton" ? `We state fat, refined sugar and calories for our ${barNutrition.barGrams}g bars only.` : undefined}
+            />
+          ) : (
+            <section className="nutrition-label" aria-labelledby="facts-title">
+              <h2 id="facts-title" className="nutrition-label__title">
+                Nutrition Facts
+              </h2>
+              <p className="nutrition-label__note">
+                We have not published this one&apos;s nutrition facts yet. Ask us before you order:{" "}
+                <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a>
+              </p>
+            </section>
+          )}
 
           <section className="product-allergens" aria-labelledby="allergens-title">
             <h2 id="allergens-title">Allergens</h2>

@@ -86,7 +86,7 @@ export default function ProductPage() {
           </ol>
         </nav>
         <ProductHero product={product} facts={facts} error={flash?.kind === "error" ? flash.message : null} />
-        {facts ? <ProductDetails facts={facts} /> : null}
+        {facts ? <ProductDetails facts={facts} category={product.category === "bites" ? "bites" : "bars"} /> : null}
       </main>
       <SiteFooter />
 

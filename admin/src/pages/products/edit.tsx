@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Card, Grid, Group, Image, Modal, Stack, Text, TextInput, Textarea, Timeline, Title } from "@mantine/core";
 import { useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { formatCents } from "@shop/money";
-import { useState } from "react";
+import { useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router";
 import type { AuditRecord, ProductJson } from "@shop/owner-records";
 import { Loading, QueryError } from "../../components/loading";
@@ -9,10 +9,15 @@ import { fieldErrorsNote } from "../../api";
 import { ownerOnlyPage } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { answerToasts } from "../../toasts";
-import { StockFields, stockBody } from "./stock-fields";
-import { useAdminForm } from "../../forms";
+import { StockFields, stockBody, type StockValues } from "./stock-fields";
+import { NutritionFields, PictureInput, RecipeFields, nutritionBody, nutritionValues, usePicture, type RecipeValues } from "./recipe-fields";
+import { allergensOf } from "@shop/product-facts";
+import { fieldErrorsOf, useAdminForm } from "../../forms";
 
-/** One product: edit its name, description and price, archive or restore it; beside, who changed what and when. */
+/** The product's form as typed. */
+type ProductValues = RecipeValues & StockValues & { name: string; description: string; price: string; flavor: string; imageAlt: string };
+
+/** One product: edit every field, its picture and its facts, archive or restore it; beside, who changed what and when. */
 export default ownerOnlyPage("products", ProductEdit, "edit");
 
 function ProductEdit() {
@@ -67,6 +72,7 @@ function ProductEdit() {
           <Stack>
             {/* Keyed by the saved record, so the form starts from what the server now holds. */}
             <ProductForm key={product.updatedAt} product={product} />
+            <PictureCard key={`picture-${product.image}`} product={product} />
             <ArchiveCard product={product} />
           </Stack>
         </Grid.Col>
@@ -78,11 +84,20 @@ function ProductEdit() {
   );
 }
 
+/** Every field of a product, with the same checks as Add product (decision 096); its picture has a card of its own. */
 function ProductForm({ product }: { product: ProductJson }) {
-  const { form, refused } = useAdminForm({
+  const ingredients = product.facts?.ingredients.map((entry) => entry.ingredient) ?? [];
+  const brought = allergensOf(ingredients);
+  const { form, refused } = useAdminForm<ProductValues>({
     name: product.name,
     description: product.description,
     price: product.price.toFixed(2),
+    flavor: product.flavor,
+    imageAlt: product.imageAlt,
+    category: product.category === "bites" ? "bites" : "bars",
+    ingredients,
+    allergens: (product.facts?.allergens ?? []).filter((allergen) => !brought.includes(allergen)),
+    nutrition: nutritionValues(product.nutrition),
     stock: product.stock === null ? "" : String(product.stock),
     lowStockThreshold: String(product.lowStockThreshold),
   });
@@ -94,11 +109,16 @@ function ProductForm({ product }: { product: ProductJson }) {
     ...answerToasts("product-save", { success: "Product saved", error: "Could not save the product" }, fieldErrorsNote),
   });
 
-  function submit(values: typeof form.values) {
+  function submit(values: ProductValues) {
     const price = values.price.trim().replace(/^\$/, "");
     // The server checks the price (a positive amount with at most 2 decimals); text that is not a number goes as it is, to be refused.
     const dollars = price === "" || Number.isNaN(Number(price)) ? values.price : Number(price);
-    mutate({ values: { name: values.name, description: values.description, price: dollars, ...stockBody(values) } }, { onError: refused });
+    const { name, description, flavor, imageAlt, category } = values;
+    // A label stays as it is unless its fields changed: the founding six keep what the requirements state until the owner gives them one.
+    const label = nutritionBody(values.nutrition);
+    const nutrition = JSON.stringify(label) === JSON.stringify(product.nutrition) ? {} : { nutrition: label };
+    const recipe = product.facts || values.ingredients.length > 0 ? { ingredients: values.ingredients, allergens: values.allergens } : {};
+    mutate({ values: { name, description, price: dollars, flavor, imageAlt, category, ...recipe, ...nutrition, ...stockBody(values) } }, { onError: refused });
   }
 
   return (
@@ -106,11 +126,74 @@ function ProductForm({ product }: { product: ProductJson }) {
       <Stack>
         <TextInput label="Name" {...form.getInputProps("name")} required />
         <Textarea label="Description" {...form.getInputProps("description")} autosize minRows={3} required />
-        <TextInput label="Price (dollars)" {...form.getInputProps("price")} inputMode="decimal" leftSection="$" w={180} required />
+        <Group align="flex-start" gap="md">
+          <TextInput label="Price (dollars)" {...form.getInputProps("price")} inputMode="decimal" leftSection="$" w={180} required />
+          <TextInput label="Flavour (the card's label)" {...form.getInputProps("flavor")} required style={{ flex: "1 1 200px" }} />
+        </Group>
+        <RecipeFields form={form} />
         <StockFields form={form} />
+        <NutritionFields form={form} stated={product.nutrition ? undefined : product.claims} />
+        <Textarea
+          label="Picture description"
+          description="What the picture shows, read aloud to visitors who cannot see it"
+          {...form.getInputProps("imageAlt")}
+          autosize
+          minRows={2}
+          required
+        />
         <Group>
           <Button type="submit" loading={mutation.isPending}>
             Save changes
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** A new picture, checked as Add product checks one (replace-product-picture). */
+function PictureCard({ product }: { product: ProductJson }) {
+  const picture = usePicture();
+  const [error, setError] = useState<string | null>(null);
+  const { mutate, mutation } = useUpdate<ProductJson & { message: string }, HttpError>({
+    resource: "products",
+    id: product.id,
+    dataProviderName: "catalog",
+    ...answerToasts(`product-picture-${product.id}`, { success: "Picture replaced", error: "Could not replace the picture" }, fieldErrorsNote),
+  });
+  function replace(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!picture.picture) return setError("Choose a picture (JPEG, PNG or WebP, at most 5 MB)");
+    if (picture.error) return;
+    const form = new FormData();
+    form.set("productId", product.id);
+    form.set("picture", picture.picture);
+    mutate({ values: { picture: form } }, { onError: (refusal) => setError(fieldErrorsOf(refusal).picture ?? refusal.message) });
+  }
+  return (
+    <Card withBorder radius="lg" component="form" onSubmit={replace} noValidate aria-label={`Picture of ${product.name}`}>
+      <Stack>
+        <Title order={3} size="h4">
+          Picture
+        </Title>
+        <Group align="flex-start" gap="md">
+          <Image src={product.image} alt={`Now: ${product.imageAlt}`} w={160} h={120} radius="md" fit="cover" />
+          <Text size="sm" c="dimmed" style={{ flex: "1 1 200px" }}>
+            The shop shows this picture now. A new one replaces it everywhere within a second; say what it shows in &ldquo;Picture description&rdquo; above.
+          </Text>
+        </Group>
+        <PictureInput
+          label="New picture"
+          picture={picture.picture}
+          error={picture.error ?? error}
+          onChange={(event) => {
+            setError(null);
+            picture.choose(event);
+          }}
+        />
+        <Group>
+          <Button type="submit" variant="light" loading={mutation.isPending} disabled={Boolean(picture.error)}>
+            Replace picture
           </Button>
         </Group>
       </Stack>
@@ -179,6 +262,7 @@ const eventTitles: Record<string, string> = {
   "product.create": "Added to the shop",
   "product.archive": "Archived: taken off the shop",
   "product.restore": "Restored to the shop",
+  "product.picture": "Picture replaced",
 };
 
 const fieldLabels: Record<string, string> = {
@@ -188,12 +272,20 @@ const fieldLabels: Record<string, string> = {
   inStock: "Stock",
   stock: "Stock count",
   lowStockThreshold: "Low-stock threshold",
+  category: "Range",
+  flavor: "Flavour",
+  imageAlt: "Picture description",
+  ingredients: "Ingredients",
+  allergens: "Allergens declared",
+  nutrition: "Nutrition Facts",
 };
 
 function show(field: string, value: unknown) {
   if (field === "priceCents" && typeof value === "number") return formatCents(value);
   if (field === "inStock") return value ? "in stock" : "sold out";
   if (field === "stock") return value === null ? "no limit" : String(value);
+  if (field === "nutrition") return value === null || value === undefined ? "none stated" : "stated";
+  if (Array.isArray(value)) return value.length === 0 ? "none" : value.join(", ");
   return String(value);
 }
 
