@@ -10,7 +10,10 @@ import { DEMO_OPERATORS } from "../app/models/database-role.server";
 import { upsertAdmin } from "../app/models/operators.server";
 import { createPrismaClient, db as shopDb, sqlIn } from "../app/utils/db.server";
 import { priceLines, type AppliedDiscount } from "../app/models/pricing.server";
-import { DEFAULT_SETTINGS } from "../app/lib/shop-settings";
+import type { ShopSettings } from "../app/lib/shop-settings";
+import { shopSettings } from "../app/models/catalog.server";
+import { deliveryForDistance, distanceMiles } from "../app/models/delivery.server";
+import { zipCentroid } from "../app/services/geocoder.server";
 import { canonicalMailbox, mailboxDomain } from "../app/lib/email";
 import { recordPaymentChange } from "../app/models/daily-sales.server";
 import { catalogue } from "./catalogue";
@@ -43,6 +46,7 @@ export async function seedDemo(db = createPrismaClient()) {
   for (const operator of DEMO_OPERATORS) await upsertAdmin(operator.email, operator.password, operator.role);
   if ((await db.order.count({ where: { email: { endsWith: `@${DEMO_DOMAIN}` } } })) > 0) return;
 
+  const settings = await shopSettings({ maxAgeMs: 0 });
   const now = Date.now();
   // A month of orders: one or two a day, more at weekends.
   const days = Array.from({ length: 30 }, (_, daysAgo) => daysAgo);
@@ -51,10 +55,11 @@ export async function seedDemo(db = createPrismaClient()) {
     const [firstName, lastName, city, zipCode] = people[index % people.length]!;
     const picks = [catalogue[index % catalogue.length]!, catalogue[(index * 3 + 1) % catalogue.length]!];
     const items = picks.map((product, n) => ({ product, quantity: 2 + ((index + n) % 3) }));
-    // Priced by the shop's own engine, on the requirements' terms, in the nearest zone.
+    // Placed and priced by the shop's own rules: its distance from the kitchen, its zone and that zone's terms.
+    const delivery = await demoDelivery(zipCode, settings);
     const { subtotalCents, discountCents, shippingCents, totalCents } = priceLines(items, index % 4 === 0 ? WELCOME10 : null, {
-      settings: DEFAULT_SETTINGS,
-      zone: DEFAULT_SETTINGS.zones[0],
+      settings,
+      zone: delivery.zone,
     });
     const status = daysAgo > 3 ? "delivered" : statuses[index % statuses.length]!;
     const createdAt = new Date(now - daysAgo * 24 * 60 * 60 * 1000 - (index % 5) * 60 * 60 * 1000);
@@ -83,8 +88,8 @@ export async function seedDemo(db = createPrismaClient()) {
           totalCents,
           stripeSessionId: payment.sessionId,
           paymentIntentId: payment.paymentIntentId,
-          deliveryZone: "standard",
-          distanceTenths: 20 + index * 3,
+          deliveryZone: delivery.zone.name,
+          distanceTenths: delivery.distanceTenths,
           paymentStatus: "paid",
           paidAt: createdAt,
           status,
@@ -106,6 +111,20 @@ export async function seedDemo(db = createPrismaClient()) {
       await recordPaymentChange(sqlIn(tx), order, "unpaid", "paid");
     });
   }
+}
+
+/**
+ * Where a sample order's address stands, as the shop would place it with the
+ * geocoder away (the seed asks no outside service): its ZIP code's middle,
+ * measured from the kitchen, on the owner's zones (decision 005's fallback).
+ */
+async function demoDelivery(zipCode: string, settings: ShopSettings) {
+  const position = await zipCentroid(zipCode);
+  if (!position) throw new Error(`The demo's ZIP code ${zipCode} is not one the shop can place`);
+  const check = deliveryForDistance(settings, distanceMiles(settings.kitchen, position));
+  const zone = check.ok ? settings.zones.find((candidate) => candidate.name === check.zone) : undefined;
+  if (!check.ok || !zone) throw new Error(`The demo's ZIP code ${zipCode} is outside the delivery area`);
+  return { zone, distanceTenths: Math.round(check.miles * 10) };
 }
 
 type DemoPayment = {

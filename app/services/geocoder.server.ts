@@ -97,7 +97,8 @@ async function askGeocoder(query: string): Promise<GeocoderAnswer> {
  * The ZIP code's centre. The ZIP database (every US code) costs the process
  * about 90 MB, so it is loaded the first time the geocoder cannot answer.
  */
-async function zipCentroid(zipCode: string): Promise<Position | null> {
+/** The middle of a ZIP code's area: where the shop places an address when the geocoder cannot (and the demo's sample orders). */
+export async function zipCentroid(zipCode: string): Promise<Position | null> {
   const { default: zipcodes } = await import("zipcodes");
   const found = zipcodes.lookup(zipCode.slice(0, 5));
   return found ? { lat: found.latitude, lon: found.longitude } : null;
