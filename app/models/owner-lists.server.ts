@@ -135,9 +135,16 @@ function csvStream<Row extends { id: string; createdAt: Date }>(
   });
 }
 
-/** Rows older than `after` in newest-first order. */
+/**
+ * Rows older than `after` in newest-first order. The `lte` says again what
+ * the OR implies, for PostgreSQL: it starts each batch's scan of the
+ * ("createdAt", id) index where the last one stopped (migrations 025, 026),
+ * so the whole export is one pass over the index, not a scan and sort a batch.
+ */
 function before(after: { createdAt: Date; id: string } | null) {
-  return after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {};
+  return after
+    ? { createdAt: { lte: after.createdAt }, OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+    : {};
 }
 
 export function subscribersCsv(filters: z.infer<typeof subscribersExportSchema>) {

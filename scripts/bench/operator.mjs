@@ -5,7 +5,7 @@
 // (before VACUUM; the shop's start-up ANALYZE has run), then after VACUUM ANALYZE.
 import { setTimeout as sleep } from "node:timers/promises";
 import { answeredAll, background, hammer, median, medianOfRounds, sample } from "./load.mjs";
-import { ensureOrders, vacuumAnalyze } from "./orders-db.mjs";
+import { ensureOrders, ensureOwnerLists, vacuumAnalyze } from "./orders-db.mjs";
 import { MB, calls, count, ms, throughputText } from "./report.mjs";
 import { benchDatabase, peakRssBytes, prepareDatabase, productionEnv, quietly, resetPeakRss, rssBytes, startServer, watchPeakRss } from "./server.mjs";
 
@@ -50,6 +50,8 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
   prepareDatabase(ordersEnv);
   const filled = await ensureOrders(database.url, paidOrders, { vacuum: false });
   step(filled.filled ? `wrote ${count(paidOrders)} paid orders in ${filled.seconds.toFixed(1)} s` : `reused its ${count(paidOrders)} paid orders`);
+  const LIST_ROWS = 100_000;
+  if (await ensureOwnerLists(database.url, LIST_ROWS)) step(`wrote ${count(LIST_ROWS)} subscribers and ${count(LIST_ROWS)} inquiries`);
   quietly("node_modules/.bin/tsx", ["scripts/admin-create.ts", "--email", OPERATOR.email, "--password", OPERATOR.password, "--role", "owner"], ordersEnv);
   // The shop's start-up (its migrations, then ANALYZE) runs as a release would after the import.
   const orders = await startServer(ordersEnv);
@@ -148,6 +150,33 @@ export async function benchOperator({ figure, step, port, rounds, roundSeconds, 
   }
   step("get-orders and get-dashboard, one call at a time");
   await measureLists("", { count: samples, warmup: 2 });
+
+  // The owner's other views (issue 38 item 6): the day's work, with and without the customers' details, and the lists' exports whole.
+  step("get-preparation and the CSV exports, one call at a time");
+  /** @type {[string, string, string, Record<string, unknown>, number][]} */
+  const OWNER_VIEWS = [
+    ["getPreparation", "get-preparation", `get-preparation, ${size} orders: the 500 oldest to prepare`, {}, 100],
+    [
+      "getPreparation:details",
+      "get-preparation",
+      `get-preparation, ${size} orders: with the customers' details (500 looks recorded)`,
+      { customerDetails: true },
+      100,
+    ],
+    ["exportSubscribers", "export-subscribers", `export-subscribers: the whole CSV of ${count(LIST_ROWS)} subscribers, read to its end`, {}, 1000],
+    ["exportInquiries", "export-inquiries", `export-inquiries: the whole CSV of ${count(LIST_ROWS)} inquiries, read to its end`, {}, 1000],
+  ];
+  for (const [key, name, label, body, budgetMs] of OWNER_VIEWS) {
+    const latency = await sample(() => call(name, body), { count: Math.max(5, Math.round(samples / (budgetMs >= 1000 ? 10 : 4))), maxSeconds: 30, warmup: 1 });
+    figure(
+      keyOf(key),
+      label,
+      `p95 ${ms(latency.p95Ms)} · p50 ${ms(latency.p50Ms)} (${calls(latency.samples)})`,
+      `p95 ≤ ${budgetMs >= 1000 ? `${budgetMs / 1000} s` : `${budgetMs} ms`}`,
+      latency.p95Ms <= budgetMs,
+      { body, ...latency },
+    );
+  }
   if (paidOrders !== 100_000) {
     ordersPeak.stop();
     await orders.stop();

@@ -355,3 +355,48 @@ async function shiftDates(client) {
   await client.query("VACUUM ANALYZE");
   return hours;
 }
+
+/**
+ * Makes sure the database of `url` holds `rows` subscribers (one in ten
+ * unsubscribed) and `rows` partnership inquiries, over the last year, for the
+ * owner's lists and their CSV exports (issue 38 item 6). Answers whether it
+ * wrote them.
+ *
+ * @param {string} url @param {number} rows
+ */
+export async function ensureOwnerLists(url, rows) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query("SET TIME ZONE 'UTC'");
+  try {
+    /** @type {import("pg").QueryResult<{ subscribers: string, inquiries: string }>} */
+    const counts = await client.query(`SELECT (SELECT count(*) FROM "Subscriber") AS subscribers, (SELECT count(*) FROM "PartnershipInquiry") AS inquiries`);
+    const [held] = counts.rows;
+    if (Number(held?.subscribers) === rows && Number(held?.inquiries) === rows) return false;
+    await client.query("BEGIN");
+    await client.query(`DELETE FROM "Subscriber"`);
+    await client.query(`DELETE FROM "PartnershipInquiry"`);
+    await client.query(
+      `INSERT INTO "Subscriber" (id, email, mailbox, "unsubscribeToken", "createdAt", "unsubscribedAt")
+       SELECT md5('subscriber' || n)::uuid::text, 'fan' || n || '@example.com', 'fan' || n || '@example.com', md5('token' || n),
+              now() - (n * interval '315 seconds'), CASE WHEN n % 10 = 0 THEN now() - (n * interval '100 seconds') END
+       FROM generate_series(1, $1::int) AS n`,
+      [rows],
+    );
+    await client.query(
+      `INSERT INTO "PartnershipInquiry" (id, name, email, business, message, "createdAt")
+       SELECT md5('inquiry' || n)::uuid::text, 'Buyer ' || n, 'buyer' || n || '@example.com', 'Cafe ' || (n % 500),
+              'We would like to stock your bars, about ' || (n % 90 + 10) || ' a week.', now() - (n * interval '315 seconds')
+       FROM generate_series(1, $1::int) AS n`,
+      [rows],
+    );
+    await client.query("COMMIT");
+    await client.query(`ANALYZE "Subscriber", "PartnershipInquiry"`);
+    return true;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end();
+  }
+}

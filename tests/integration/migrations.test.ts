@@ -73,6 +73,7 @@ const MIGRATION_ONLY_INDEXES = [
   "Order_first_name_idx",
   "Order_last_name_idx",
   "Order_part_refunded_idx",
+  "Order_to_prepare_idx",
 ];
 
 /** What a PostgreSQL database's tables are: columns, indexes, constraints and enum types, schema_migrations left out. */
