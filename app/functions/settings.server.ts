@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_SETTINGS } from "~/lib/shop-settings";
 import { shopSettings } from "~/models/catalog.server";
+import { locateKitchen } from "~/models/kitchen.server";
 import { saveSettings, settingsJson } from "~/models/settings.server";
 import { dollars, zoneBodySchema } from "~/models/zone-terms.server";
 import { EMAIL_STATUSES, listEmails, resendEmail, systemStatus } from "~/models/system.server";
@@ -23,6 +24,7 @@ const settingsSchema = z
         .number({ required_error: "Longitude is required", invalid_type_error: "Longitude must be a number" })
         .min(-180, "Longitude is between -180 and 180")
         .max(180, "Longitude is between -180 and 180"),
+      address: z.string({ invalid_type_error: "The kitchen's address must be text" }).trim().max(200, "At most 200 characters").nullable().optional(),
     }),
     zones: z
       .array(zoneBodySchema, { required_error: "Zones are required", invalid_type_error: "Zones must be a list" })
@@ -45,6 +47,21 @@ const settingsSchema = z
       seen.add(zone.name);
     });
   });
+
+const text = (label: string, max: number) =>
+  z
+    .string({ required_error: `${label} is required`, invalid_type_error: `${label} must be text` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} can be at most ${max} characters`);
+
+/** The kitchen's street address, as checkout takes a customer's (decision 097). */
+const kitchenAddressSchema = z.object({
+  address: text("Street address", 120),
+  city: text("City", 60),
+  state: text("State", 2).regex(/^[A-Za-z]{2}$/, "State is two letters (CA)"),
+  zipCode: text("ZIP code", 10).regex(/^\d{5}(-\d{4})?$/, "ZIP code is 5 digits"),
+});
 
 const emailsSchema = z.object({
   page: z.number().int().min(1).max(100_000).default(1),
@@ -78,10 +95,35 @@ export const settingsFunctions = {
         shippingFeeCents: body.shippingFee,
         freeShippingThresholdCents: body.freeShippingThreshold,
         minimumOrderCents: body.minimumOrder,
-        kitchen: body.kitchen,
+        kitchen: { lat: body.kitchen.lat, lon: body.kitchen.lon },
+        kitchenAddress: body.kitchen.address || null,
         zones: body.zones,
       });
       return settingsJson(saved);
+    },
+  }),
+
+  /**
+   * The owner finds the kitchen by its street address (decision 097):
+   * { address, city, state, zipCode } → { found: true, lat, lon, source
+   * ("geocoder", "cache", or "zip": its ZIP code's middle, when the geocoder
+   * could not answer), address (one line), zones: [{ name, upToMiles, places:
+   * [{ name, miles }] }], beyond }: the area's places each zone would reach from
+   * there. Nothing is saved: save-settings saves the coordinates and the
+   * address. 422 when the address cannot be placed at all.
+   */
+  "locate-kitchen": defineFunction({
+    access: "settings.manage",
+    body: kitchenAddressSchema,
+    example: { address: "2400 Main St", city: "Santa Monica", state: "CA", zipCode: "90405" },
+    async run({ body }) {
+      const found = await locateKitchen(await shopSettings({ maxAgeMs: 0 }), body);
+      if (!found) {
+        return apiError(422, "We could not find that address, nor its ZIP code. Check it, or type the kitchen's latitude and longitude.", {
+          fieldErrors: { address: "Not found: check the street, city and ZIP code" },
+        });
+      }
+      return found;
     },
   }),
 

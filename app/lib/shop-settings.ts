@@ -25,6 +25,8 @@ export type ShopSettings = {
   freeShippingThresholdCents: number;
   minimumOrderCents: number;
   kitchen: Position;
+  /** The kitchen's street address as the owner typed it, when they set it by its address (decision 097). */
+  kitchenAddress?: string | null;
   /** Nearest first. */
   zones: ZoneTerms[];
 };

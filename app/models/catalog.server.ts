@@ -89,6 +89,7 @@ export async function readSettings(client: Pick<PrismaClient, "shopSettings"> = 
     freeShippingThresholdCents: row.freeShippingThresholdCents,
     minimumOrderCents: row.minimumOrderCents,
     kitchen: { lat: row.kitchenLat, lon: row.kitchenLon },
+    kitchenAddress: row.kitchenAddress,
     zones: parseStored("ShopSettings.zones", storedZonesSchema, row.zones),
   };
 }

@@ -19,6 +19,7 @@ export async function saveSettings(actorEmail: string, settings: ShopSettings): 
     minimumOrderCents: settings.minimumOrderCents,
     kitchenLat: settings.kitchen.lat,
     kitchenLon: settings.kitchen.lon,
+    kitchenAddress: settings.kitchenAddress ?? null,
     zones: settings.zones as unknown as Prisma.InputJsonValue,
   };
   return changeCatalog(async (tx) => {
@@ -35,7 +36,8 @@ export type SettingsJson = {
   shippingFee: number;
   freeShippingThreshold: number;
   minimumOrder: number;
-  kitchen: { lat: number; lon: number };
+  /** `address`: the street address it was found at, or null where the owner set only the coordinates. */
+  kitchen: { lat: number; lon: number; address: string | null };
   zones: ZoneJson[];
 };
 
@@ -44,7 +46,7 @@ export function settingsJson(settings: ShopSettings): SettingsJson {
     shippingFee: centsToDollars(settings.shippingFeeCents),
     freeShippingThreshold: centsToDollars(settings.freeShippingThresholdCents),
     minimumOrder: centsToDollars(settings.minimumOrderCents),
-    kitchen: settings.kitchen,
+    kitchen: { lat: settings.kitchen.lat, lon: settings.kitchen.lon, address: settings.kitchenAddress ?? null },
     zones: settings.zones.map(zoneJson),
   };
 }

@@ -77,6 +77,48 @@ test("the owner changes the shipping fee and free shipping and saves them", asyn
   }
 });
 
+test("the owner sets the kitchen by its street address: found, its zones shown, the coordinates saved with it", async ({ adminPage: page }) => {
+  const before = await getSettings(page);
+  try {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto("/admin/settings");
+    const kitchen = page.getByRole("region", { name: "Kitchen" });
+    await expect(kitchen.getByRole("textbox", { name: "Kitchen latitude" })).toHaveValue(String(before.kitchen.lat), { timeout: 20_000 });
+    const finder = kitchen.getByRole("group", { name: "Find the kitchen by its address" });
+    // A ZIP code that is not one: the server's message beside the field, the values kept.
+    await finder.getByRole("textbox", { name: "Street address" }).fill("2400 Main St");
+    await finder.getByRole("textbox", { name: "City" }).fill("Santa Monica");
+    await finder.getByRole("textbox", { name: "ZIP code" }).fill("904");
+    await finder.getByRole("button", { name: "Find the kitchen" }).click();
+    await expect(finder.getByText("ZIP code is 5 digits")).toBeVisible();
+    await finder.getByRole("textbox", { name: "ZIP code" }).fill("90405");
+    // Enter in a field finds it, and does not save the settings.
+    await finder.getByRole("textbox", { name: "ZIP code" }).press("Enter");
+    const found = kitchen.getByTestId("kitchen-found");
+    await expect(found).toContainText("Found: 2400 Main St, Santa Monica, CA 90405");
+    await expect(found.getByRole("row", { name: /^standard/ })).toContainText("Santa Monica 0 mi");
+    await expect(kitchen.getByRole("textbox", { name: "Kitchen latitude" })).not.toHaveValue(String(before.kitchen.lat));
+    const lat = await kitchen.getByRole("textbox", { name: "Kitchen latitude" }).inputValue();
+    expect((await getSettings(page)).kitchen).toEqual(before.kitchen);
+    await kitchen.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "test-results/screenshots/admin-settings-kitchen-1440.png", fullPage: true });
+
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByText("Settings saved")).toBeVisible();
+    await expect(kitchen.getByTestId("kitchen-address")).toHaveText("Kitchen address: 2400 Main St, Santa Monica, CA 90405");
+    expect((await getSettings(page)).kitchen).toEqual({ lat: Number(lat), lon: expect.any(Number), address: "2400 Main St, Santa Monica, CA 90405" });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await finder.getByRole("button", { name: "Find the kitchen" }).click();
+    await expect(found).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), "Settings is wider than the phone").toBeLessThanOrEqual(0);
+    await found.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "test-results/screenshots/admin-settings-kitchen-390.png" });
+  } finally {
+    await restoreDefaults(page, { ...before.kitchen, address: before.kitchen.address ?? null });
+  }
+});
+
 test("a zone that does not reach beyond the one before it is refused beside its field, with every value kept", async ({ adminPage: page }) => {
   const before = await getSettings(page);
   try {

@@ -39,7 +39,7 @@ const DEFAULTS: SettingsJson = {
   shippingFee: 10,
   freeShippingThreshold: 50,
   minimumOrder: 20,
-  kitchen: { lat: 34.0443, lon: -118.4509 },
+  kitchen: { lat: 34.0443, lon: -118.4509, address: null },
   zones: [
     { name: "standard", upToMiles: 10, minimumOrder: 0, shippingFee: null, freeShippingThreshold: null },
     { name: "extended", upToMiles: 20, minimumOrder: 50, shippingFee: null, freeShippingThreshold: null },
@@ -109,7 +109,7 @@ describe("get-settings and save-settings", () => {
     ["fractions of a cent", { ...DEFAULTS, minimumOrder: 20.005 }, "minimumOrder", "Minimum order can have at most 2 decimals"],
     ["two zones of one name", withZone(2, { name: "Extended" }), "zones.2.name", 'Another zone is called "extended"'],
     ["no zone at all", { ...DEFAULTS, zones: [] }, "zones", "Keep at least one zone: without one the shop delivers nowhere"],
-    ["a kitchen off the globe", { ...DEFAULTS, kitchen: { lat: 95, lon: 0 } }, "kitchen.lat", "Latitude is between -90 and 90"],
+    ["a kitchen off the globe", { ...DEFAULTS, kitchen: { lat: 95, lon: 0, address: null } }, "kitchen.lat", "Latitude is between -90 and 90"],
     ["a zone's negative threshold", withZone(0, { freeShippingThreshold: -5 }), "zones.0.freeShippingThreshold", "Free shipping threshold cannot be negative"],
   ])("refuse %s with a field error, and keep the terms as they were", async (_case, body, field, message) => {
     const cookie = await owner();
@@ -117,6 +117,66 @@ describe("get-settings and save-settings", () => {
     expect(response.status).toBe(400);
     expect((await readJson<FormErrorJson>(response)).fieldErrors[field]).toBe(message);
     expect(await db.shopSettings.count()).toBe(0);
+  });
+});
+
+describe("the kitchen by its street address (issue 38 item 3, decision 097)", () => {
+  type Found = {
+    found: true;
+    lat: number;
+    lon: number;
+    source: string;
+    address: string;
+    zones: { name: string; places: { name: string; miles: number }[] }[];
+    beyond: { name: string }[];
+  };
+  const street = { address: "1200 Highland Ave", city: "Manhattan Beach", state: "ca", zipCode: "90266" };
+
+  it("finds an address with the shop's geocoder, says which zone reaches which place from there, and saves nothing", async () => {
+    const cookie = await owner();
+    const answer = await callFunction("locate-kitchen", street, { cookie });
+    expect(answer.status).toBe(200);
+    const found = await readJson<Found>(answer);
+    expect(found).toMatchObject({ found: true, source: "geocoder", address: "1200 Highland Ave, Manhattan Beach, CA 90266" });
+    expect(found.lat).toBeCloseTo(33.89, 1);
+    expect(found.lon).toBeCloseTo(-118.4, 1);
+    const places = (zone: string) => found.zones.find((one) => one.name === zone)!.places.map((place) => place.name);
+    // From Manhattan Beach its neighbours are near, and Santa Monica is in the extended zone.
+    expect(places("standard")).toEqual(expect.arrayContaining(["Manhattan Beach", "Hermosa Beach", "El Segundo", "Redondo Beach"]));
+    expect(places("extended")).toContain("Westwood");
+    expect(found.zones.find((zone) => zone.name === "standard")!.places).toContainEqual({ name: "Santa Monica", miles: 9.3 });
+    expect(places("premium")).toEqual(["Malibu", "Pasadena"]);
+    expect(found.beyond).toEqual([]);
+    expect(await db.shopSettings.count()).toBe(0);
+  });
+
+  it("keeps the coordinates and the address once the settings are saved; the ZIP code places it when the geocoder fails", async () => {
+    const cookie = await owner();
+    const fallback = await readJson<Found>(await callFunction("locate-kitchen", { ...street, address: "1200 geocoder error Ave" }, { cookie }));
+    expect(fallback.source).toBe("zip");
+    const saved = await save({ ...DEFAULTS, kitchen: { lat: fallback.lat, lon: fallback.lon, address: fallback.address } }, cookie);
+    expect(saved.status).toBe(200);
+    const settings = await readJson<SettingsJson>(await callFunction("get-settings", {}, { cookie }));
+    expect(settings.kitchen).toEqual({ lat: fallback.lat, lon: fallback.lon, address: "1200 geocoder error Ave, Manhattan Beach, CA 90266" });
+    // Coordinates typed alone (the rare case) clear the address.
+    await save({ ...DEFAULTS, kitchen: { lat: 34.05, lon: -118.45, address: null } }, cookie);
+    expect((await readJson<SettingsJson>(await callFunction("get-settings", {}, { cookie }))).kitchen).toEqual({ lat: 34.05, lon: -118.45, address: null });
+  });
+
+  it("answers field errors for a bad address, 422 for one nothing places, and 403 for staff", async () => {
+    const cookie = await owner();
+    const bad = await callFunction("locate-kitchen", { address: "", city: "LA", state: "California", zipCode: "9026" }, { cookie });
+    expect(bad.status).toBe(400);
+    expect((await readJson<ErrorJson & { fieldErrors: Record<string, string> }>(bad)).fieldErrors).toEqual({
+      address: "Street address is required",
+      state: "State can be at most 2 characters",
+      zipCode: "ZIP code is 5 digits",
+    });
+    const nowhere = await callFunction("locate-kitchen", { ...street, zipCode: "00000", address: "1 geocoder error Rd" }, { cookie });
+    expect(nowhere.status).toBe(422);
+    expect((await readJson<ErrorJson>(nowhere)).error).toMatch(/could not find that address/);
+    const staff = (await signedInAdmin("staff", "staff")).cookie;
+    expect((await callFunction("locate-kitchen", street, { cookie: staff })).status).toBe(403);
   });
 });
 

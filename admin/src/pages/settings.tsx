@@ -1,6 +1,6 @@
-import { Alert, Button, Card, Fieldset, Group, SimpleGrid, Stack, Text, TextInput, Title, type TextInputProps } from "@mantine/core";
+import { Alert, Button, Card, Fieldset, Group, SimpleGrid, Stack, Table, Text, TextInput, Title, type TextInputProps } from "@mantine/core";
 import { useCan } from "@refinedev/core";
-import { useRef } from "react";
+import { useRef, useState, type KeyboardEvent } from "react";
 import { fieldErrorsNote } from "../api";
 import { Loading, QueryError } from "../components/loading";
 import { ownerOnlyPage } from "../components/owner-only";
@@ -48,7 +48,7 @@ type Fields = {
   shippingFee: string;
   freeShippingThreshold: string;
   minimumOrder: string;
-  kitchen: { lat: string; lon: string };
+  kitchen: { lat: string; lon: string; address: string };
   zones: ZoneFields[];
 };
 
@@ -60,7 +60,7 @@ function fieldsOf(settings: SettingsJson, nextKey: () => number): Fields {
     shippingFee: dollarsText(settings.shippingFee),
     freeShippingThreshold: dollarsText(settings.freeShippingThreshold),
     minimumOrder: dollarsText(settings.minimumOrder),
-    kitchen: { lat: String(settings.kitchen.lat), lon: String(settings.kitchen.lon) },
+    kitchen: { lat: String(settings.kitchen.lat), lon: String(settings.kitchen.lon), address: settings.kitchen.address ?? "" },
     zones: settings.zones.map((zone) => ({
       key: nextKey(),
       name: zone.name,
@@ -111,7 +111,7 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
       shippingFee: numberOf(fields.shippingFee),
       freeShippingThreshold: numberOf(fields.freeShippingThreshold),
       minimumOrder: numberOf(fields.minimumOrder),
-      kitchen: { lat: numberOf(fields.kitchen.lat), lon: numberOf(fields.kitchen.lon) },
+      kitchen: { lat: numberOf(fields.kitchen.lat), lon: numberOf(fields.kitchen.lon), address: fields.kitchen.address.trim() || null },
       zones: fields.zones.map(
         (zone) =>
           ({
@@ -193,10 +193,26 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
                 Kitchen
               </Title>
               <Text c="dimmed" size="sm" mb="md">
-                {"Where deliveries start: each zone's miles are measured from here."}
+                {"Where deliveries start: each zone's miles are measured from here. Find it by its street address, then save the settings."}
               </Text>
-              <SimpleGrid cols={{ base: 1, sm: 2 }} maw={560}>
-                <TextInput label="Kitchen latitude" {...form.getInputProps("kitchen.lat")} inputMode="decimal" required={!readOnly} />
+              {readOnly ? null : (
+                <KitchenFinder
+                  onFound={(found) => {
+                    form.setFieldValue("kitchen", { lat: String(found.lat), lon: String(found.lon), address: found.address });
+                  }}
+                />
+              )}
+              <Text size="sm" mt="md" data-testid="kitchen-address">
+                {fields.kitchen.address ? `Kitchen address: ${fields.kitchen.address}` : "No street address saved: the kitchen is set by its coordinates."}
+              </Text>
+              <SimpleGrid cols={{ base: 1, sm: 2 }} maw={560} mt="xs">
+                <TextInput
+                  label="Kitchen latitude"
+                  description="Set by the address found; edit it only if the map point is off"
+                  {...form.getInputProps("kitchen.lat")}
+                  inputMode="decimal"
+                  required={!readOnly}
+                />
                 <TextInput label="Kitchen longitude" {...form.getInputProps("kitchen.lon")} inputMode="decimal" required={!readOnly} />
               </SimpleGrid>
             </Card>
@@ -289,4 +305,98 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
 
 function DollarInput(props: TextInputProps) {
   return <TextInput {...props} inputMode="decimal" leftSection="$" />;
+}
+
+type KitchenFound = FunctionAnswer<"locate-kitchen">;
+type StreetFields = { address: string; city: string; state: string; zipCode: string };
+
+const sourceWords: Record<KitchenFound["source"], string> = {
+  geocoder: "found by the map service",
+  cache: "found by the map service",
+  zip: "placed at its ZIP code's middle (the map service could not answer): check the point, or type it below",
+};
+
+/**
+ * The kitchen's street address, found as customers' addresses are (decision
+ * 097), with the delivery zones it would give. Nothing is saved until the
+ * settings are: the coordinates found go into the fields below.
+ */
+function KitchenFinder({ onFound }: { onFound: (found: KitchenFound) => void }) {
+  const { form, refused, refusal } = useAdminForm<StreetFields>({ address: "", city: "", state: "CA", zipCode: "" });
+  const { call, mutation } = useFunctionMutation("locate-kitchen");
+  const [found, setFound] = useState<KitchenFound | null>(null);
+  const find = () =>
+    call(
+      form.getValues(),
+      { successNotification: false, errorNotification: false },
+      {
+        onSuccess: ({ data }) => {
+          form.clearErrors();
+          setFound(data);
+          onFound(data);
+        },
+        onError: (error) => {
+          setFound(null);
+          refused(error);
+        },
+      },
+    );
+  // Enter in a field finds the address instead of saving the settings.
+  const onEnter = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    find();
+  };
+  return (
+    <Stack gap="sm" role="group" aria-labelledby="kitchen-finder-title">
+      <Text fw={700} size="sm" id="kitchen-finder-title">
+        Find the kitchen by its address
+      </Text>
+      <SimpleGrid cols={{ base: 1, sm: 4 }}>
+        <TextInput label="Street address" {...form.getInputProps("address")} onKeyDown={onEnter} style={{ gridColumn: "span 2" }} autoComplete="off" />
+        <TextInput label="City" {...form.getInputProps("city")} onKeyDown={onEnter} />
+        <SimpleGrid cols={2} spacing="xs">
+          <TextInput label="State" {...form.getInputProps("state")} onKeyDown={onEnter} maxLength={2} />
+          <TextInput label="ZIP code" {...form.getInputProps("zipCode")} onKeyDown={onEnter} inputMode="numeric" />
+        </SimpleGrid>
+      </SimpleGrid>
+      <Group>
+        <Button type="button" variant="light" onClick={find} loading={mutation.isPending}>
+          Find the kitchen
+        </Button>
+      </Group>
+      {refusal ? (
+        <Alert color="red" role="alert">
+          {refusal}
+        </Alert>
+      ) : null}
+      {found ? (
+        <Alert color="green" role="status" title={`Found: ${found.address}`} data-testid="kitchen-found">
+          <Text size="sm">
+            At {found.lat.toFixed(5)}, {found.lon.toFixed(5)}, {sourceWords[found.source]}. Save the settings to measure deliveries from here.
+          </Text>
+          <Table mt="xs" withRowBorders={false} verticalSpacing={2} aria-label="The delivery zones from there">
+            <Table.Tbody>
+              {found.zones.map((zone) => (
+                <Table.Tr key={zone.name}>
+                  <Table.Th scope="row" style={{ verticalAlign: "top", minWidth: "7rem" }}>
+                    {zone.name} (up to {zone.upToMiles} mi)
+                  </Table.Th>
+                  <Table.Td>
+                    {zone.places.length > 0 ? zone.places.map((place) => `${place.name} ${place.miles} mi`).join(", ") : "none of the places we know"}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+              <Table.Tr>
+                <Table.Th scope="row" style={{ verticalAlign: "top", minWidth: "7rem" }}>
+                  Not delivered to
+                </Table.Th>
+                <Table.Td>{found.beyond.length > 0 ? found.beyond.map((place) => `${place.name} ${place.miles} mi`).join(", ") : "none"}</Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+        </Alert>
+      ) : null}
+    </Stack>
+  );
 }
