@@ -56,7 +56,10 @@ function layout(title: string, body: string) {
 </table></td></tr></table></body></html>`;
 }
 
-function itemsTable(order: OrderForEmail) {
+/** What went back to the card, when the email is about a refund: all refunds so far, and what the order now comes to. */
+type RefundFigures = { refundedCents: number } | undefined;
+
+function itemsTable(order: OrderForEmail, refund?: RefundFigures) {
   const rows = order.items
     .map(
       (item) =>
@@ -70,7 +73,13 @@ function itemsTable(order: OrderForEmail) {
 <tr><td colspan="2" style="border-top:1px solid #eddcc8"></td></tr>
 <tr><td style="padding:6px 0">Subtotal</td><td align="right">${formatCents(order.subtotalCents)}</td></tr>${discount}
 <tr><td style="padding:6px 0">Shipping</td><td align="right">${order.shippingCents ? formatCents(order.shippingCents) : "Free"}</td></tr>
-<tr><td style="padding:6px 0;font-weight:700">Total</td><td align="right" style="font-weight:700">${formatCents(order.totalCents)}</td></tr></table>`;
+<tr><td style="padding:6px 0;font-weight:700">Total</td><td align="right" style="font-weight:700">${formatCents(order.totalCents)}</td></tr>${
+    refund
+      ? `
+<tr><td style="padding:6px 0">Refunded</td><td align="right">-${formatCents(refund.refundedCents)}</td></tr>
+<tr><td style="padding:6px 0;font-weight:700">You paid, after refunds</td><td align="right" style="font-weight:700">${formatCents(order.totalCents - refund.refundedCents)}</td></tr>`
+      : ""
+  }</table>`;
 }
 
 /** The customer's own order page (app/routes/orders.$id): status, dates and tracking. */
@@ -78,13 +87,14 @@ function orderPageButton(orderId: string) {
   return `<p style="margin:24px 0;text-align:center"><a href="${escapeHtml(orderPageUrl(orderId))}" style="display:inline-block;background:#3f2417;color:#fff8ef;font-weight:700;text-decoration:none;padding:12px 22px;border-radius:999px">Follow your order</a></p>`;
 }
 
-function itemsText(order: OrderForEmail) {
+function itemsText(order: OrderForEmail, refund?: RefundFigures) {
   return [
     ...order.items.map((item) => `  ${item.quantity} × ${item.name}  ${formatCents(lineTotalCents(item.unitPriceCents, item.quantity))}`),
     `  Subtotal  ${formatCents(order.subtotalCents)}`,
     ...(order.discountCents ? [`  Discount${order.discountCode ? ` (${order.discountCode})` : ""}  -${formatCents(order.discountCents)}`] : []),
     `  Shipping  ${order.shippingCents ? formatCents(order.shippingCents) : "Free"}`,
     `  Total     ${formatCents(order.totalCents)}`,
+    ...(refund ? [`  Refunded  -${formatCents(refund.refundedCents)}`, `  You paid, after refunds  ${formatCents(order.totalCents - refund.refundedCents)}`] : []),
   ].join("\n");
 }
 
@@ -227,14 +237,17 @@ function trackingLines(order: OrderForEmail) {
  * A customer's email about their order: what happened, anything to add (the
  * tracking), the order's items and the link to its page.
  */
-function orderUpdateBody(order: OrderForEmail, update: { heading: string; body: string; pageLabel: string; extra?: { text: string; html: string } | null }) {
+function orderUpdateBody(
+  order: OrderForEmail,
+  update: { heading: string; body: string; pageLabel: string; extra?: { text: string; html: string } | null; refund?: RefundFigures },
+) {
   const id = shortOrderId(order.id);
   const text = `Hi ${order.firstName},
 
 ${update.body}
 ${update.extra ? `\n${update.extra.text}\n` : ""}
 Order ${id}
-${itemsText(order)}
+${itemsText(order, update.refund)}
 
 ${update.pageLabel}: ${orderPageUrl(order.id)}
 
@@ -244,7 +257,7 @@ Stay chill,
 The ${brand.name} team`;
   const html = layout(
     update.heading,
-    `<p>Hi ${escapeHtml(order.firstName)}, ${escapeHtml(update.body)}</p>${update.extra?.html ?? ""}<p style="font-weight:700">Order ${id}</p>${itemsTable(order)}${orderPageButton(order.id)}`,
+    `<p>Hi ${escapeHtml(order.firstName)}, ${escapeHtml(update.body)}</p>${update.extra?.html ?? ""}<p style="font-weight:700">Order ${id}</p>${itemsTable(order, update.refund)}${orderPageButton(order.id)}`,
   );
   return { text, html };
 }
@@ -308,6 +321,8 @@ export function orderPartRefundEmail(
     heading: "Part of your order is refunded",
     body: `We've refunded ${formatCents(amountCents)}${what} from order ${id} to the card you paid with. Banks usually show it within 5-10 business days.${sofar} The rest of your order stands as it was.`,
     pageLabel: "Your order page",
+    // Under the order's total: what went back, and what the order now comes to.
+    refund: { refundedCents },
   });
   return {
     kind: "order-part-refunded",

@@ -207,3 +207,16 @@ test("a press while the refresh a changed field sent is under way is not lost", 
   await checked;
   await expect(page.getByTestId("delivery-result")).toContainText(/20\.1 miles away · Premium zone/i);
 });
+
+test("at 390 px a cart below the minimum opens the folded summary: the reason Place Order is off is in view", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // One $6 bar: below the $20 minimum.
+  await fillCart(page, [{ productId: "bar-chocolate-pb", quantity: 1 }]);
+  await page.goto("/checkout");
+  const notice = page.getByTestId("summary-notice");
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText("minimum");
+  await expect(page.getByRole("button", { name: /Check Delivery & Continue|Place Order/ })).toBeDisabled();
+  await notice.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/screenshots/checkout-below-minimum-390.png" });
+});

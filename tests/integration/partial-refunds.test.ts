@@ -1,3 +1,4 @@
+import { formatCents } from "~/lib/money";
 import { http, HttpResponse } from "msw";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { stripeMock } from "../../mocks/stripe";
@@ -92,6 +93,11 @@ describe("refund-order: an amount, then the rest", () => {
     expect(partEmail).toMatchObject({ kind: "order-part-refunded", subject: expect.stringMatching(/^\$12\.50 of your .* order .* has been refunded$/) });
     expect(partEmail!.text).toContain(`We've refunded $12.50 from order ${short} to the card you paid with.`);
     expect(partEmail!.text).toContain("The rest of your order stands as it was.");
+    // Under the order's total, the refund and what the order now comes to (issue 38 item 5).
+    const total = (await orderRow(orderId)).totalCents;
+    expect(partEmail!.text).toContain("  Refunded  -$12.50");
+    expect(partEmail!.text).toContain(`  You paid, after refunds  ${formatCents(total - 1250)}`);
+    expect(partEmail!.html).toContain(`You paid, after refunds</td><td align="right" style="font-weight:700">${formatCents(total - 1250)}`);
     await expectDailySalesToAgree();
 
     // The order page and the admin say what was refunded.

@@ -223,8 +223,8 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
 
       <aside className="checkout__aside">
         {/* On a phone the summary comes first, folded to its total, as large shops do; from 900 px it is always open beside the form. */}
-        {/* A line that can no longer be bought opens it: the reason Place Order is off must be in view. */}
-        <details className="summary-toggle" open={summary.cartProblem ? true : undefined}>
+        {/* Whatever turns Place Order off (a line that can no longer be bought, a cart below a minimum) opens it: the reason must be in view. */}
+        <details className="summary-toggle" open={summary.cartProblem || belowMinimum || summary.zoneRemainingCents > 0 ? true : undefined}>
           <summary className="summary-toggle__bar">
             <span>Order summary</span>
             <strong>{formatCents(summary.totalCents)}</strong>
