@@ -94,7 +94,9 @@ function itemsText(order: OrderForEmail, refund?: RefundFigures) {
     ...(order.discountCents ? [`  Discount${order.discountCode ? ` (${order.discountCode})` : ""}  -${formatCents(order.discountCents)}`] : []),
     `  Shipping  ${order.shippingCents ? formatCents(order.shippingCents) : "Free"}`,
     `  Total     ${formatCents(order.totalCents)}`,
-    ...(refund ? [`  Refunded  -${formatCents(refund.refundedCents)}`, `  You paid, after refunds  ${formatCents(order.totalCents - refund.refundedCents)}`] : []),
+    ...(refund
+      ? [`  Refunded  -${formatCents(refund.refundedCents)}`, `  You paid, after refunds  ${formatCents(order.totalCents - refund.refundedCents)}`]
+      : []),
   ].join("\n");
 }
 
