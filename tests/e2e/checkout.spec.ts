@@ -215,7 +215,7 @@ test("at 390 px a cart below the minimum opens the folded summary: the reason Pl
   await page.goto("/checkout");
   const notice = page.getByTestId("summary-notice");
   await expect(notice).toBeVisible();
-  await expect(notice).toContainText("minimum");
+  await expect(notice).toContainText("Minimum order amount is $20.00.");
   await expect(page.getByRole("button", { name: /Check Delivery & Continue|Place Order/ })).toBeDisabled();
   await notice.scrollIntoViewIfNeeded();
   await page.screenshot({ path: "test-results/screenshots/checkout-below-minimum-390.png" });
