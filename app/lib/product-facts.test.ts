@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { mangoLabel } from "../../tests/support/nutrition";
 import { catalogue } from "../../prisma/catalogue";
 import {
   advisoryText,
@@ -15,7 +16,6 @@ import {
   nutritionClaims,
   recipeFacts,
   type Allergen,
-  type NutritionFacts,
 } from "~/lib/product-facts";
 
 const each = catalogue.map((product) => [product.id, product] as const);
@@ -111,23 +111,7 @@ describe("nutrition panels", () => {
   });
 });
 
-/** A 90 g bar: 210 kcal, 9 g fat (5 saturated), 12 g protein per 100 g; honey as its added sugar. */
-const mango: NutritionFacts = {
-  servingGrams: 90,
-  per100g: {
-    calories: 210,
-    totalFatG: 9,
-    saturatedFatG: 5,
-    transFatG: 0,
-    cholesterolMg: 12,
-    sodiumMg: 95,
-    totalCarbsG: 22,
-    fiberG: 2.5,
-    totalSugarsG: 15,
-    addedSugarsG: 6,
-    proteinG: 12,
-  },
-};
+const mango = mangoLabel;
 
 describe("a product's own label (decision 096)", () => {
   it("lists the US label's lines per serving, rounded as the FDA rounds them, with the Daily Value and per 100 g", () => {

@@ -22,6 +22,7 @@ import {
   SHOP_ORIGIN,
   type ErrorJson,
 } from "../utils";
+import { mangoLabel } from "../support/nutrition";
 
 /**
  * The owner adds a product with its picture and archives one (issue 23,
@@ -267,24 +268,6 @@ describe("create-product", () => {
     expect(await shopIds("bites")).toEqual(["bites-variety", "bites-strawberry", "bites-banana", "bites-mango-tango"]);
   });
 });
-
-/** Mango Tango's own label: a 90 g bar, per 100 g (decision 096). */
-const mangoLabel = {
-  servingGrams: 90,
-  per100g: {
-    calories: 210,
-    totalFatG: 9,
-    saturatedFatG: 5,
-    transFatG: 0,
-    cholesterolMg: 12,
-    sodiumMg: 95,
-    totalCarbsG: 22,
-    fiberG: 2.5,
-    totalSugarsG: 15,
-    addedSugarsG: 6,
-    proteinG: 12,
-  },
-};
 
 const update = (body: unknown, cookie?: string) => callFunction("update-product", body, { cookie });
 

@@ -6,7 +6,16 @@ import { fieldErrorsNote } from "../../api";
 import { ownerOnlyPage } from "../../components/owner-only";
 import { answerToasts } from "../../toasts";
 import { StockFields } from "./stock-fields";
-import { NutritionFields, PictureInput, RecipeFields, nutritionBody, nutritionValues, usePicture, type RecipeValues } from "./recipe-fields";
+import {
+  NutritionFields,
+  PictureDescription,
+  PictureInput,
+  RecipeFields,
+  nutritionBody,
+  nutritionValues,
+  usePicture,
+  type RecipeValues,
+} from "./recipe-fields";
 import { useAdminForm } from "../../forms";
 
 /** /products/new: the owner adds a product with its picture and its own facts (decisions 065, 096). */
@@ -98,15 +107,7 @@ function ProductCreate() {
           <Grid.Col span={{ base: 12, md: 5 }}>
             <Stack>
               <PictureInput picture={picture.picture} error={picture.error ?? form.errors.picture} onChange={picture.choose} required />
-              <Textarea
-                label="Picture description"
-                description="What the picture shows, read aloud to visitors who cannot see it"
-                {...form.getInputProps("imageAlt")}
-                autosize
-                minRows={2}
-                required
-                maxLength={200}
-              />
+              <PictureDescription form={form} />
             </Stack>
           </Grid.Col>
         </Grid>

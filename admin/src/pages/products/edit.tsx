@@ -10,7 +10,16 @@ import { ownerOnlyPage } from "../../components/owner-only";
 import { orderDate } from "../../components/status";
 import { answerToasts } from "../../toasts";
 import { StockFields, stockBody, type StockValues } from "./stock-fields";
-import { NutritionFields, PictureInput, RecipeFields, nutritionBody, nutritionValues, usePicture, type RecipeValues } from "./recipe-fields";
+import {
+  NutritionFields,
+  PictureDescription,
+  PictureInput,
+  RecipeFields,
+  nutritionBody,
+  nutritionValues,
+  usePicture,
+  type RecipeValues,
+} from "./recipe-fields";
 import { allergensOf } from "@shop/product-facts";
 import { fieldErrorsOf, useAdminForm } from "../../forms";
 
@@ -133,14 +142,7 @@ function ProductForm({ product }: { product: ProductJson }) {
         <RecipeFields form={form} />
         <StockFields form={form} />
         <NutritionFields form={form} stated={product.nutrition ? undefined : product.claims} />
-        <Textarea
-          label="Picture description"
-          description="What the picture shows, read aloud to visitors who cannot see it"
-          {...form.getInputProps("imageAlt")}
-          autosize
-          minRows={2}
-          required
-        />
+        <PictureDescription form={form} />
         <Group>
           <Button type="submit" loading={mutation.isPending}>
             Save changes

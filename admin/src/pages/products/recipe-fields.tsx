@@ -1,4 +1,4 @@
-import { Checkbox, Grid, Group, Image, Input, Radio, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Checkbox, Grid, Group, Image, Input, Radio, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from "@mantine/core";
 import type { UseFormReturnType } from "@mantine/form";
 import {
   allergenName,
@@ -176,6 +176,22 @@ export function NutritionFields<Values extends RecipeValues>({ form, stated }: {
               : "No facts stated: its card and page make no nutrition claim."}
       </Text>
     </Stack>
+  );
+}
+
+/** What the picture shows, read aloud: the same field on Add product and a product's page. */
+export function PictureDescription<Values extends { imageAlt: string }>({ form }: { form: UseFormReturnType<Values> }) {
+  const described = form as unknown as UseFormReturnType<{ imageAlt: string }>;
+  return (
+    <Textarea
+      label="Picture description"
+      description="What the picture shows, read aloud to visitors who cannot see it"
+      {...described.getInputProps("imageAlt")}
+      autosize
+      minRows={2}
+      required
+      maxLength={200}
+    />
   );
 }
 
