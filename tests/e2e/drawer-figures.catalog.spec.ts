@@ -1,6 +1,6 @@
 import type { Route } from "@playwright/test";
 import { pagePath } from "./request-failures";
-import { test, expect } from "./fixtures";
+import { test, expect, signInDemoOwner } from "./fixtures";
 import { fillCart } from "./checkout-helpers";
 
 /**
@@ -18,7 +18,7 @@ const BANANA = { id: "bar-banana-pb", name: "Banana Blast" };
 const BITES = { id: "bites-variety", name: "Chocolate Mini Bites" };
 
 test("a sold-out line is out of the drawer's figures and blocks Checkout with the reason; a change says it is updating", async ({ page, request }) => {
-  const owner = await request.post("/auth/login", { form: { email: "admin@chillpb.example", password: "chillpb-demo-admin" } });
+  const owner = await signInDemoOwner(request);
   expect(owner.ok()).toBe(true);
   await fillCart(page, [{ productId: BANANA.id, quantity: 4 }]);
   await page.goto("/shop?cart=open");
@@ -90,7 +90,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the drawer rendered by the server shows the same figures and the disabled Checkout with its reason", async ({ page, request }) => {
-    const owner = await request.post("/auth/login", { form: { email: "admin@chillpb.example", password: "chillpb-demo-admin" } });
+    const owner = await signInDemoOwner(request);
     expect(owner.ok()).toBe(true);
     await fillCart(page, [
       { productId: BANANA.id, quantity: 4 },

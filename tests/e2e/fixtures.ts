@@ -1,8 +1,24 @@
-import { test as base, expect, type Page, type Response } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Page, type Response } from "@playwright/test";
 
 /** The demo owner and staff that `npm start` (and so the e2e server) seeds; see prisma/seed-demo.ts. */
 export const demoAdmin = { email: "admin@chillpb.example", password: "chillpb-demo-admin" };
 export const demoStaff = { email: "staff@chillpb.example", password: "chillpb-demo-staff" };
+
+/**
+ * Signs `request` in as the demo owner. The suite's own attacks (wrong
+ * passwords in hardening.spec.ts and hostile-text.spec.ts) spend the
+ * account's free failed attempts for an hour, and a sign-in from a context
+ * the shop has not seen (no device cookie) then waits out the backoff's few
+ * seconds, as a person would: its 429 says how long (Retry-After).
+ */
+export async function signInDemoOwner(request: APIRequestContext) {
+  for (let attempt = 0; ; attempt++) {
+    const answer = await request.post("/auth/login", { form: demoAdmin });
+    const wait = Number(answer.headers()["retry-after"] ?? "0");
+    if (answer.status() !== 429 || attempt >= 3 || wait > 20) return answer;
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+  }
+}
 
 /** A storefront page that hydrates: a page of the shop's (not the admin app), answered 200 with HTML. */
 function enhances(response: Response | null) {

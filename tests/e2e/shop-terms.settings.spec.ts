@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { demoAdmin, expect, test } from "./fixtures";
+import { expect, test, signInDemoOwner } from "./fixtures";
 import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
 
 /**
@@ -14,7 +14,7 @@ test.describe.configure({ mode: "serial", timeout: 60_000 });
 type Settings = Record<string, unknown> & { zones: Record<string, unknown>[] };
 
 async function owner(request: APIRequestContext) {
-  expect((await request.post("/auth/login", { form: demoAdmin })).ok()).toBe(true);
+  expect((await signInDemoOwner(request)).ok()).toBe(true);
   return (await (await request.post("/functions/v1/get-settings", { data: {} })).json()) as Settings;
 }
 

@@ -1,4 +1,4 @@
-import { test, expect } from "./fixtures";
+import { test, expect, signInDemoOwner } from "./fixtures";
 import { fillCart } from "./checkout-helpers";
 
 /**
@@ -12,7 +12,7 @@ test.describe.configure({ mode: "serial", timeout: 60_000 });
 const BAR = { id: "bar-strawberry-pb", name: "Strawberry Bliss" };
 
 test("the drawer's + is disabled on a sold-out line, with its reason; − and remove still work", async ({ page, request }) => {
-  const owner = await request.post("/auth/login", { form: { email: "admin@chillpb.example", password: "chillpb-demo-admin" } });
+  const owner = await signInDemoOwner(request);
   expect(owner.ok()).toBe(true);
   await fillCart(page, [
     { productId: BAR.id, quantity: 3 },

@@ -1,11 +1,11 @@
-import { test, expect } from "./fixtures";
+import { test, expect, signInDemoOwner } from "./fixtures";
 import { fillCart, fillShipping, westLa } from "./checkout-helpers";
 
 /** Without JavaScript: a sold-out line at checkout is shown, blocks the order, and is removed by its button, keeping what was typed. */
 test.use({ javaScriptEnabled: false });
 test.describe.configure({ mode: "serial", timeout: 60_000 });
 test("a sold-out line at checkout blocks the order until it is removed", async ({ page, request }) => {
-  const owner = await request.post("/auth/login", { form: { email: "admin@chillpb.example", password: "chillpb-demo-admin" } });
+  const owner = await signInDemoOwner(request);
   expect(owner.ok()).toBe(true);
   await fillCart(page, [
     { productId: "bar-strawberry-pb", quantity: 2 },
