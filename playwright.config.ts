@@ -41,8 +41,9 @@ export default defineConfig({
     { name: "chromium", testIgnore: [/\.no-js\.spec\.ts$/, /\.catalog\.spec\.ts$/, /\.settings\.spec\.ts$/] },
     { name: "chromium-no-js", testMatch: /\.no-js\.spec\.ts$/, use: { javaScriptEnabled: false } },
     // Specs that sell a product out or change a price on the one shared server:
-    // they run after the others, so no other spec meets a catalogue mid-change.
-    { name: "catalog", testMatch: /\.catalog\.spec\.ts$/, dependencies: ["chromium", "chromium-no-js"] },
+    // they run after the others, so no other spec meets a catalogue mid-change, and one file at a time: two of them
+    // sell out Strawberry Bliss, two Banana Blast, and side by side one's sell-out refused the other's add to cart.
+    { name: "catalog", testMatch: /\.catalog\.spec\.ts$/, dependencies: ["chromium", "chromium-no-js"], workers: 1 },
     // Specs that change the shop's terms (fees, zones, codes; decision 052): last of all, one at a time.
     { name: "settings", testMatch: /\.settings\.spec\.ts$/, dependencies: ["catalog"], workers: 1 },
   ],
