@@ -196,7 +196,7 @@ export function PictureDescription<Values extends { imageAlt: string }>({ form }
 }
 
 /** The server's limit: said before a large file is sent at all. */
-export const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
+const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
 const PICTURE_TYPES = "image/jpeg,image/png,image/webp";
 const TOO_LARGE = "The picture is larger than 5 MB: pictures can be at most 5 MB.";
 
@@ -209,7 +209,7 @@ export function usePicture() {
     setPicture(file);
     setTooLarge(Boolean(file && file.size > MAX_PICTURE_BYTES));
   };
-  return { picture, error: tooLarge ? TOO_LARGE : null, choose, clear: () => setPicture(null) };
+  return { picture, error: tooLarge ? TOO_LARGE : null, choose };
 }
 
 /** The file field and the preview as the shop's card will crop it. */
