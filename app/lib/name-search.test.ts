@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { nameMatches, namePrefixPairs, type NamePrefixPair } from "~/lib/name-search";
+import { nameKey, nameMatches, namePrefixPairs, type NamePrefixPair } from "~/lib/name-search";
 
 const inPair = (pair: NamePrefixPair, firstName: string, lastName: string) =>
   firstName.toLowerCase().startsWith(pair.first) && lastName.toLowerCase().startsWith(pair.last);
@@ -8,6 +8,18 @@ const inPair = (pair: NamePrefixPair, firstName: string, lastName: string) =>
 // Few letters, so that words and names often start alike (and so that the tricky cases come up).
 const word = fc.string({ unit: fc.constantFrom("a", "b", "m", "r"), minLength: 1, maxLength: 4 });
 const name = fc.string({ unit: fc.constantFrom("a", "b", "m", "r", "A", "M"), minLength: 0, maxLength: 6 });
+
+describe("nameKey", () => {
+  it("reads a name from its first letter on, in lower case", () => {
+    expect(nameKey("😀Emoji")).toBe("emoji");
+    expect(nameKey("🍦Lopez")).toBe("lopez");
+    expect(nameKey("👩‍🍳 (Ana)")).toBe("ana)");
+    expect(nameKey("Élodie")).toBe("élodie");
+    expect(nameKey("李小龍")).toBe("李小龍");
+    expect(nameKey("O'Neil-Smith")).toBe("o'neil-smith");
+    expect(nameKey("🍦")).toBe("");
+  });
+});
 
 describe("namePrefixPairs", () => {
   it("names a pair for each way two words can fall on the two names", () => {

@@ -1,11 +1,19 @@
 /**
+ * A name as the search reads it: lower case, from its first letter on, so
+ * that a name written after an emoji or a mark ("🍦Lopez", "(Maya)") is
+ * found by its letters. Migration 028's SQL function name_key says the same,
+ * and the name indexes are keyed on it.
+ */
+export const nameKey = (name: string) => name.replace(/^\P{L}+/u, "").toLowerCase();
+
+/**
  * The operator's name search: a term's words each match the start of the
  * first or the last name ("maya", "Maya Lo"), in any case. An order matches
- * when every word is the start of one of its two names.
+ * when every word is the start of one of its two names, read by nameKey.
  */
 export function nameMatches(words: readonly string[], firstName: string, lastName: string): boolean {
-  const first = firstName.toLowerCase();
-  const last = lastName.toLowerCase();
+  const first = nameKey(firstName);
+  const last = nameKey(lastName);
   return words.every((word) => first.startsWith(word) || last.startsWith(word));
 }
 

@@ -8,7 +8,7 @@ import { orderStatusEmail } from "~/services/emails.server";
 import { type Prisma } from "~/generated/prisma/client";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
 import { phoneKey } from "~/lib/phone";
-import { namePrefixPairs } from "~/lib/name-search";
+import { nameKey, namePrefixPairs } from "~/lib/name-search";
 import { initial, maskEmail } from "~/lib/masking";
 import { centsToDollars } from "~/lib/money";
 import {
@@ -204,19 +204,23 @@ function searchShapes(q: string): SearchShape[] {
   }
   const shapes: SearchShape[] = [];
   if (/^[0-9a-f-]+$/.test(term)) shapes.push({ idPrefix: term });
-  const words = term.split(/\s+/);
-  if (words.every((word) => /^[\p{L}'-]+$/u.test(word))) shapes.push({ nameWords: words });
+  // Each word read as a name is (nameKey): "🍦Lopez" is "lopez", and a word of emoji alone says nothing of the name.
+  const words = term
+    .split(/\s+/)
+    .map(nameKey)
+    .filter((word) => word !== "");
+  if (words.length > 0 && words.every((word) => /^[\p{L}'-]+$/u.test(word))) shapes.push({ nameWords: words });
   return shapes;
 }
 
 /** A condition on an order's row, as Kysely writes it: typed by the schema. */
 type OrderCondition = (eb: ExpressionBuilder<DB, "Order">) => Expression<SqlBool>;
 
-/** A name (first or last) that starts with `word`, in any case: what ILIKE 'word%' says, in the form migration 019's indexes serve. */
+/** A name (first or last) whose letters start with `word` (a nameKey), in any case: in the form migration 029's and 030's indexes serve. */
 const nameStartsWith =
   (column: "firstName" | "lastName", word: string): OrderCondition =>
   (eb) =>
-    eb(eb.fn<string>("lower", [eb.ref(column)]), "like", eb.fn<string>("lower", [eb.val(`${word}%`)]));
+    eb(eb.fn<string>("name_key", [eb.ref(column)]), "like", eb.fn<string>("lower", [eb.val(`${word}%`)]));
 
 /** One search shape as SQL. */
 function shapeSql(shape: SearchShape): OrderCondition {
@@ -229,8 +233,8 @@ function shapeSql(shape: SearchShape): OrderCondition {
 
 /**
  * The search as SQL. An id prefix is LIKE 'prefix%', which migration 004's
- * text_pattern_ops index serves; a name, lower(name) LIKE 'word%' on either
- * name, which migration 019's two indexes serve.
+ * text_pattern_ops index serves; a name, name_key(name) LIKE 'word%' on either
+ * name, which migration 029's and 030's indexes serve.
  */
 function searchSql(q: string): OrderCondition {
   const shapes = searchShapes(q).map(shapeSql);
@@ -242,7 +246,7 @@ function searchSql(q: string): OrderCondition {
  * match, each one range of an index: for a name, each pair of a first-name
  * start and a last-name start its words can be read as (namePrefixPairs:
  * "olivia martinez" is Olivia Martinez or Martinez Olivia), read through
- * migration 019's index keyed on both names; any other shape of the term as
+ * migration 029's index keyed on both names; any other shape of the term as
  * itself ("abe" is an id prefix too).
  */
 function nameSearchParts(q: string): OrderCondition[] {
@@ -384,7 +388,7 @@ async function everyTakenOrderCount() {
  * counted, and, when that is all of them, sorted for the page in the same
  * statement. They are gathered part by part (nameSearchParts), each part
  * leaving out what an earlier one found, so that each is read from its own
- * index (migration 019's, from its entries alone), and the LIMIT stops
+ * index (migration 029's or 030's, from its entries alone), and the LIMIT stops
  * the reading once enough are found. Read in date order instead, the planner
  * reads orders until enough match: "olivia martinez" (857 of a million
  * orders) took 238 ms that way. A common name (more matches than the depth)

@@ -3,6 +3,7 @@ import { createCookie } from "@remix-run/node";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { dashboardStats } from "~/models/admin-orders.server";
 import type { DashboardStats, MaskedOrder } from "~/lib/orders";
+import { nameKey } from "~/lib/name-search";
 import { storedShipping } from "~/lib/shipping-fields";
 import { db } from "~/utils/db.server";
 import { sessionSecret } from "~/utils/env.server";
@@ -369,6 +370,33 @@ describe("get-orders", () => {
       expect(JSON.stringify(row)).not.toContain(lastName);
       expect(JSON.stringify(row)).not.toContain(digits.slice(3));
       expect(JSON.stringify(row)).not.toMatch(/maya\./i);
+    }
+  });
+
+  it("finds a name written after an emoji or a mark by its letters, and by the name as written", async () => {
+    const tag =
+      randomUUID()
+        .replace(/[^a-f]/g, "")
+        .slice(0, 4) || "abcd";
+    // The issue's order: "😀Emoji 🍦Lopez" was found by nothing but its id, email and phone (the indexes keyed on lower(name)).
+    const emoji = await orderFor({ email: emailAt(uniqueDomain()), firstName: `😀Emoji${tag}`, lastName: `🍦Lopez${tag}` });
+    const marked = await orderFor({ email: emailAt(uniqueDomain()), firstName: "(Maya)", lastName: `👩‍🍳 Lopez${tag}` });
+    const ids = async (q: string) => {
+      const found = await ordersJson({ q, pageSize: 100 });
+      expect(found.total, `the count for ${q}`).toBe(found.orders.length);
+      return found.orders.map((order) => order.id).sort();
+    };
+    expect(await ids(`Lopez${tag}`)).toEqual([emoji.orderId, marked.orderId].sort());
+    expect(await ids(`emoji${tag}`)).toEqual([emoji.orderId]);
+    expect(await ids(`😀Emoji${tag} 🍦Lopez${tag}`)).toEqual([emoji.orderId]);
+    expect(await ids(`maya lopez${tag}`)).toEqual([marked.orderId]);
+    // A word of emoji alone says nothing of the name: the other words still find it, and emoji alone find nothing.
+    expect(await ids(`🍦 Lopez${tag}`)).toEqual([emoji.orderId, marked.orderId].sort());
+    expect(await ids("😀🍦")).toEqual([]);
+    // The database's name_key (migration 028), which the indexes are keyed on, reads names as nameKey does.
+    for (const name of ["😀Emoji", "👩‍🍳 (Ana)", "Élodie", "ÅSA", "李小龍", "O'Neil-Smith", "🍦", "  Ana"]) {
+      const [row] = await db.$queryRaw<{ key: string }[]>`SELECT name_key(${name}) AS key`;
+      expect(row?.key, name).toBe(nameKey(name));
     }
   });
 

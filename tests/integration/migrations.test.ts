@@ -70,8 +70,8 @@ const MIGRATION_ONLY_INDEXES = [
   "Order_id_pattern_idx",
   "Order_unpaid_created_idx",
   "Order_refund_requested_idx",
-  "Order_first_name_idx",
-  "Order_last_name_idx",
+  "Order_first_name_key_idx",
+  "Order_last_name_key_idx",
   "Order_part_refunded_idx",
   "Order_to_prepare_idx",
 ];
