@@ -60,7 +60,8 @@ const DAY = [
     items: [["bites-variety", "Chocolate Mini Bites", 1000, 5]],
   },
   {
-    name: ["Liam", "Patel"],
+    // A name with an emoji in it, which the printed pages must print (issue 38: they printed blanks).
+    name: ["Liam", "🍦Patel"],
     street: "300 Harbor Dr",
     zip: "90277",
     city: "Redondo Beach",
@@ -193,6 +194,7 @@ test("the owner sees what to make and the drop-offs by zone, nearest first, and 
   await expect(page.getByRole("button", { name: "Print day sheet" })).toBeVisible();
   await expect(page.getByText("Noah Kim")).toBeVisible();
   await expect(page.getByText("1200 Ocean Park Blvd")).toBeVisible();
+  await expect(page.getByText("Liam 🍦Patel")).toBeVisible();
   await expect(page.getByText("Old Shipped")).toHaveCount(0);
   await page.screenshot({ path: "test-results/screenshots/admin-day-sheet-desktop.png", fullPage: true });
   for (const format of ["A4", "Letter"] as const) {
@@ -200,6 +202,8 @@ test("the owner sees what to make and the drop-offs by zone, nearest first, and 
     // The toolbar and its note are not printed; the sheet fits on one page.
     expect(pageCount(pdf), format).toBe(1);
     expect(pdf.toString("latin1")).not.toContain("Back to Prepare");
+    // The emoji printed from the print pages' own emoji font, whatever fonts the computer has (this one has none).
+    expect(pdf.toString("latin1"), format).toContain("/FontFamily (Noto Emoji)");
   }
 
   await page.goto(`${ORIGIN}/admin/prepare/print?doc=slips`);

@@ -6,6 +6,8 @@ import { Link, useSearchParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
 import { orderDate } from "../../components/status";
 import { itemsText, zoneTitle } from "./shared";
+// Only the ranges a page's text holds are fetched (each file is one unicode-range).
+import "@fontsource/noto-emoji/400.css";
 import "./print.css";
 import { useFunction } from "../../functions";
 
