@@ -52,7 +52,19 @@ export function refuseWhileWaiting(event: FormEvent<HTMLFormElement>, waiting: b
   return waiting;
 }
 
-export function FieldError({ id, error }: { id: string; error: string | undefined }) {
+/**
+ * A field's error. A `live` one is always in the page, as a polite live
+ * region, so that a message that appears while the visitor types (a name past
+ * its limit) is read out as it appears.
+ */
+export function FieldError({ id, error, live = false }: { id: string; error: string | undefined; live?: boolean }) {
+  if (live) {
+    return (
+      <p className="field__error" id={id} aria-live="polite">
+        {error ?? ""}
+      </p>
+    );
+  }
   if (!error) return null;
   return (
     <p className="field__error" id={id}>
@@ -67,17 +79,19 @@ type FieldProps<Attributes> = {
   constraint: FieldConstraint | undefined;
   error: string | undefined;
   className?: string;
+  /** The error can appear while the visitor types: FieldError's live region. */
+  live?: boolean;
   inputProps: Attributes & { id: string; name: string };
 };
 
 /** A label, an input and its error. */
-export function Field({ label, constraint, error, className = "field", inputProps }: FieldProps<InputHTMLAttributes<HTMLInputElement>>) {
+export function Field({ label, constraint, error, className = "field", live, inputProps }: FieldProps<InputHTMLAttributes<HTMLInputElement>>) {
   const errorId = `${inputProps.id}-error`;
   return (
     <div className={className}>
       <label htmlFor={inputProps.id}>{label}</label>
       <input {...inputProps} {...constraintProps(constraint)} {...errorProps(error, errorId)} />
-      <FieldError id={errorId} error={error} />
+      <FieldError id={errorId} error={error} live={live} />
     </div>
   );
 }

@@ -72,6 +72,25 @@ test("form errors keep the values and name the fields", async ({ page }) => {
   await expect(page.getByRole("alert").filter({ hasText: "Complete Address Required" })).toBeVisible();
 });
 
+test("a name typed past its limit says so as it is typed, keeps every character, and goes once it fits", async ({ page }) => {
+  await fillCart(page, [{ productId: "bar-banana-pb", quantity: 4 }]);
+  await page.goto("/checkout");
+  const firstName = page.getByLabel(/First name/);
+  // The issue's 126 characters: nothing was said until the order was submitted.
+  const long = `Maya ${"Lopez".repeat(24)}a`;
+  await firstName.pressSequentially(long.slice(0, 100));
+  await expect(page.locator("#firstName-error")).toHaveText("");
+  await firstName.pressSequentially(long.slice(100));
+  await expect(page.locator("#firstName-error")).toHaveText("At most 100 characters: this is 126");
+  await expect(page.locator("#firstName-error")).toHaveAttribute("aria-live", "polite");
+  await expect(firstName).toHaveValue(long);
+  await expect(firstName).toHaveAttribute("aria-invalid", "true");
+  await expect(firstName).toHaveAccessibleDescription("At most 100 characters: this is 126");
+  for (let i = 0; i < 26; i += 1) await firstName.press("Backspace");
+  await expect(page.locator("#firstName-error")).toHaveText("");
+  await expect(firstName).not.toHaveAttribute("aria-invalid", "true");
+});
+
 test("an address outside the area shows the contact card with a prefilled email", async ({ page }) => {
   await fillCart(page, [{ productId: "bites-banana", quantity: 2 }]);
   await page.goto("/checkout");

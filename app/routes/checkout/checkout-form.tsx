@@ -292,6 +292,11 @@ function ShippingInput({
   constraints: FormConstraints;
 }) {
   const constraint = constraints[name];
+  // Past its limit the field says so as it is typed (the server would refuse it on submit, in the same words), and
+  // keeps the text: the visitor shortens it themselves.
+  const max = constraint?.maxLength;
+  const [length, setLength] = useState(defaultValue.trim().length);
+  const tooLong = max !== undefined && length > max ? `At most ${max} characters: this is ${length}` : undefined;
   return (
     <Field
       className={`field field--${name}`}
@@ -303,7 +308,8 @@ function ShippingInput({
       }
       // No maxLength: a browser would cut a long name or address silently; the server names the limit instead, keeping the text.
       constraint={constraint && { ...constraint, maxLength: undefined }}
-      error={errors[name]}
+      error={tooLong ?? errors[name]}
+      live={max !== undefined}
       inputProps={{
         id: name,
         name,
@@ -311,7 +317,10 @@ function ShippingInput({
         defaultValue,
         autoComplete,
         inputMode,
-        onChange: onChange ? (event) => onChange(event.target.value) : undefined,
+        onChange: (event) => {
+          setLength(event.target.value.trim().length);
+          onChange?.(event.target.value);
+        },
       }}
     />
   );
