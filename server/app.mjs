@@ -98,7 +98,13 @@ export function createShopApp({ build, development }) {
       render: createRemixHandler(remixBuild, build().mode),
       getLoadContext,
       version: async () => `${build().assets.version}:${await build().entry.module.catalogVersion()}`,
-      onServed: (outcome) => build().entry.module.countPageCache(outcome),
+      // A path no route claims gets the one kept "page not found" (issue 38, item 6).
+      notFound: (_req, res) => /** @type {RouteFacts} */ (res.locals.routeFacts).notFound,
+      onServed: (outcome, page) => {
+        build().entry.module.countPageCache(outcome);
+        // The catch-all's loader logs each path it answers 404 for, so that broken links can be found; one answered from memory is logged here.
+        if (page.notFound && outcome === "hit") logger().warn(`404 Not Found: ${page.path}`);
+      },
     }),
   );
 

@@ -7,8 +7,8 @@
 
 /**
  * @typedef {{ path: RegExp, parameters: Record<string, string[]> }} CacheablePage
- * @typedef {{ version: string, headers: [string, string][], parts: Buffer[], bytes: number }} StoredPage
- *   a page rendered at `version` (the build's and the catalogue's), cut at its nonce attributes
+ * @typedef {{ version: string, status: number, headers: [string, string][], parts: Buffer[], bytes: number }} StoredPage
+ *   a page rendered at `version` (the build's and the catalogue's), cut at its nonce attributes, and its status
  * @typedef {(request: Request, loadContext: import("@remix-run/node").AppLoadContext) => Promise<Response>} RenderPage
  *   Remix's request handler (@remix-run/node's createRequestHandler)
  */
@@ -54,6 +54,13 @@ export function pageKey(path, search, pages = CACHEABLE_PAGES) {
   const known = Object.keys(page.parameters).filter((name) => query.has(name));
   return known.length === 0 ? path : `${path}?${known.map((name) => `${name}=${query.get(name)}`).join("&")}`;
 }
+
+/**
+ * The key the one "page not found" is kept under: every path no route claims
+ * (the catch-all's 404) renders the same page, whatever the path and query,
+ * so a scan of a thousand unknown paths renders it once (issue 38, item 6).
+ */
+export const NOT_FOUND_KEY = "404";
 
 /** The shop's own cookies (cart, toast, operator session): a request carrying one is the visitor's own. */
 const SHOP_COOKIE = /(?:^|;)\s*chillpb_/;
@@ -159,9 +166,9 @@ function fetchRequestOf(req, res) {
   return new Request(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`, { method: req.method, headers, signal: controller.signal });
 }
 
-/** @param {Response} response */
-function keepable(response) {
-  if (response.status !== 200 || response.headers.has("set-cookie")) return false;
+/** @param {Response} response @param {number} status what the page answers: 200, or 404 for the one not found */
+function keepable(response, status) {
+  if (response.status !== status || response.headers.has("set-cookie")) return false;
   if (!(response.headers.get("content-type") ?? "").startsWith("text/html")) return false;
   return !/no-store|private/.test(response.headers.get("cache-control") ?? "");
 }
@@ -171,23 +178,39 @@ function keepable(response) {
  * from a visitor without any shop cookie is answered from memory when the page
  * was rendered at the current `version` (the build's and the catalogue's);
  * otherwise Remix's handler (`render`) renders it here, and it is kept if it is
- * a plain 200 HTML page that sets no cookie and forbids no caching. A visitor
+ * a plain 200 HTML page that sets no cookie and forbids no caching. A path
+ * no route claims (`notFound`) is answered likewise from the one kept 404
+ * page (NOT_FOUND_KEY), whatever its query; a single-fetch data request
+ * (`.data`) is left to Remix, which answers it in its own format. A visitor
  * with a shop cookie (a cart, a message, a session) and an unknown query go on
- * to Remix's own handler. `onServed` hears of each hit, miss and bypass.
+ * to Remix's own handler. `onServed` hears of each hit, miss and bypass, and
+ * whether it was the page not found.
  *
- * @param {{ render: RenderPage, getLoadContext: import("@remix-run/express").GetLoadContextFunction, version: () => Promise<string>, store?: PageStore, pages?: CacheablePage[], onServed?: (outcome: "hit" | "miss" | "bypass") => void }} options
+ * @param {{
+ *   render: RenderPage,
+ *   getLoadContext: import("@remix-run/express").GetLoadContextFunction,
+ *   version: () => Promise<string>,
+ *   store?: PageStore,
+ *   pages?: CacheablePage[],
+ *   notFound?: (req: import("express").Request, res: import("express").Response) => boolean,
+ *   onServed?: (outcome: "hit" | "miss" | "bypass", page: { notFound: boolean, path: string }) => void,
+ * }} options
  * @returns {import("express").RequestHandler}
  */
-export function pageCache({ render, getLoadContext, version, store = new PageStore(), pages = CACHEABLE_PAGES, onServed }) {
+export function pageCache({ render, getLoadContext, version, store = new PageStore(), pages = CACHEABLE_PAGES, notFound = () => false, onServed }) {
   return async (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
-    if (!pages.some((page) => page.path.test(req.path))) return next();
+    const listed = pages.some((page) => page.path.test(req.path));
+    const missing = !listed && !req.path.endsWith(".data") && notFound(req, res);
+    if (!listed && !missing) return next();
     if (SHOP_COOKIE.test(req.headers.cookie ?? "")) return next();
+    const served = (/** @type {"hit" | "miss" | "bypass"} */ outcome) => onServed?.(outcome, { notFound: missing, path: req.path });
     const question = req.originalUrl.indexOf("?");
-    const key = pageKey(req.path, question === -1 ? "" : req.originalUrl.slice(question + 1), pages);
+    const key = missing ? NOT_FOUND_KEY : pageKey(req.path, question === -1 ? "" : req.originalUrl.slice(question + 1), pages);
+    const status = missing ? 404 : 200;
     if (key === null) {
       res.setHeader("X-Page-Cache", "bypass");
-      onServed?.("bypass");
+      served("bypass");
       return next();
     }
     /** @type {string} */
@@ -204,23 +227,23 @@ export function pageCache({ render, getLoadContext, version, store = new PageSto
       if (entry) {
         for (const [name, value] of entry.headers) res.append(name, value);
         res.setHeader("X-Page-Cache", "hit");
-        onServed?.("hit");
-        res.status(200).send(fillPage(entry.parts, nonce));
+        served("hit");
+        res.status(entry.status).send(fillPage(entry.parts, nonce));
         return;
       }
       const response = await render(fetchRequestOf(req, res), await getLoadContext(req, res));
       const body = Buffer.from(await response.arrayBuffer());
       /** @type {[string, string][]} */
       const headers = [...response.headers].filter(([name]) => !UNSTORED_HEADERS.has(name));
-      if (req.method === "GET" && keepable(response)) {
+      if (req.method === "GET" && keepable(response, status)) {
         const parts = splitPage(body.toString("utf8"), nonce);
-        if (parts) store.set(key, { version: current, headers, parts, bytes: body.length });
+        if (parts) store.set(key, { version: current, status, headers, parts, bytes: body.length });
       }
       res.statusMessage = response.statusText;
       res.status(response.status);
       for (const [name, value] of headers) res.append(name, value);
       res.setHeader("X-Page-Cache", "miss");
-      onServed?.("miss");
+      served("miss");
       res.send(body);
     } catch (error) {
       next(error);

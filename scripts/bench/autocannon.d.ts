@@ -4,6 +4,8 @@
 declare module "autocannon" {
   namespace autocannon {
     interface Request {
+      /** The path (and query) this request asks for, instead of the URL's. */
+      path?: string;
       method?: string;
       headers?: Record<string, string>;
       body?: string | Buffer;
@@ -44,6 +46,8 @@ declare module "autocannon" {
       errors: number;
       timeouts: number;
       non2xx: number;
+      /** How many answers had each status code. */
+      statusCodeStats: Record<string, { count: number }>;
     }
   }
   function autocannon(options: autocannon.Options): Promise<autocannon.Result>;

@@ -23,18 +23,20 @@ export const median = (values) => percentile(values, 50);
 
 /**
  * `connections` keep-alive connections request `url` for `seconds`, with
- * `headers`, or each with every set of `eachHeaders` in turn. Returns
- * requests per second, latency percentiles (ms), the server's CPU time per
- * request (ms) and the count of answers that were not 2xx or failed.
+ * `headers`, or each with every set of `eachHeaders` (or every path of
+ * `eachPath`) in turn. Returns requests per second, latency percentiles (ms),
+ * the server's CPU time per request (ms) and the count of answers that were
+ * not 2xx (not `status`, when given) or failed.
  *
- * @param {{ url: string, connections: number, seconds: number, pid?: number, headers?: Record<string, string>, method?: string, body?: string, eachHeaders?: Record<string, string>[] }} options
+ * @param {{ url: string, connections: number, seconds: number, pid?: number, headers?: Record<string, string>, method?: string, body?: string, eachHeaders?: Record<string, string>[], eachPath?: string[], status?: number }} options
  *   without `pid` (the server's), `cpuMsPerRequest` is NaN
  * @returns {Promise<Throughput>}
  */
-export async function hammer({ url, connections, seconds, pid, headers = BROWSER_HEADERS, method = "GET", body, eachHeaders }) {
+export async function hammer({ url, connections, seconds, pid, headers = BROWSER_HEADERS, method = "GET", body, eachHeaders, eachPath, status }) {
   const cpuBefore = pid ? cpuMs(pid) : 0;
-  // `eachHeaders`: each connection sends these header sets in turn (many visitors, each with their own cookie).
-  const each = eachHeaders?.map((own) => ({ method, headers: own }));
+  // `eachHeaders`: each connection sends these header sets in turn (many visitors, each with their own cookie);
+  // `eachPath`: these paths in turn (a scan of unknown addresses).
+  const each = eachHeaders?.map((own) => ({ method, headers: own })) ?? eachPath?.map((path) => ({ method, path, headers }));
   const result = await autocannon({ url, connections, duration: seconds, headers, method, body, ...(each ? { requests: each } : {}) });
   const cpuUsed = pid ? cpuMs(pid) - cpuBefore : NaN;
   const requests = result.requests.total;
@@ -45,7 +47,8 @@ export async function hammer({ url, connections, seconds, pid, headers = BROWSER
     p99Ms: requests > 0 ? result.latency.p99 : Infinity,
     cpuMsPerRequest: requests > 0 ? cpuUsed / requests : NaN,
     requests,
-    failures: result.errors + result.timeouts + result.non2xx,
+    failures:
+      result.errors + result.timeouts + (status === undefined ? result.non2xx : result.requests.total - (result.statusCodeStats[String(status)]?.count ?? 0)),
   };
 }
 

@@ -14,7 +14,7 @@ import { benchDatabase, cartCookie, cartCookies, cpuMs, prepareDatabase, product
 
 /**
  * @typedef {import("./load.mjs").Throughput} Throughput
- * @typedef {"nginx10" | "ssr10" | "static10" | "ssr1" | "static1" | "landing10" | "cart10" | "product10" | "productCart10" | "drawer10"} RunName
+ * @typedef {"nginx10" | "ssr10" | "static10" | "ssr1" | "static1" | "landing10" | "cart10" | "product10" | "productCart10" | "drawer10" | "notFound10" | "notFoundCart10"} RunName
  */
 
 const PAGES_DB = "chillpb_bench_pages";
@@ -209,10 +209,31 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
   if ((await fetch(targets.drawer, { headers: withCart })).headers.get("X-Page-Cache") !== null)
     throw new Error("/shop?cart=open with a cart came from the page cache");
 
+  // A scan of addresses no route claims: 40 different ones in turn, each answered 404 (decision 099).
+  const unknownPaths = Array.from({ length: 40 }, (_, index) => `/no-such-page-${index}${index % 2 ? "/wp-login.php" : "?utm_source=scan"}`);
+  const scan = { url: `${shop.origin}/`, eachPath: unknownPaths, status: 404 };
+  if ((await fetch(`${shop.origin}${unknownPaths[0]}`)).status !== 404) throw new Error(`${unknownPaths[0]} did not answer 404`);
+  if ((await fetch(`${shop.origin}${unknownPaths[1]}`)).headers.get("X-Page-Cache") !== "hit")
+    throw new Error("a 404 without a cart is not served from the page cache");
+
   step("warming up");
+  await hammer({ ...scan, connections: 10, seconds: 2 });
   for (const url of Object.values(targets)) await hammer({ url, connections: 10, seconds: 2 });
   /** @type {Record<RunName, Throughput[]>} */
-  const runs = { nginx10: [], ssr10: [], static10: [], ssr1: [], static1: [], landing10: [], cart10: [], product10: [], productCart10: [], drawer10: [] };
+  const runs = {
+    nginx10: [],
+    ssr10: [],
+    static10: [],
+    ssr1: [],
+    static1: [],
+    landing10: [],
+    cart10: [],
+    product10: [],
+    productCart10: [],
+    drawer10: [],
+    notFound10: [],
+    notFoundCart10: [],
+  };
   const loadPeak = watchPeakRss(shop.pid);
   for (let round = 1; round <= rounds; round++) {
     step(`throughput round ${round} of ${rounds}`);
@@ -227,6 +248,8 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     runs.product10.push(await hammer({ url: targets.product, connections: 10, seconds: roundSeconds, pid: shop.pid }));
     runs.productCart10.push(await hammer({ url: targets.product, connections: 10, seconds: roundSeconds, pid: shop.pid, eachHeaders: carts }));
     runs.drawer10.push(await hammer({ url: targets.drawer, connections: 10, seconds: roundSeconds, pid: shop.pid, headers: withCart }));
+    runs.notFound10.push(await hammer({ ...scan, connections: 10, seconds: roundSeconds, pid: shop.pid }));
+    runs.notFoundCart10.push(await hammer({ ...scan, connections: 10, seconds: roundSeconds, pid: shop.pid, headers: withCart }));
   }
   const peakBytes = loadPeak.stop();
   removeStaticCopy();
@@ -245,6 +268,8 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     product10: summarised(runs.product10),
     productCart10: summarised(runs.productCart10),
     drawer10: summarised(runs.drawer10),
+    notFound10: summarised(runs.notFound10),
+    notFoundCart10: summarised(runs.notFoundCart10),
   };
   /** @param {Throughput[]} ssr @param {Throughput[]} copy the same rounds */
   const share = (ssr, copy) => median(ssr.map((run, index) => run.requestsPerSecond / (copy[index]?.requestsPerSecond ?? NaN)));
@@ -343,6 +368,19 @@ export async function benchPages({ figure, step, port, rounds, roundSeconds, lig
     "drawer:c10",
     "`/shop?cart=open` rendered for a visitor with a cart (the open drawer lists the lines), 10 connections; CPU: the shop's process",
     "drawer10",
+  );
+  figure(
+    "notFound:c10",
+    "a 404: 40 unknown paths in turn, no cart, from the page cache (one kept page not found), 10 connections; CPU: the shop's process",
+    throughputText(throughput.notFound10),
+    "p99 ≤ 50 ms, CPU ≤ 1 ms/req",
+    throughput.notFound10.p99Ms <= 50 && throughput.notFound10.cpuMsPerRequest <= 1 && answeredAll(throughput.notFound10),
+    throughput.notFound10,
+  );
+  renderedFigure(
+    "notFoundCart:c10",
+    "a 404 rendered for a visitor with a cart (what every 404 cost before decision 099), 40 unknown paths, 10 connections; CPU: the shop's process",
+    "notFoundCart10",
   );
   figure(
     "landing:c10",

@@ -230,6 +230,35 @@ test("a page a visitor with a cart opens after a cached one hydrates without a m
   expect(errors).toEqual([]);
 });
 
+test("a path no route claims is rendered once: every unknown path after it gets the kept 404 page, each logged, each with its own nonce", async ({ page }) => {
+  const [server] = servers;
+  const paths = ["/wp-login.php", "/no/such/page?utm_source=scan", `/missing-${Date.now()}`];
+  const answers = [];
+  for (const path of paths) answers.push(await get(`${ORIGIN}${path}`, { Accept: "text/html" }));
+  // The first unknown path of this run may have been rendered by an earlier test's visit; the rest come from memory.
+  expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404]);
+  expect(answers.slice(1).map((answer) => answer.headers["x-page-cache"])).toEqual(["hit", "hit"]);
+  for (const answer of answers) {
+    expect(answer.body).toContain("Oops! Page not found");
+    expect(scriptNonces(answer.body).every((nonce) => nonce === cspNonce(answer))).toBe(true);
+  }
+  // Broken links can still be found: each path in the log, rendered or not.
+  await expect
+    .poll(() =>
+      server!
+        .logLines()
+        .filter((line) => String(line.msg).startsWith("404 Not Found:"))
+        .map((line) => line.msg),
+    )
+    .toEqual(expect.arrayContaining(paths.map((path) => `404 Not Found: ${path.split("?")[0]}`)));
+  // A single-fetch data request for such a path is Remix's own, in its own format.
+  expect((await get(`${ORIGIN}/no/such/page.data`)).headers["x-page-cache"]).toBeUndefined();
+  // The kept page works in a browser: its scripts run (its link home is a client-side navigation).
+  await page.goto(`${ORIGIN}/no/such/page`);
+  await page.getByRole("link", { name: "Return to Home" }).click();
+  await expect(page).toHaveURL(`${ORIGIN}/`);
+});
+
 test("HTML is compressed, cached or rendered, and a cached page whole, around this response's own nonce", async () => {
   const origin = ORIGIN;
   // A toast cookie (even an unreadable one) makes the page the visitor's own: rendered and streamed by Remix.

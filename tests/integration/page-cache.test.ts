@@ -45,7 +45,7 @@ describe("a kept page and its nonce (server/page-cache.mjs)", () => {
 });
 
 describe("the page store", () => {
-  const entry = (version: string, bytes: number) => ({ version, headers: [], parts: [], bytes });
+  const entry = (version: string, bytes: number) => ({ version, status: 200, headers: [], parts: [], bytes });
 
   it("answers only for the version a page was rendered at", () => {
     const store = new PageStore();
@@ -84,6 +84,8 @@ describe("the page cache in front of Remix's handler", () => {
   /** An app as server/app.mjs makes it, with a stand-in for Remix's handler that counts its renders. */
   async function shop({
     answer = (_request: Request, nonce: string) => new Response(page(nonce), { headers: { "Content-Type": "text/html; charset=utf-8" } }),
+    // What server/app.mjs reads from the routes (server/routes.mjs): here, any path under /nope is claimed by no route.
+    notFound = (path: string) => path.startsWith("/nope"),
   } = {}) {
     const state = { version: "b1:1", renders: [] as Request[], versionFails: false, outcomes: [] as string[], passedOn: 0 };
     let nonces = 0;
@@ -104,7 +106,8 @@ describe("the page cache in front of Remix's handler", () => {
           if (state.versionFails) throw new Error("the database is away");
           return state.version;
         },
-        onServed: (outcome) => state.outcomes.push(outcome),
+        notFound: (req) => notFound(req.path),
+        onServed: (outcome, served) => state.outcomes.push(served.notFound ? `${outcome} 404 ${served.path}` : outcome),
       }),
     );
     app.use((_req, res) => {
@@ -156,6 +159,44 @@ describe("the page cache in front of Remix's handler", () => {
     expect(await (await get("/shop")).text()).toBe("rendered by Remix's own handler");
     expect(state.passedOn).toBe(4);
     expect(state.renders).toHaveLength(1);
+  });
+
+  it("renders the page not found once and answers every path no route claims from it, 404, whatever its query", async () => {
+    const notFoundPage = (nonce: string) => page(nonce, "<h1>Oops! Page not found</h1>");
+    const { state, get } = await shop({
+      answer: (request, nonce) =>
+        new URL(request.url).pathname.startsWith("/nope")
+          ? new Response(notFoundPage(nonce), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } })
+          : new Response(page(nonce), { headers: { "Content-Type": "text/html; charset=utf-8" } }),
+    });
+    const first = await get("/nope/wp-login.php");
+    expect([first.status, first.headers.get("x-page-cache")]).toEqual([404, "miss"]);
+    expect(await first.text()).toBe(notFoundPage("nonce1"));
+    // A scan's thousand paths and queries: one render, each answer with its own nonce.
+    for (const [index, path] of ["/nope-a", "/nope/b/c?x=1&x=2", "/nope-%F0%9F%8D%A6?utm_source=mail"].entries()) {
+      const again = await get(path);
+      expect([again.status, again.headers.get("x-page-cache")], path).toEqual([404, "hit"]);
+      expect(await again.text(), path).toBe(notFoundPage(`nonce${index + 2}`));
+    }
+    expect(state.renders).toHaveLength(1);
+    // Each path is told to the log (server/app.mjs), as the catch-all's loader tells it when it renders.
+    expect(state.outcomes).toEqual(["miss 404 /nope/wp-login.php", "hit 404 /nope-a", "hit 404 /nope/b/c", "hit 404 /nope-%F0%9F%8D%A6"]);
+    // The kept 404 is not a page's: a listed page is rendered as its own.
+    expect(await (await get("/shop")).text()).toBe(page("nonce5"));
+    // A visitor with a cart, a single-fetch data request and a POST are Remix's, as for any page.
+    await get("/nope-a", { headers: { Cookie: "chillpb_cart=abc" } });
+    await get("/nope-a.data");
+    await get("/nope-a", { method: "POST" });
+    expect(state.passedOn).toBe(3);
+  });
+
+  it("does not keep what a path no route claims answered when it was not the page not found (a database away: 503)", async () => {
+    const { state, get } = await shop({
+      answer: (_request, nonce) => new Response(page(nonce), { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } }),
+    });
+    expect((await get("/nope-a")).status).toBe(503);
+    expect([(await get("/nope-a")).status, (await get("/nope-b")).headers.get("x-page-cache")]).toEqual([503, "miss"]);
+    expect(state.renders).toHaveLength(3);
   });
 
   it("does not keep a page for an unknown query, and leaves it to Remix", async () => {
