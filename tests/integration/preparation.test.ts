@@ -114,6 +114,27 @@ describe("get-preparation", () => {
     expect(await db.auditEntry.count({ where: { action: "order.customer-details", actorEmail: owner.email } })).toBe(full.listed_count);
   });
 
+  it("shows the owner no customer's details when their looks cannot be recorded", async () => {
+    const surname = `Unrecorded${randomUUID().slice(0, 6)}`;
+    const { orderId } = await orderFor({ lastName: surname, zipCode: "00030" }, [["bites-banana", 2]]);
+    // The history refuses the looks (a full disk, a lost connection): the details must not go out unrecorded.
+    await db.$executeRawUnsafe(`CREATE FUNCTION refuse_looks() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'history unavailable'; END $$`);
+    await db.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_looks BEFORE INSERT ON "AuditEntry" FOR EACH ROW WHEN (NEW.action = 'order.customer-details') EXECUTE FUNCTION refuse_looks()`,
+    );
+    try {
+      const response = await callFunction("get-preparation", { customerDetails: true }, { cookie: owner.cookie });
+      expect(response.status).toBeGreaterThanOrEqual(500);
+      expect(JSON.stringify(await readJson<ErrorJson>(response))).not.toContain(surname);
+    } finally {
+      await db.$executeRawUnsafe(`DROP TRIGGER refuse_looks ON "AuditEntry"`);
+      await db.$executeRawUnsafe(`DROP FUNCTION refuse_looks()`);
+    }
+    expect(await db.auditEntry.count({ where: { subjectId: orderId, action: "order.customer-details" } })).toBe(0);
+    // Staff's masked list never needed the history.
+    expect((await callFunction("get-preparation", {}, { cookie: staff.cookie })).status).toBe(200);
+  });
+
   it("with orderIds (the orders selected to print) lists and records only those, totals included", async () => {
     const picked = await orderFor({ zipCode: "00030" }, [["bar-chocolate-pb", 4]]);
     const other = await orderFor({ zipCode: "00031" }, [["bites-banana", 2]]);
