@@ -1,5 +1,5 @@
 import type { Prisma } from "~/generated/prisma/client";
-import { db } from "~/utils/db.server";
+import { at, db, type SqlDatabase } from "~/utils/db.server";
 import type { AuditRecord } from "~/lib/owner-records";
 
 /**
@@ -54,9 +54,18 @@ export async function recordAudit(tx: Prisma.TransactionClient, entry: AuditInpu
   await tx.auditEntry.create({ data: auditRow(entry) });
 }
 
-/** Several records in one statement (a day sheet's looks at every order it lists). */
-export async function recordAudits(tx: Prisma.TransactionClient, entries: AuditInput[]) {
-  if (entries.length > 0) await tx.auditEntry.createMany({ data: entries.map(auditRow) });
+/**
+ * Several records in one INSERT through node-pg (a day sheet's looks at every
+ * order it lists): Prisma's createMany spent 30-60 ms of its engine's CPU
+ * building 500 rows.
+ */
+export async function recordAudits(sql: SqlDatabase, entries: AuditInput[]) {
+  if (entries.length === 0) return;
+  const createdAt = at(new Date());
+  await sql
+    .insertInto("AuditEntry")
+    .values(entries.map((entry) => ({ ...auditRow(entry), createdAt })))
+    .execute();
 }
 
 export type { AuditRecord };

@@ -3,7 +3,7 @@ import { initial } from "~/lib/masking";
 import { PREPARATION_LIMIT, shortOrderId, type Preparation, type PreparationOrder } from "~/lib/orders";
 import { recordAudits } from "~/models/audit.server";
 import { shopSettings } from "~/models/catalog.server";
-import { db, sqlDb, type SqlDatabase } from "~/utils/db.server";
+import { sqlDb, type SqlDatabase } from "~/utils/db.server";
 import { sql as sqlText } from "kysely";
 
 /**
@@ -71,10 +71,10 @@ export async function getPreparation({
   };
   const [{ rows, items, orderCount }, settings] = await Promise.all([read(sqlDb()), shopSettings()]);
   if (customerDetails) {
-    // Every look recorded before any detail is shown, in one INSERT (createMany): a failed write shows none. Read
+    // Every look recorded before any detail is shown, in one INSERT: a failed write shows none. Read
     // inside a Prisma transaction instead, the 500 orders came back through Prisma's engine: 30-50 ms more a call.
     await recordAudits(
-      db,
+      sqlDb(),
       rows.map((row) => ({ actorEmail, action: "order.customer-details", subjectType: "order", subjectId: row.id, before: null, after: null })),
     );
   }
