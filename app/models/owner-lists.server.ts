@@ -26,7 +26,6 @@ export const inquiriesExportSchema = inquiriesQuerySchema.omit({ page: true, pag
 export type SubscribersQuery = z.infer<typeof subscribersQuerySchema>;
 export type InquiriesQuery = z.infer<typeof inquiriesQuerySchema>;
 
-/** A case-insensitive "contains" (ILIKE). */
 /** `term` anywhere in a column, in any case: ILIKE with LIKE's own wildcards (%, _) and its escape taken as text. */
 const likeTerm = (term: string) => `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 
@@ -93,11 +92,12 @@ export async function listInquiries(query: InquiriesQuery) {
   return { inquiries: rows.map(inquiryRow), total, page: query.page, pageSize: query.pageSize };
 }
 
-/** A page of a list, newest first (the ("createdAt", id) index of migrations 025 and 026). */
+/** A list's order, newest first: the ("createdAt", id) index of migrations 025 and 026, read backwards. */
+const newestFirst = <Row extends Keyset>(query: SelectQueryBuilder<DB, ListTable, Row>) => query.orderBy("createdAt", "desc").orderBy("id", "desc");
+
+/** A page of a list, newest first. */
 function pageOf<Row extends Keyset>(query: SelectQueryBuilder<DB, ListTable, Row>, { page, pageSize }: { page: number; pageSize: number }) {
-  return query
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
+  return newestFirst(query)
     .offset((page - 1) * pageSize)
     .limit(pageSize);
 }
@@ -166,7 +166,7 @@ function csvStream<Row extends { id: string; createdAt: Date }>(
  */
 function batchAfter<Row extends Keyset>(query: SelectQueryBuilder<DB, ListTable, Row>, after: Keyset | null, take: number) {
   const from = after ? query.where((eb) => eb(eb.refTuple("createdAt", "id"), "<", eb.tuple(instant(after.createdAt), after.id))) : query;
-  return from.orderBy("createdAt", "desc").orderBy("id", "desc").limit(take);
+  return newestFirst(from).limit(take);
 }
 
 export function subscribersCsv(filters: z.infer<typeof subscribersExportSchema>) {
