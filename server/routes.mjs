@@ -46,6 +46,13 @@ function actionTarget(matches, query) {
 /** A page's data as single fetch asks for it: its path and `.data`. */
 const SINGLE_FETCH_DATA = /\.data$/;
 
+/**
+ * Remix's own route discovery (the `v3_lazyRouteDiscovery` future flag): the
+ * browser asks it for the routes of a path before navigating there. No route
+ * of the shop's claims it, yet Remix answers it, so it is never a page not found.
+ */
+const ROUTE_DISCOVERY = "/__manifest";
+
 /** Paths whose route matches are kept (the oldest goes first). */
 const MATCHES_KEPT = 1_000;
 
@@ -88,6 +95,7 @@ export function routeFacts(manifest) {
      * @returns {RouteFacts}
      */
     describe(pathname, search) {
+      if (pathname === ROUTE_DISCOVERY) return { pattern: ROUTE_DISCOVERY, allow: ["GET", "HEAD"], notFound: false };
       const data = SINGLE_FETCH_DATA.test(pathname);
       const page = data ? pathname.replace(SINGLE_FETCH_DATA, "").replace(/^\/_root$/, "/") : pathname;
       const matches = matchesOf(page);

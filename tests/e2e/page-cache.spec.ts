@@ -253,10 +253,20 @@ test("a path no route claims is rendered once: every unknown path after it gets 
     .toEqual(expect.arrayContaining(paths.map((path) => `404 Not Found: ${path.split("?")[0]}`)));
   // A single-fetch data request for such a path is Remix's own, in its own format.
   expect((await get(`${ORIGIN}/no/such/page.data`)).headers["x-page-cache"]).toBeUndefined();
-  // The kept page works in a browser: its scripts run (its link home is a client-side navigation).
+  // Remix's route discovery is no unknown path: a visitor without a cookie still gets Remix's answer once a 404 is
+  // kept (here 204, "reload": the version asked for is not the build's), never the kept page.
+  const discovery = await get(`${ORIGIN}/__manifest?p=%2Fshop&version=not-this-build`);
+  expect([discovery.status, discovery.headers["x-page-cache"]]).toEqual([204, undefined]);
+  // The kept page works in a browser: its scripts run (its link home is a client-side navigation), and the
+  // pages after it are found by client-side navigations (they ask the route discovery above first).
   await page.goto(`${ORIGIN}/no/such/page`);
   await page.getByRole("link", { name: "Return to Home" }).click();
   await expect(page).toHaveURL(`${ORIGIN}/`);
+  await page.getByRole("main").getByRole("link", { name: "Shop Now" }).first().click();
+  await expect(page).toHaveURL(`${ORIGIN}/shop`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shop bars & bites");
+  await page.getByRole("link", { name: "Strawberry Bliss" }).first().click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Strawberry Bliss");
 });
 
 test("HTML is compressed, cached or rendered, and a cached page whole, around this response's own nonce", async () => {
