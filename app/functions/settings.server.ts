@@ -4,6 +4,7 @@ import { shopSettings } from "~/models/catalog.server";
 import { locateKitchen } from "~/models/kitchen.server";
 import { saveSettings, settingsJson } from "~/models/settings.server";
 import { dollars, zoneBodySchema } from "~/models/zone-terms.server";
+import { deliveryScheduleSchema, unknownZones } from "~/models/delivery-schedule.server";
 import { EMAIL_STATUSES, listEmails, resendEmail, systemStatus } from "~/models/system.server";
 import { apiError } from "~/utils/api.server";
 import { defineFunction } from "./define.server";
@@ -30,8 +31,13 @@ const settingsSchema = z
       .array(zoneBodySchema, { required_error: "Zones are required", invalid_type_error: "Zones must be a list" })
       .min(1, "Keep at least one zone: without one the shop delivers nowhere")
       .max(MAX_ZONES, `At most ${MAX_ZONES} zones`),
+    /** The delivery schedule (decision 100); left out, the saved one stays. */
+    delivery: deliveryScheduleSchema.optional(),
   })
   .superRefine((body, context) => {
+    for (const name of body.delivery ? unknownZones(body.delivery, body.zones.map((zone) => zone.name)) : []) {
+      context.addIssue({ code: "custom", path: ["delivery", "zoneDays", name], message: `No zone is called "${name}"` });
+    }
     const seen = new Set<string>();
     body.zones.forEach((zone, index) => {
       // Nearest first, each reaching further than the one before: zones never overlap.
@@ -73,7 +79,7 @@ const resendSchema = z.object({ id: z.string({ required_error: "is required", in
 
 /** The shop's terms (decision 052) and the owner's System page (decision 054): its status, the outbox, a resend. */
 export const settingsFunctions = {
-  /** The shop's terms for any operator: {} → { shippingFee, freeShippingThreshold, minimumOrder, kitchen, zones } (decision 052). */
+  /** The shop's terms for any operator: {} → { shippingFee, freeShippingThreshold, minimumOrder, kitchen, zones, delivery } (decisions 052, 100). */
   "get-settings": defineFunction({
     access: "settings.view",
     run: async () => settingsJson(await shopSettings({ maxAgeMs: 0 })),
@@ -91,6 +97,7 @@ export const settingsFunctions = {
     // The shop's own defaults (app/lib/shop-settings.ts), as the admin's form sends them.
     example: settingsJson(DEFAULT_SETTINGS),
     async run({ body, admin }) {
+      const delivery = body.delivery ?? (await shopSettings({ maxAgeMs: 0 })).delivery;
       const saved = await saveSettings(admin.email, {
         shippingFeeCents: body.shippingFee,
         freeShippingThresholdCents: body.freeShippingThreshold,
@@ -98,6 +105,7 @@ export const settingsFunctions = {
         kitchen: { lat: body.kitchen.lat, lon: body.kitchen.lon },
         kitchenAddress: body.kitchen.address || null,
         zones: body.zones,
+        delivery,
       });
       return settingsJson(saved);
     },

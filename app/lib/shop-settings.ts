@@ -6,6 +6,8 @@
  * decided by app/models/pricing.server.ts from these.
  */
 
+import { DEFAULT_DELIVERY_SCHEDULE, type DeliverySchedule } from "~/lib/delivery-schedule";
+
 export type Position = { lat: number; lon: number };
 
 export type ZoneTerms = {
@@ -29,6 +31,8 @@ export type ShopSettings = {
   kitchenAddress?: string | null;
   /** Nearest first. */
   zones: ZoneTerms[];
+  /** The days the shop delivers, and how a customer chooses one (decision 100). */
+  delivery: DeliverySchedule;
 };
 
 /**
@@ -54,6 +58,7 @@ export const DEFAULT_SETTINGS: ShopSettings = {
     zoneWith({ name: "extended", upToMiles: 20, minimumOrderCents: 5000 }),
     zoneWith({ name: "premium", upToMiles: 25, minimumOrderCents: 10000 }),
   ],
+  delivery: DEFAULT_DELIVERY_SCHEDULE,
 };
 
 /** The zone an exact distance falls in (nearest first), or null outside every zone. */
@@ -80,6 +85,8 @@ export type ShopTerms = {
   minimumOrderCents: number;
   radiusMiles: number;
   zones: { name: string; upToMiles: number; minimumOrderCents: number; shippingFeeCents: number; freeShippingThresholdCents: number }[];
+  /** What the copy says of the delivery days (app/lib/delivery-schedule.ts's scheduleSentence). */
+  delivery: Pick<DeliverySchedule, "days" | "cutoff" | "leadDays">;
 };
 
 export function shopTerms(settings: ShopSettings): ShopTerms {
@@ -95,6 +102,7 @@ export function shopTerms(settings: ShopSettings): ShopTerms {
       shippingFeeCents: zone.shippingFeeCents ?? settings.shippingFeeCents,
       freeShippingThresholdCents: zone.freeShippingThresholdCents ?? settings.freeShippingThresholdCents,
     })),
+    delivery: { days: settings.delivery.days, cutoff: settings.delivery.cutoff, leadDays: settings.delivery.leadDays },
   };
 }
 

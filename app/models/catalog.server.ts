@@ -5,6 +5,8 @@ import { env } from "~/utils/env.server";
 import { z } from "zod";
 import { DEFAULT_SETTINGS, type ShopSettings } from "~/lib/shop-settings";
 import { storedZoneSchema } from "~/models/zone-terms.server";
+import { deliveryScheduleSchema } from "~/models/delivery-schedule.server";
+import { DEFAULT_DELIVERY_SCHEDULE } from "~/lib/delivery-schedule";
 import { parseStored } from "~/utils/stored.server";
 import { nutritionClaims, type ProductFacts } from "~/lib/product-facts";
 import { allergyLabelOf, productFactsOf } from "~/models/product-facts.server";
@@ -91,6 +93,8 @@ export async function readSettings(client: Pick<PrismaClient, "shopSettings"> = 
     kitchen: { lat: row.kitchenLat, lon: row.kitchenLon },
     kitchenAddress: row.kitchenAddress,
     zones: parseStored("ShopSettings.zones", storedZonesSchema, row.zones),
+    delivery:
+      row.deliverySchedule === null ? DEFAULT_DELIVERY_SCHEDULE : parseStored("ShopSettings.deliverySchedule", deliveryScheduleSchema, row.deliverySchedule),
   };
 }
 

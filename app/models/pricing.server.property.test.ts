@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DISCOUNT_SCOPES } from "~/lib/discount-code";
 import type { StoredOffer } from "~/models/discount-kinds.server";
-import { zoneWith, type ShopSettings, type ZoneTerms } from "~/lib/shop-settings";
+import { DEFAULT_SETTINGS, zoneWith, type ShopSettings, type ZoneTerms } from "~/lib/shop-settings";
 import { coveredSubtotalCents, priceLines, type AppliedDiscount } from "~/models/pricing.server";
 
 /**
@@ -40,6 +40,7 @@ const settings: fc.Arbitrary<ShopSettings> = fc
       minimumOrderCents: cents(50_000),
       kitchen: fc.constant({ lat: 34.0443, lon: -118.4509 }),
       zones: fc.constant(zones),
+      delivery: fc.constant(DEFAULT_SETTINGS.delivery),
     }),
   );
 

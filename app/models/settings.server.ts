@@ -2,6 +2,7 @@ import type { Prisma } from "~/generated/prisma/client";
 import { recordAudit } from "~/models/audit.server";
 import { changeCatalog, readSettings } from "~/models/catalog.server";
 import type { ShopSettings } from "~/lib/shop-settings";
+import type { DeliverySchedule } from "~/lib/delivery-schedule";
 import { centsToDollars } from "~/lib/money";
 import { zoneJson, type ZoneJson } from "~/models/zone-terms.server";
 
@@ -21,6 +22,7 @@ export async function saveSettings(actorEmail: string, settings: ShopSettings): 
     kitchenLon: settings.kitchen.lon,
     kitchenAddress: settings.kitchenAddress ?? null,
     zones: settings.zones as unknown as Prisma.InputJsonValue,
+    deliverySchedule: settings.delivery as unknown as Prisma.InputJsonValue,
   };
   return changeCatalog(async (tx) => {
     const before = await readSettings(tx);
@@ -39,6 +41,8 @@ export type SettingsJson = {
   /** `address`: the street address it was found at, or null where the owner set only the coordinates. */
   kitchen: { lat: number; lon: number; address: string | null };
   zones: ZoneJson[];
+  /** The delivery schedule (decision 100), as save-settings takes it back. */
+  delivery: DeliverySchedule;
 };
 
 export function settingsJson(settings: ShopSettings): SettingsJson {
@@ -48,5 +52,6 @@ export function settingsJson(settings: ShopSettings): SettingsJson {
     minimumOrder: centsToDollars(settings.minimumOrderCents),
     kitchen: { lat: settings.kitchen.lat, lon: settings.kitchen.lon, address: settings.kitchenAddress ?? null },
     zones: settings.zones.map(zoneJson),
+    delivery: settings.delivery,
   };
 }

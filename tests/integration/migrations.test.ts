@@ -74,6 +74,7 @@ const MIGRATION_ONLY_INDEXES = [
   "Order_last_name_key_idx",
   "Order_part_refunded_idx",
   "Order_to_prepare_idx",
+  "Order_delivery_day_idx",
 ];
 
 /** What a PostgreSQL database's tables are: columns, indexes, constraints and enum types, schema_migrations left out. */

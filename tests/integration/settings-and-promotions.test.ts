@@ -45,12 +45,25 @@ const DEFAULTS: SettingsJson = {
     { name: "extended", upToMiles: 20, minimumOrder: 50, shippingFee: null, freeShippingThreshold: null },
     { name: "premium", upToMiles: 25, minimumOrder: 100, shippingFee: null, freeShippingThreshold: null },
   ],
+  // The requirements' promise (§9): weekdays, 2 days ahead, ordered by 2pm (decision 100).
+  delivery: {
+    days: ["mon", "tue", "wed", "thu", "fri"],
+    leadDays: 2,
+    cutoff: "14:00",
+    windowDays: 14,
+    capacityPerDay: null,
+    closedDates: [],
+    slots: [],
+    zoneDays: {},
+  },
 };
 
 const withZone = (index: number, change: Partial<SettingsJson["zones"][number]>): SettingsJson => ({
   ...DEFAULTS,
   zones: DEFAULTS.zones.map((zone, at) => (at === index ? { ...zone, ...change } : zone)),
 });
+
+const withDelivery = (change: Partial<SettingsJson["delivery"]>): SettingsJson => ({ ...DEFAULTS, delivery: { ...DEFAULTS.delivery, ...change } });
 
 async function owner() {
   return (await signedInAdmin("owner", "owner")).cookie;
@@ -103,6 +116,26 @@ describe("get-settings and save-settings", () => {
     expect(JSON.parse(audit.after ?? "null")).toMatchObject({ shippingFeeCents: 800, minimumOrderCents: 2500 });
   });
 
+  it("keep the owner's delivery schedule (issue 39), and the saved one when a save leaves it out", async () => {
+    const cookie = await owner();
+    const delivery: SettingsJson["delivery"] = {
+      days: ["tue", "thu", "sat"],
+      leadDays: 1,
+      cutoff: "09:30",
+      windowDays: 21,
+      capacityPerDay: 40,
+      closedDates: ["2026-12-25", "2026-12-24"],
+      slots: [{ id: "morning", label: "9am–12pm", start: "09:00", end: "12:00", capacity: 15 }],
+      zoneDays: { premium: ["sat"] },
+    };
+    const saved = await readJson<SettingsJson>(await save({ ...DEFAULTS, delivery }, cookie));
+    // Closed dates in order, each once.
+    expect(saved.delivery).toEqual({ ...delivery, closedDates: ["2026-12-24", "2026-12-25"] });
+    const { delivery: _left, ...withoutSchedule } = { ...DEFAULTS, shippingFee: 9 };
+    expect((await readJson<SettingsJson>(await save(withoutSchedule, cookie))).delivery).toEqual(saved.delivery);
+    expect((await readJson<SettingsJson>(await callFunction("get-settings", {}, { cookie }))).delivery).toEqual(saved.delivery);
+  });
+
   it.each<[string, SettingsJson, string, string]>([
     ["zones that overlap", withZone(1, { upToMiles: 10 }), "zones.1.upToMiles", "Must reach further than the zone before it (10 miles)"],
     ["a negative fee", { ...DEFAULTS, shippingFee: -1 }, "shippingFee", "Shipping fee cannot be negative"],
@@ -111,6 +144,30 @@ describe("get-settings and save-settings", () => {
     ["no zone at all", { ...DEFAULTS, zones: [] }, "zones", "Keep at least one zone: without one the shop delivers nowhere"],
     ["a kitchen off the globe", { ...DEFAULTS, kitchen: { lat: 95, lon: 0, address: null } }, "kitchen.lat", "Latitude is between -90 and 90"],
     ["a zone's negative threshold", withZone(0, { freeShippingThreshold: -5 }), "zones.0.freeShippingThreshold", "Free shipping threshold cannot be negative"],
+    // The delivery schedule (issue 39, decision 100).
+    ["no delivery day", withDelivery({ days: [] }), "delivery.days", "Choose at least one day for delivery days"],
+    ["a cutoff that is no time", withDelivery({ cutoff: "2pm" }), "delivery.cutoff", "Cutoff is a time from 00:00 to 23:59 (HH:MM)"],
+    ["negative lead days", withDelivery({ leadDays: -1 }), "delivery.leadDays", "Lead days cannot be negative"],
+    ["a day with no room", withDelivery({ capacityPerDay: 0 }), "delivery.capacityPerDay", "Orders a day is at least 1 order (leave it empty for no limit)"],
+    ["a closed date that is no day", withDelivery({ closedDates: ["2026-02-30"] }), "delivery.closedDates.0", "No such day"],
+    [
+      "a window that ends before it starts",
+      withDelivery({ slots: [{ id: "am", label: "Morning", start: "12:00", end: "09:00", capacity: null }] }),
+      "delivery.slots.0.end",
+      "Ends after it starts (12:00)",
+    ],
+    [
+      "two windows of one id",
+      withDelivery({
+        slots: [
+          { id: "am", label: "Morning", start: "09:00", end: "12:00", capacity: null },
+          { id: "am", label: "Noon", start: "12:00", end: "14:00", capacity: 3 },
+        ],
+      }),
+      "delivery.slots.1.id",
+      'Another window is "am"',
+    ],
+    ["days for a zone the shop does not have", withDelivery({ zoneDays: { faraway: ["sat"] } }), "delivery.zoneDays.faraway", 'No zone is called "faraway"'],
   ])("refuse %s with a field error, and keep the terms as they were", async (_case, body, field, message) => {
     const cookie = await owner();
     const response = await save(body, cookie);
@@ -201,6 +258,7 @@ describe("the shop follows the owner's terms", () => {
       minimumOrderCents: 1500,
       radiusMiles: 30,
       zones: [{ name: "standard", upToMiles: 30, minimumOrderCents: 0, shippingFeeCents: 750, freeShippingThresholdCents: 4000 }],
+      delivery: { days: ["mon", "tue", "wed", "thu", "fri"], cutoff: "14:00", leadDays: 2 },
     });
     expect(page.cart.price).toMatchObject({
       subtotalCents: 1800,

@@ -1,0 +1,111 @@
+/**
+ * The owner's delivery schedule (issue 39, decision 100): the weekdays the
+ * shop delivers, how many of them an order needs, the day's cutoff, how far
+ * ahead a customer may choose, a day's and a window's room, closed dates and
+ * the days each zone is served. Browser-safe: the types, the requirements'
+ * promise as defaults, and the words the pages and emails say a day and the
+ * schedule with. Which days are on offer is decided on the server
+ * (app/models/delivery-days.server.ts).
+ */
+
+/** Weekdays as the schedule names them, Sunday first (as Date's getUTCDay counts them). */
+export const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+const WEEKDAY_NAMES: Record<Weekday, string> = {
+  sun: "Sunday",
+  mon: "Monday",
+  tue: "Tuesday",
+  wed: "Wednesday",
+  thu: "Thursday",
+  fri: "Friday",
+  sat: "Saturday",
+};
+
+/** A delivery window of a day: "9am–12pm", from `start` to `end` (HH:MM, Los Angeles), with room for `capacity` orders (null: no limit). */
+export type DeliverySlot = { id: string; label: string; start: string; end: string; capacity: number | null };
+
+export type DeliverySchedule = {
+  /** The weekdays the shop delivers. */
+  days: Weekday[];
+  /** The earliest day is this many delivery days after the day the order counts as placed. */
+  leadDays: number;
+  /** "HH:MM" in Los Angeles: an order after it counts as placed the next day. */
+  cutoff: string;
+  /** How many days ahead of today a customer may choose. */
+  windowDays: number;
+  /** Orders a day; null: no limit. */
+  capacityPerDay: number | null;
+  /** "YYYY-MM-DD" days without deliveries (holidays). */
+  closedDates: string[];
+  /** Optional windows of a day; none: the day is the only choice. */
+  slots: DeliverySlot[];
+  /** A zone's name → the weekdays it is served, in place of `days` (e.g. "premium": ["sat"]). */
+  zoneDays: Record<string, Weekday[]>;
+};
+
+/** The requirements' promise (§9: 2-3 business days, shipped within 24 hours): what a shop whose owner has set nothing offers. */
+export const DEFAULT_DELIVERY_SCHEDULE: DeliverySchedule = {
+  days: ["mon", "tue", "wed", "thu", "fri"],
+  leadDays: 2,
+  cutoff: "14:00",
+  windowDays: 14,
+  capacityPerDay: null,
+  closedDates: [],
+  slots: [],
+  zoneDays: {},
+};
+
+/** The shop's clock: every day and time of the schedule is read in Los Angeles. */
+export const SHOP_TIME_ZONE = "America/Los_Angeles";
+
+/** Why a day of the window cannot be chosen. */
+export type UnavailableReason = "full" | "closed" | "not served in your zone";
+
+/** A day of the window as get-delivery-dates answers it and the checkout shows it. */
+export type OfferedDate = {
+  date: string;
+  label: string;
+  available: boolean;
+  reason?: UnavailableReason;
+  slots: { id: string; label: string; available: boolean }[];
+};
+
+const dayLabel = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "long", day: "numeric", timeZone: "UTC" });
+
+/** "2026-12-03" → "Thursday, December 3": a calendar day, whatever the reader's time zone. */
+export function deliveryDayLabel(date: string) {
+  return dayLabel.format(new Date(`${date}T12:00:00Z`));
+}
+
+/** What a page or email says of an order's day: "Thursday, December 3, 9am–12pm" (the window only when it has one). */
+export function deliveryWhen(date: string, slotLabel: string | null | undefined) {
+  return slotLabel ? `${deliveryDayLabel(date)}, ${slotLabel}` : deliveryDayLabel(date);
+}
+
+/** "14:00" → "2pm", "09:30" → "9:30am". */
+export function clockLabel(time: string) {
+  const [hours = 0, minutes = 0] = time.split(":").map(Number);
+  const suffix = hours < 12 ? "am" : "pm";
+  const hour = hours % 12 === 0 ? 12 : hours % 12;
+  return minutes === 0 ? `${hour}${suffix}` : `${hour}:${String(minutes).padStart(2, "0")}${suffix}`;
+}
+
+/** The weekdays in words: consecutive runs as "Monday to Friday", others listed ("Tuesday, Thursday and Saturday"). */
+export function weekdaysInWords(days: readonly Weekday[]) {
+  const sorted = WEEKDAYS.filter((day) => days.includes(day));
+  if (sorted.length === 0) return "no day";
+  if (sorted.length === 7) return "every day";
+  const indexes = sorted.map((day) => WEEKDAYS.indexOf(day));
+  const consecutive = indexes.every((index, position) => position === 0 || index === indexes[position - 1]! + 1);
+  const names = sorted.map((day) => WEEKDAY_NAMES[day]);
+  if (consecutive && names.length > 2) return `${names[0]} to ${names[names.length - 1]}`;
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** What the storefront says of the schedule: "Choose your delivery day at checkout: Monday to Friday, order by 2pm for delivery in 2 days". */
+export function scheduleSentence(schedule: Pick<DeliverySchedule, "days" | "cutoff" | "leadDays">) {
+  const lead =
+    schedule.leadDays === 0 ? "for delivery the same day" : `for delivery in ${schedule.leadDays} ${schedule.leadDays === 1 ? "day" : "days"}`;
+  return `Choose your delivery day at checkout: ${weekdaysInWords(schedule.days)}, order by ${clockLabel(schedule.cutoff)} ${lead}`;
+}
