@@ -1,15 +1,17 @@
 import Stripe from "stripe";
 import { z } from "zod";
 import { MAX_LINE_QUANTITY } from "~/lib/cart";
-import { shippingSchema } from "~/lib/checkout-form";
+import { addressSchema, shippingSchema } from "~/lib/checkout-form";
 import { DELIVERY_PROBLEMS } from "~/lib/delivery-zones";
 import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
 import { canonicalMailbox, EMAIL_MAX_LENGTH, emailSchema } from "~/lib/email";
 import { HONEYPOT_FIELD } from "~/lib/forms";
-import { messages, partnershipMessages } from "~/lib/messages";
+import { messages, outsideAreaMessage, partnershipMessages } from "~/lib/messages";
 import { centsToDollars, dollarsToCents } from "~/lib/money";
 import { describePartnershipErrors, partnershipSchema } from "~/lib/partnership-form";
-import type { DeliveryCheck } from "~/models/delivery.server";
+import { checkDeliveryOf, type DeliveryCheck } from "~/models/delivery.server";
+import { deliveryDatesFor } from "~/models/delivery-days.server";
+import { shopSettings } from "~/models/catalog.server";
 import { subscribe } from "~/models/newsletter.server";
 import { placeOrder, verifyPayment, type CheckoutRefusal } from "~/models/orders.server";
 import { submitInquiry } from "~/models/partnership.server";
@@ -22,6 +24,7 @@ import { publicOrigin } from "~/utils/origin.server";
 import { defineFunction } from "./define.server";
 
 const lineQuantity = z.number().int().min(1).max(MAX_LINE_QUANTITY);
+const calendarDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "is a day (YYYY-MM-DD)");
 /**
  * A cart line for validate-discount-code: the shop's own `{ productId, quantity }`,
  * or the spec's `{ product: { id, … }, quantity }` as simple-checkout takes it.
@@ -62,7 +65,13 @@ const checkoutSchema = z.object({
   email: z.string().max(EMAIL_MAX_LENGTH).optional(),
   discountCode: z.string().max(DISCOUNT_CODE_MAX_LENGTH).nullable().optional(),
   discountAmount: z.number().nonnegative().optional(),
+  /** The delivery day the customer chose, and its window (decision 100); without them, the earliest with room. */
+  deliveryDate: calendarDay.optional(),
+  deliverySlot: z.string().max(30).optional(),
 });
+
+/** get-delivery-dates: an address, or its ZIP code alone (placed at its middle). */
+const deliveryDatesSchema = addressSchema.partial({ address: true, city: true, state: true });
 
 const statusFor: Record<CheckoutRefusal, number> = {
   "invalid-code": 400,
@@ -75,6 +84,7 @@ const statusFor: Record<CheckoutRefusal, number> = {
   "out-of-stock": 409,
   "payment-provider": 502,
   "in-progress": 409,
+  "delivery-day": 409,
 };
 
 /** The delivery check as requirements §3 answers it: the minimum in dollars, an `error` when the address could not be checked. */
@@ -187,13 +197,41 @@ export const storefrontFunctions = {
         expectedUnitPrices: body.items.flatMap(({ product }) =>
           product.price === undefined ? [] : [{ productId: product.id, unitPriceCents: dollarsToCents(product.price) }],
         ),
+        deliveryDay: { date: body.deliveryDate, slot: body.deliverySlot },
       });
-      if (placed.ok) return { url: placed.url, orderId: placed.orderId };
+      if (placed.ok) {
+        const { date, slot } = placed.deliveryDay;
+        return { url: placed.url, orderId: placed.orderId, deliveryDate: date, deliverySlot: slot };
+      }
       return apiError(statusFor[placed.refusal], placed.message.description, {
         title: placed.message.title,
         delivery: placed.delivery && deliveryJson(placed.delivery),
         ...(placed.price && figuresJson(placed.price, body.items)),
+        ...(placed.dates && { dates: placed.dates }),
       });
+    },
+  }),
+
+  /**
+   * { zipCode, address?, city?, state? } → { zone, dates: [{ date, label, available,
+   * reason?, slots: [{ id, label, available }] }] }: the days of the window from the
+   * earliest on, in order, for the address's zone, each unavailable one with why
+   * ("full", "closed", "not served in your zone") (decision 100). An address
+   * outside the area is answered 400 with the delivery check, as simple-checkout does.
+   */
+  "get-delivery-dates": defineFunction({
+    access: "public",
+    rateLimit: "delivery",
+    body: deliveryDatesSchema,
+    example: { zipCode: "90025", address: "11500 W Olympic Blvd", city: "Los Angeles", state: "CA" },
+    async run({ body }) {
+      const delivery = await checkDeliveryOf(body);
+      if (!delivery.ok) {
+        const message = delivery.reason === "outside-area" ? outsideAreaMessage(delivery.radiusMiles) : messages.deliveryError;
+        return apiError(400, message.description, { title: message.title, delivery: deliveryJson(delivery) });
+      }
+      const { delivery: schedule } = await shopSettings();
+      return { zone: delivery.zone, dates: await deliveryDatesFor(schedule, delivery.zone) };
     },
   }),
 

@@ -105,7 +105,6 @@ export function weekdaysInWords(days: readonly Weekday[]) {
 
 /** What the storefront says of the schedule: "Choose your delivery day at checkout: Monday to Friday, order by 2pm for delivery in 2 days". */
 export function scheduleSentence(schedule: Pick<DeliverySchedule, "days" | "cutoff" | "leadDays">) {
-  const lead =
-    schedule.leadDays === 0 ? "for delivery the same day" : `for delivery in ${schedule.leadDays} ${schedule.leadDays === 1 ? "day" : "days"}`;
+  const lead = schedule.leadDays === 0 ? "for delivery the same day" : `for delivery in ${schedule.leadDays} ${schedule.leadDays === 1 ? "day" : "days"}`;
   return `Choose your delivery day at checkout: ${weekdaysInWords(schedule.days)}, order by ${clockLabel(schedule.cutoff)} ${lead}`;
 }

@@ -172,9 +172,7 @@ describe("the words", () => {
   });
 
   it("state the schedule the owner set", () => {
-    expect(scheduleSentence(DEFAULT_DELIVERY_SCHEDULE)).toBe(
-      "Choose your delivery day at checkout: Monday to Friday, order by 2pm for delivery in 2 days",
-    );
+    expect(scheduleSentence(DEFAULT_DELIVERY_SCHEDULE)).toBe("Choose your delivery day at checkout: Monday to Friday, order by 2pm for delivery in 2 days");
     expect(scheduleSentence({ days: ["tue", "thu", "sat"], cutoff: "09:30", leadDays: 1 })).toBe(
       "Choose your delivery day at checkout: Tuesday, Thursday and Saturday, order by 9:30am for delivery in 1 day",
     );

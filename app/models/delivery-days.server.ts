@@ -1,12 +1,5 @@
 import { sql as sqlText } from "kysely";
-import {
-  SHOP_TIME_ZONE,
-  WEEKDAYS,
-  deliveryDayLabel,
-  type DeliverySchedule,
-  type OfferedDate,
-  type UnavailableReason,
-} from "~/lib/delivery-schedule";
+import { SHOP_TIME_ZONE, WEEKDAYS, deliveryDayLabel, type DeliverySchedule, type OfferedDate, type UnavailableReason } from "~/lib/delivery-schedule";
 import { advisoryXactLock, sqlDb, type Sql } from "~/utils/db.server";
 
 /**
@@ -164,11 +157,7 @@ const HOLDING_PAYMENTS = ["unpaid", "paid"] as const;
 export async function takenPlaces(from: CalendarDate, to: CalendarDate, sql: Sql["db"] = sqlDb()): Promise<Map<CalendarDate, DayTaken>> {
   const rows = await sql
     .selectFrom("Order")
-    .select([
-      sqlText<string>`to_char("deliveryDate", 'YYYY-MM-DD')`.as("date"),
-      "deliverySlot",
-      (eb) => eb.fn.countAll<number>().as("orders"),
-    ])
+    .select([sqlText<string>`to_char("deliveryDate", 'YYYY-MM-DD')`.as("date"), "deliverySlot", (eb) => eb.fn.countAll<number>().as("orders")])
     .where("deliveryDate", ">=", sqlText<Date>`${from}::date`)
     .where("deliveryDate", "<=", sqlText<Date>`${to}::date`)
     .where("paymentStatus", "in", HOLDING_PAYMENTS)

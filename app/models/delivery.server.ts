@@ -1,7 +1,7 @@
 import type { DeliveryProblem } from "~/lib/delivery-zones";
 import { deliveryRadiusMiles, zoneForDistance, type Position as KitchenPosition, type ShopSettings } from "~/lib/shop-settings";
 import { shopSettings } from "~/models/catalog.server";
-import { geocodeAddress, type Position, type StreetAddress } from "~/services/geocoder.server";
+import { geocodeAddress, zipCentroid, type Position, type StreetAddress } from "~/services/geocoder.server";
 import { describeError } from "~/utils/errors.server";
 import { shouldRetryLater } from "~/utils/db.server";
 
@@ -49,6 +49,19 @@ export async function checkDelivery(street: StreetAddress): Promise<DeliveryChec
     console.error(`Delivery check failed: ${describeError(error)}`);
     return { ok: false, reason: "check-failed" };
   }
+}
+
+/**
+ * The zone of an address known perhaps only by its ZIP code (get-delivery-dates):
+ * the whole address is checked as checkout checks it; a ZIP code alone is
+ * placed at its middle, as the shop places an address the geocoder cannot.
+ */
+export async function checkDeliveryOf(where: Partial<StreetAddress> & { zipCode: string }): Promise<DeliveryCheck> {
+  const { address, city, state, zipCode } = where;
+  if (address && city && state) return checkDelivery({ address, city, state, zipCode });
+  const [position, settings] = await Promise.all([zipCentroid(zipCode), shopSettings({ maxAgeMs: 0 })]);
+  if (!position) return { ok: false, reason: "not-located" };
+  return deliveryForDistance(settings, distanceMiles(settings.kitchen, position));
 }
 
 export type { KitchenPosition };

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql as sqlText } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { phoneKey } from "~/lib/phone";
 import { at, db, isUniqueViolation, sqlDb, sqlIn, transaction, withTryLock, inTransaction, type Sql } from "~/utils/db.server";
@@ -38,7 +39,9 @@ import {
   type AppliedDiscount,
   type OrderPrice,
 } from "~/models/pricing.server";
-import { catalogChangedHere, type Product } from "~/models/catalog.server";
+import { catalogChangedHere, shopSettings, type Product } from "~/models/catalog.server";
+import { deliveryDatesFor, everyChoice, holdDeliveryPlace, pickDelivery, type DeliveryChoice } from "~/models/delivery-days.server";
+import { deliveryWhen, type DeliverySchedule, type OfferedDate } from "~/lib/delivery-schedule";
 
 /**
  * An order's life: placed (written unpaid with its Stripe Checkout Session,
@@ -59,11 +62,16 @@ export type CheckoutRefusal =
   | "out-of-stock"
   | "payment-provider"
   /** Another attempt of the same mailbox holds its first-order code and is being set up (409). */
-  | "in-progress";
+  | "in-progress"
+  /** The delivery day (or window) asked for is not on offer, or no day is (409, with the days on offer). */
+  | "delivery-day";
+
+/** The day (and window) an order is delivered on, as it was offered: its window's words too. */
+export type DeliveryDay = { date: string; slot: string | null; slotLabel: string | null };
 
 export type PlaceOrderResult =
-  | { ok: true; orderId: string; url: string; totalCents: number }
-  | { ok: false; refusal: CheckoutRefusal; message: Message; delivery?: DeliveryCheck; price?: OrderPrice };
+  | { ok: true; orderId: string; url: string; totalCents: number; deliveryDay: DeliveryDay }
+  | { ok: false; refusal: CheckoutRefusal; message: Message; delivery?: DeliveryCheck; price?: OrderPrice; dates?: OfferedDate[] };
 
 export type PlaceOrderInput = {
   items: { productId: string; quantity: number }[];
@@ -76,10 +84,38 @@ export type PlaceOrderInput = {
   expectedDiscountCents?: number;
   /** The unit prices a client showed (simple-checkout's items[].product.price), line by line: refused when ours differ. */
   expectedUnitPrices?: { productId: string; unitPriceCents: number }[];
+  /** The delivery day (and window) the customer chose; without a day, the earliest with room is taken. */
+  deliveryDay?: { date?: string | null; slot?: string | null };
 };
 
-const refuse = (refusal: CheckoutRefusal, message: Message, extra: { delivery?: DeliveryCheck; price?: OrderPrice } = {}) =>
+const refuse = (refusal: CheckoutRefusal, message: Message, extra: { delivery?: DeliveryCheck; price?: OrderPrice; dates?: OfferedDate[] } = {}) =>
   ({ ok: false, refusal, message, ...extra }) as const;
+
+/** A chosen day (or window) that is no longer, or never was, on offer. */
+const dayNotOffered: Message = {
+  title: "Delivery Day Unavailable",
+  description: "That delivery day is no longer available. Please choose another day.",
+  destructive: true,
+};
+
+const noDayOpen: Message = {
+  title: "No Delivery Day Available",
+  description: "Every delivery day we can offer is full or closed. Please contact us to arrange your delivery.",
+  destructive: true,
+};
+
+/**
+ * The days an order may take, in the order it tries them: the one the
+ * customer chose (if it is on offer with room now), or, with none chosen,
+ * every day and window on offer, the earliest first.
+ */
+function deliveryChoices(offered: OfferedDate[], wanted: PlaceOrderInput["deliveryDay"]): DeliveryChoice[] {
+  if (wanted?.date) {
+    const chosen = pickDelivery(offered, wanted);
+    return chosen ? [chosen] : [];
+  }
+  return everyChoice(offered);
+}
 
 /**
  * What the customer was shown that the shop no longer charges: the one
@@ -152,17 +188,24 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResu
   const changed = shownFiguresChanged(input, price);
   if (changed) return refuse("total-changed", totalChangedMessage(price.totalCents, changed.repriced), { delivery, price });
 
+  // The delivery day: the one chosen, if it is on offer for the address's zone now; else the earliest with room.
+  const { delivery: schedule } = await shopSettings();
+  const offered = await deliveryDatesFor(schedule, delivery.zone);
+  const choices = deliveryChoices(offered, input.deliveryDay);
+  if (choices.length === 0) return refuse("delivery-day", input.deliveryDay?.date ? dayNotOffered : noDayOpen, { delivery, price, dates: offered });
+  const day: Day = { schedule, choices, offered };
+
   const customer = { ...input.shipping, email, mailbox };
   // A first-order code is held per mailbox: the unique claim lets one unpaid order of the mailbox hold it.
   const claim = discount?.firstOrderOnly ? `${discount.code}:${mailbox}` : null;
-  const placed = await reserveAndCreate(customer, price, discount, delivery, claim);
+  const placed = await reserveAndCreate(customer, price, discount, delivery, day, claim);
   let opened: PlaceOrderResult;
   if (placed.ok) opened = await openPaymentPage(placed.order, input.origin);
   else if (placed.refusal !== "claim-held") return placed;
   else {
     // An earlier attempt of this mailbox holds the claim (so there is one, and its code): take it over, one attempt at a time (decision 080).
     opened = await takeOverClaim(claim!, discount!.code, async () => {
-      const unclaimed = await reserveAndCreate(customer, price, discount, delivery, null);
+      const unclaimed = await reserveAndCreate(customer, price, discount, delivery, day, null);
       if (!unclaimed.ok) return unclaimed.refusal === "claim-held" ? refuse("in-progress", checkoutInProgress) : unclaimed;
       return openPaymentPage(unclaimed.order, input.origin);
     });
@@ -218,7 +261,7 @@ async function openPaymentPage(order: PlacedOrder, origin: string): Promise<Plac
       destructive: true,
     });
   }
-  return { ok: true, orderId: order.id, url: session.url, totalCents: order.totalCents, sessionId: session.id };
+  return { ok: true, orderId: order.id, url: session.url, totalCents: order.totalCents, deliveryDay: order.deliveryDay, sessionId: session.id };
 }
 
 /**
@@ -323,7 +366,10 @@ type Customer = Shipping & { mailbox: string };
 const CLAIM_HELD = { ok: false, refusal: "claim-held" } as const;
 
 /** The order as the rest of placing it needs it: its payment page is made from these. */
-type PlacedOrder = SessionOrder & { totalCents: number };
+type PlacedOrder = SessionOrder & { totalCents: number; deliveryDay: DeliveryDay };
+
+/** The delivery days an order may take, in order, and what was on offer (what a refusal answers). */
+type Day = { schedule: DeliverySchedule; choices: DeliveryChoice[]; offered: OfferedDate[] };
 
 /**
  * Writes the order and reserves its code in one transaction. The code's use
@@ -334,10 +380,17 @@ type PlacedOrder = SessionOrder & { totalCents: number };
  * 068): the order and its lines in one statement, then the stock it holds.
  * A deadlock with another order's stock is run again (transaction()).
  */
-async function reserveAndCreate(customer: Customer, price: OrderPrice, discount: AppliedDiscount | null, delivery: DeliveryInRange, claim: string | null) {
+async function reserveAndCreate(
+  customer: Customer,
+  price: OrderPrice,
+  discount: AppliedDiscount | null,
+  delivery: DeliveryInRange,
+  day: Day,
+  claim: string | null,
+) {
   try {
     let catalogMoved = false;
-    const written = await transaction(async (sql) => {
+    const written = await transaction(async (sql): Promise<PlacedOrder | "code" | "day"> => {
       const now = at(new Date());
       if (discount) {
         const { numUpdatedRows } = await sql.db
@@ -349,8 +402,12 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
           // The instant as a parameter of the column's own type (a Date would go in the process's time zone).
           .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", eb.cast<Date>(eb.val(now), "timestamp"))]))
           .executeTakeFirst();
-        if (numUpdatedRows === 0n) return null;
+        if (numUpdatedRows === 0n) return "code";
       }
+      // The day's place, held like stock: taken under the day's lock, by the order written below (decision 100).
+      const held = await holdDeliveryPlace(sql, day.schedule, day.choices);
+      if (!held) return "day";
+      const slotLabel = held.slot === null ? null : (day.schedule.slots.find((slot) => slot.id === held.slot)?.label ?? null);
       const order: PlacedOrder = {
         id: randomUUID(),
         email: customer.email,
@@ -359,6 +416,8 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
         shippingCents: price.shippingCents,
         totalCents: price.totalCents,
         items: price.lines.map((line) => ({ name: line.product.name, unitPriceCents: line.product.priceCents, quantity: line.quantity })),
+        deliveryDay: { date: held.date, slot: held.slot, slotLabel },
+        deliveryWhen: deliveryWhen(held.date, slotLabel),
       };
       // One statement: the order, and its lines in the cart's order (their ids ascending).
       const items = await sql.db
@@ -380,6 +439,9 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
               totalCents: price.totalCents,
               deliveryZone: delivery.zone,
               distanceTenths: Math.round(delivery.miles * 10),
+              deliveryDate: sqlText<Date>`${held.date}::date`,
+              deliverySlot: held.slot,
+              deliverySlotLabel: slotLabel,
               createdAt: now,
               updatedAt: now,
             })
@@ -403,7 +465,12 @@ async function reserveAndCreate(customer: Customer, price: OrderPrice, discount:
     });
     // Committed: this instance's next page shows what is left now (a sold-out product no longer for sale).
     if (catalogMoved) catalogChangedHere();
-    if (written) return { ok: true as const, order: written };
+    if (written === "day") {
+      // Taken meanwhile by other checkouts: what is on offer now.
+      const dates = await deliveryDatesFor(day.schedule, delivery.zone);
+      return refuse("delivery-day", day.choices.length === 1 ? dayNotOffered : noDayOpen, { dates });
+    }
+    if (written !== "code") return { ok: true as const, order: written };
     return refuse("code-unavailable", await codeUnavailable(discount!.code));
   } catch (error) {
     if (error instanceof OutOfStock) return refuse("out-of-stock", outOfStockMessage(error));

@@ -68,6 +68,8 @@ export type SessionOrder = {
   discountCents: number;
   shippingCents: number;
   items: { name: string; unitPriceCents: number; quantity: number }[];
+  /** The delivery day and window in words: "Thursday, December 3, 9am–12pm". */
+  deliveryWhen: string;
 };
 
 export async function createCheckoutSession(order: SessionOrder, origin: string) {
@@ -96,7 +98,7 @@ export async function createCheckoutSession(order: SessionOrder, origin: string)
         mode: "payment",
         customer_email: order.email,
         client_reference_id: order.id,
-        metadata: { orderId: order.id },
+        metadata: { orderId: order.id, delivery: order.deliveryWhen },
         payment_intent_data: { metadata: { orderId: order.id } },
         line_items: order.items.map((item) => ({
           quantity: item.quantity,
@@ -106,7 +108,7 @@ export async function createCheckoutSession(order: SessionOrder, origin: string)
           {
             shipping_rate_data: {
               type: "fixed_amount",
-              display_name: order.shippingCents > 0 ? "Frozen local delivery" : "Free frozen local delivery",
+              display_name: `${order.shippingCents > 0 ? "Frozen local delivery" : "Free frozen local delivery"}: ${order.deliveryWhen}`,
               fixed_amount: { amount: order.shippingCents, currency: "usd" },
             },
           },
