@@ -29,7 +29,7 @@ export const shippingSchema = z.object({
 } satisfies Record<ShippingField, z.ZodTypeAny>);
 
 export type Shipping = z.infer<typeof shippingSchema>;
-export type FieldErrors = Partial<Record<ShippingField | "code", string>>;
+export type FieldErrors = Partial<Record<ShippingField | "code" | "deliveryDay", string>>;
 
 /** What the delivery check needs of the form. */
 export const addressSchema = shippingSchema.pick({ address: true, city: true, state: true, zipCode: true });

@@ -78,6 +78,11 @@ export function deliveryDayLabel(date: string) {
   return dayLabel.format(new Date(`${date}T12:00:00Z`));
 }
 
+/** A stored calendar day (a DATE column, read at UTC midnight) as "YYYY-MM-DD". */
+export function calendarDateOf(day: Date) {
+  return day.toISOString().slice(0, 10);
+}
+
 /** What a page or email says of an order's day: "Thursday, December 3, 9am–12pm" (the window only when it has one). */
 export function deliveryWhen(date: string, slotLabel: string | null | undefined) {
   return slotLabel ? `${deliveryDayLabel(date)}, ${slotLabel}` : deliveryDayLabel(date);
@@ -107,4 +112,28 @@ export function weekdaysInWords(days: readonly Weekday[]) {
 export function scheduleSentence(schedule: Pick<DeliverySchedule, "days" | "cutoff" | "leadDays">) {
   const lead = schedule.leadDays === 0 ? "for delivery the same day" : `for delivery in ${schedule.leadDays} ${schedule.leadDays === 1 ? "day" : "days"}`;
   return `Choose your delivery day at checkout: ${weekdaysInWords(schedule.days)}, order by ${clockLabel(schedule.cutoff)} ${lead}`;
+}
+
+/**
+ * A day and window as the checkout's radio buttons send it: "2026-12-03", or
+ * "2026-12-03/morning" for a window of the day.
+ */
+export function deliveryOption(date: string, slot: string | null) {
+  return slot ? `${date}/${slot}` : date;
+}
+
+/** The day and window of a checkout's radio button; null for anything else. */
+export function parseDeliveryOption(value: string): { date: string; slot: string | null } | null {
+  const match = /^(\d{4}-\d{2}-\d{2})(?:\/([a-z0-9][a-z0-9-]{0,29}))?$/.exec(value);
+  return match ? { date: match[1]!, slot: match[2] ?? null } : null;
+}
+
+/** The words of a chosen option among the days offered: "Thursday, December 3, 9am–12pm"; null when it is not among them. */
+export function chosenDeliveryWhen(dates: readonly OfferedDate[], option: string | null) {
+  const chosen = option ? parseDeliveryOption(option) : null;
+  const day = chosen && dates.find((date) => date.date === chosen.date);
+  if (!chosen || !day) return null;
+  const slot = chosen.slot ? day.slots.find((candidate) => candidate.id === chosen.slot) : null;
+  if (chosen.slot && !slot) return null;
+  return deliveryWhen(day.date, slot?.label);
 }

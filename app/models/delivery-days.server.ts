@@ -174,10 +174,11 @@ export async function takenPlaces(from: CalendarDate, to: CalendarDate, sql: Sql
   return taken;
 }
 
-/** The days on offer now for an address in `zone`, with the places already taken. */
+/** The days on offer now for an address in `zone`, with the places already taken (none are counted when no day or window is limited). */
 export async function deliveryDatesFor(schedule: DeliverySchedule, zone: string, now = new Date()): Promise<OfferedDate[]> {
   const earliest = earliestDeliveryDay(schedule, now);
-  const taken = earliest ? await takenPlaces(earliest, lastDeliveryDay(schedule, now)) : new Map<CalendarDate, DayTaken>();
+  const counted = earliest !== null && limitsRoom(schedule);
+  const taken = counted ? await takenPlaces(earliest, lastDeliveryDay(schedule, now)) : new Map<CalendarDate, DayTaken>();
   return datesOnOffer(schedule, zone, now, taken);
 }
 

@@ -41,7 +41,7 @@ import {
 } from "~/models/pricing.server";
 import { catalogChangedHere, shopSettings, type Product } from "~/models/catalog.server";
 import { deliveryDatesFor, everyChoice, holdDeliveryPlace, pickDelivery, type DeliveryChoice } from "~/models/delivery-days.server";
-import { deliveryWhen, type DeliverySchedule, type OfferedDate } from "~/lib/delivery-schedule";
+import { calendarDateOf, deliveryWhen, type DeliverySchedule, type OfferedDate } from "~/lib/delivery-schedule";
 
 /**
  * An order's life: placed (written unpaid with its Stripe Checkout Session,
@@ -661,6 +661,8 @@ const PAID_ORDER_COLUMNS = [
   "totalCents",
   "deliveryZone",
   "distanceTenths",
+  "deliveryDate",
+  "deliverySlotLabel",
   "createdAt",
 ] as const;
 
@@ -797,7 +799,7 @@ export function findPaidOrder(orderId: string) {
 async function paidOrderWhere(column: "id" | "stripeSessionId", value: string) {
   const order = await sqlDb()
     .selectFrom("Order")
-    .select(["id", "email", "totalCents", "createdAt"])
+    .select(["id", "email", "totalCents", "createdAt", "deliveryDate", "deliverySlotLabel"])
     .select((eb) =>
       jsonArrayFrom(
         eb.selectFrom("OrderItem").select(["name", "quantity", "unitPriceCents"]).whereRef("OrderItem.orderId", "=", "Order.id").orderBy("OrderItem.id"),
@@ -808,7 +810,10 @@ async function paidOrderWhere(column: "id" | "stripeSessionId", value: string) {
     .executeTakeFirst();
   if (!order) return null;
   const items = order.items.map(({ name, quantity, unitPriceCents }) => ({ name, quantity, lineCents: lineTotalCents(unitPriceCents, quantity) }));
-  return { ...order, items };
+  const { deliveryDate, deliverySlotLabel, ...rest } = order;
+  // The day in words, as the page shows it; null for an order placed before delivery days.
+  const delivery = deliveryDate ? deliveryWhen(calendarDateOf(deliveryDate), deliverySlotLabel) : null;
+  return { ...rest, items, delivery };
 }
 
 /** What a browser needs about the order it is paying for in another tab. */

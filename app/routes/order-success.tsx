@@ -154,6 +154,12 @@ function Outcome({ outcome }: { outcome: Outcome }) {
           <dt>Date</dt>
           <dd>{longDate(order.createdAt)}</dd>
         </div>
+        {order.delivery ? (
+          <div className="order-card__delivery">
+            <dt>Delivery</dt>
+            <dd>{order.delivery}</dd>
+          </div>
+        ) : null}
       </dl>
       <h2>Your items</h2>
       <ul className="order-card__items">
@@ -169,7 +175,11 @@ function Outcome({ outcome }: { outcome: Outcome }) {
       <h2>What&apos;s Next</h2>
       <ul className="order-card__next">
         <li>You&apos;ll get a confirmation email with your order details.</li>
-        <li>Your treats ship within 24 hours, packed frozen, with tracking information.</li>
+        {order.delivery ? (
+          <li>Your treats are made for your delivery day, {order.delivery}, packed frozen, with tracking information.</li>
+        ) : (
+          <li>Your treats ship within 24 hours, packed frozen, with tracking information.</li>
+        )}
       </ul>
       <div className="order-card__actions">
         <Link to="/shop" className="button button--primary">

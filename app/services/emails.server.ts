@@ -7,6 +7,7 @@ import { kitchenTime } from "~/lib/dates";
 import { formatCents } from "~/lib/money";
 import { trackingUrl } from "~/lib/tracking";
 import { orderPageUrl } from "~/utils/order-link.server";
+import { calendarDateOf, deliveryWhen } from "~/lib/delivery-schedule";
 
 /**
  * The shop's emails as plain text and HTML. Every value from a customer is
@@ -40,7 +41,15 @@ type OrderForEmail = StoredShipping & {
   /** Given with the "shipped" status. */
   carrier?: string | null;
   trackingNumber?: string | null;
+  /** The day the customer chose and its window's words (decision 100); null for an order placed before delivery days. */
+  deliveryDate?: Date | null;
+  deliverySlotLabel?: string | null;
 };
+
+/** "Thursday, December 3, 9am–12pm", or null for an order without a chosen day. */
+function deliveryDayOf(order: OrderForEmail) {
+  return order.deliveryDate ? deliveryWhen(calendarDateOf(order.deliveryDate), order.deliverySlotLabel) : null;
+}
 
 function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -104,6 +113,16 @@ export function orderConfirmationEmail(order: OrderForEmail): EmailContent {
   const id = shortOrderId(order.id);
   // A $0 order (a 100% code with free shipping) took no payment (decision 025).
   const received = order.totalCents > 0 ? "we have your payment" : "it's on the house";
+  const day = deliveryDayOf(order);
+  const address = `${order.address}, ${order.city}, ${order.state} ${order.zipCode}`;
+  const whatsNext = day
+    ? `What's next: your treats are made for your day, packed frozen, and you'll get
+tracking details by email.
+Delivery: ${day}, to:
+  ${address}`
+    : `What's next: your treats ship within 24 hours, packed frozen, and you'll get
+tracking details by email. Delivery takes 2-3 business days to:
+  ${address}`;
   const text = `Hi ${order.firstName},
 
 Thank you for your order! ${received[0]!.toUpperCase()}${received.slice(1)} and our kitchen is on it.
@@ -111,9 +130,7 @@ Thank you for your order! ${received[0]!.toUpperCase()}${received.slice(1)} and 
 Order ${id}
 ${itemsText(order)}
 
-What's next: your treats ship within 24 hours, packed frozen, and you'll get
-tracking details by email. Delivery takes 2-3 business days to:
-  ${order.address}, ${order.city}, ${order.state} ${order.zipCode}
+${whatsNext}
 
 Follow your order: ${orderPageUrl(order.id)}
 
@@ -126,7 +143,12 @@ The ${brand.name} team`;
     `<p>Hi ${escapeHtml(order.firstName)}, ${received} and our kitchen is on it.</p>
 <p style="font-weight:700">Order ${id}</p>${itemsTable(order)}
 <h2 style="font-size:18px;color:#3f2417;margin:24px 0 8px">What's next</h2>
-<p>Your treats ship within 24 hours, packed frozen, and you'll get tracking details by email. Delivery takes 2-3 business days to ${escapeHtml(`${order.address}, ${order.city}, ${order.state} ${order.zipCode}`)}.</p>
+${
+  day
+    ? `<p style="font-weight:700">Delivery: ${escapeHtml(day)}</p>
+<p>Your treats are made for your day, packed frozen, and you'll get tracking details by email. We deliver to ${escapeHtml(address)}.</p>`
+    : `<p>Your treats ship within 24 hours, packed frozen, and you'll get tracking details by email. Delivery takes 2-3 business days to ${escapeHtml(address)}.</p>`
+}
 ${orderPageButton(order.id)}`,
   );
   return { kind: "order-confirmation", to: order.email, subject: `Your ${brand.name} order ${id} is confirmed`, text, html, orderId: order.id };
@@ -143,8 +165,9 @@ export function fulfilmentEmail(order: OrderForEmail): EmailContent {
     `Zone: ${order.deliveryZone}, ${(order.distanceTenths / 10).toFixed(1)} miles`,
     ...customerNotes(order).map((note) => `${note.label}: ${note.text}`),
   ];
+  const day = deliveryDayOf(order);
   const text = `New paid order ${id} (${order.id})
-Placed ${kitchenTime(order.createdAt)}
+Placed ${kitchenTime(order.createdAt)}${day ? `\nDelivery: ${day}` : ""}
 
 Customer:
 ${customer.map((line) => `  ${line}`).join("\n")}
@@ -153,7 +176,7 @@ Items:
 ${itemsText(order)}`;
   const html = layout(
     `New paid order ${id}`,
-    `<p style="margin:0 0 4px;font-weight:700">Customer</p>
+    `${day ? `<p style="font-size:18px;font-weight:700;color:#3f2417">Delivery: ${escapeHtml(day)}</p>\n` : ""}<p style="margin:0 0 4px;font-weight:700">Customer</p>
 <p>${customer.map(escapeHtml).join("<br>")}</p>
 <p style="margin:16px 0 4px;font-weight:700">Items</p>${itemsTable(order)}`,
   );

@@ -16,8 +16,8 @@ import { shippingFields } from "~/lib/shipping-fields";
  * once an order is placed (the order then holds the details).
  */
 
-/** The checkout's fields, plus the code the page has applied and the address it has checked. */
-export const draftFields = [...shippingFields, "code", "appliedCode", "checkedAddress"] as const;
+/** The checkout's fields, plus the code the page has applied, the address it has checked and the delivery day chosen. */
+export const draftFields = [...shippingFields, "code", "appliedCode", "checkedAddress", "deliveryDay"] as const;
 export type CheckoutDraft = Partial<Record<(typeof draftFields)[number], string>>;
 
 /** Longer than any field the form accepts, so nothing typed is cut; the form's own rules judge it later. */

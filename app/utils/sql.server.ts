@@ -37,11 +37,14 @@ import { retryConflicts } from "~/utils/database-errors.server";
 
 const UTC_TIMESTAMP = 1114;
 const INT8 = 20;
+const DATE = 1082;
 
 /** The pool's default type parsers (db.server.ts): Prisma's adapter passes its own with each of its queries. */
 export const typeParsers: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: string) => {
     if (oid === UTC_TIMESTAMP) return utcFromText;
+    // A calendar day (a delivery day) at UTC midnight, as Prisma reads it, whatever the process's time zone.
+    if (oid === DATE) return (text: string) => new Date(`${text}T00:00:00Z`);
     // Counts and sums come back as bigint; they fit a number here.
     if (oid === INT8) return (text: string) => Number(text);
     return pg.types.getTypeParser(oid, format as "text");

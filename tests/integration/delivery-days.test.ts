@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_DELIVERY_SCHEDULE, type DeliverySchedule, type OfferedDate } from "~/lib/delivery-schedule";
+import { DEFAULT_DELIVERY_SCHEDULE, deliveryDayLabel, type DeliverySchedule, type OfferedDate } from "~/lib/delivery-schedule";
 import { DEFAULT_SETTINGS } from "~/lib/shop-settings";
 import { changeCatalog } from "~/models/catalog.server";
 import { datesOnOffer } from "~/models/delivery-days.server";
-import { closeOrderPayment } from "~/models/orders.server";
+import { closeOrderPayment, findPaidOrder } from "~/models/orders.server";
 import { saveSettings } from "~/models/settings.server";
 import { db } from "~/utils/db.server";
 import { stripeMock } from "../../mocks/stripe";
@@ -119,6 +119,16 @@ describe("simple-checkout's delivery day", () => {
     const session = (await stripeMock.allSessions()).find((candidate) => candidate.metadata.orderId === morning.orderId);
     expect(session?.metadata.delivery).toMatch(/, 9am–12pm$/);
     expect((await checkout({ deliveryDate: day, deliverySlot: "morning" })).status).toBe(409);
+    // Paid: the confirmation and the kitchen's email both state the day and its window.
+    await payOrder(session!.id);
+    const words = `${deliveryDayLabel(day)}, 9am–12pm`;
+    const emails = await db.outboxMessage.findMany({ where: { orderId: morning.orderId }, select: { kind: true, text: true, html: true } });
+    expect(emails.map((email) => email.kind).sort()).toEqual(["order-confirmation", "order-fulfilment"]);
+    for (const email of emails) {
+      expect(email.text, email.kind).toContain(`Delivery: ${words}`);
+      expect(email.html, email.kind).toContain(`Delivery: ${words}`);
+    }
+    expect((await findPaidOrder(morning.orderId))?.delivery).toBe(words);
     // The day without a window named: its first window with room.
     expect(await readJson<PlacedJson>(await checkout({ deliveryDate: day }))).toMatchObject({ deliveryDate: day, deliverySlot: "evening" });
   });

@@ -6,6 +6,7 @@ import { processOutbox } from "~/services/outbox.server";
 import { findCustomerOrder } from "~/models/order-page.server";
 import { confirmedOrder, findPaidOrder } from "~/models/orders.server";
 import { db } from "~/utils/db.server";
+import { deliveryDayLabel } from "~/lib/delivery-schedule";
 import {
   callFunction,
   checkoutBody,
@@ -161,6 +162,8 @@ describe("the order path in SQL", () => {
       totalCents: stored.totalCents,
       createdAt: stored.createdAt,
       items: stored.items.map((item) => ({ name: item.name, quantity: item.quantity, lineCents: item.unitPriceCents * item.quantity })),
+      // The delivery day in words, from the day it holds (a calendar day, whatever the process's time zone).
+      delivery: deliveryDayLabel(stored.deliveryDate!.toISOString().slice(0, 10)),
     });
 
     // Moved on by the kitchen, then part refunded: the page's steps and refunds come from the same statement.

@@ -9,6 +9,8 @@ import { SHIPPING_FIELDS, shippingFields, type ShippingField } from "~/lib/shipp
 import { useShopTerms } from "~/components/shop-terms";
 import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
 import { formatCents } from "~/lib/money";
+import { chosenDeliveryWhen } from "~/lib/delivery-schedule";
+import { DeliveryDayPicker } from "~/routes/checkout/delivery-day-picker";
 
 /**
  * The checkout's one form. Every button posts an intent to /checkout (a plain
@@ -36,7 +38,10 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
   const applyButton = useRef<HTMLButtonElement>(null);
   const [hydrated, setHydrated] = useState(false);
   const [email, setEmail] = useState(state.values.email);
-  const { values, fieldErrors, discount, delivery, summary } = state;
+  const { values, fieldErrors, discount, delivery, summary, deliveryDates } = state;
+  // The day chosen among those offered: the server's, until the customer picks another.
+  const [deliveryDay, setDeliveryDay] = useState(state.deliveryDay);
+  useEffect(() => setDeliveryDay(state.deliveryDay), [state]);
   const terms = useShopTerms();
   const busy = fetcher.state !== "idle";
   const busyIntent = busy ? fetcher.formData?.get("intent") : null;
@@ -138,6 +143,10 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
   // Once the address is changed, that answer no longer holds: Place Order checks the new one, as before the first check.
   const undeliverable = Boolean(delivery && !delivery.ok) && !addressChanged;
   const checked = Boolean(delivery) && !addressChanged;
+  // The days offered are the checked address's zone's: once the address changes, the next check offers its own.
+  const days = checked && delivery?.ok ? deliveryDates : null;
+  const noDayOpen = Boolean(days && !days.some((day) => day.available));
+  const deliveryText = days ? chosenDeliveryWhen(days, deliveryDay) : null;
 
   const controls = (
     <>
@@ -173,6 +182,7 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
             {busyIntent === "check-delivery" ? "Checking…" : delivery ? "Check Again" : "Check Delivery"}
           </button>
           {delivery ? <DeliveryResult delivery={delivery} address={addressText} /> : null}
+          {days ? <DeliveryDayPicker dates={days} chosen={state.deliveryDay} error={fieldErrors.deliveryDay} onChoose={setDeliveryDay} /> : null}
         </section>
 
         <section className="panel" aria-labelledby="discount-title">
@@ -230,6 +240,11 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
             <strong>{formatCents(summary.totalCents)}</strong>
           </summary>
           <OrderSummary summary={summary} />
+          {deliveryText ? (
+            <p className="summary-delivery" data-testid="summary-delivery">
+              Delivery: {deliveryText}
+            </p>
+          ) : null}
         </details>
         {state.testCard ? (
           <p className="notice notice--warning" data-testid="test-card-hint">
@@ -241,7 +256,7 @@ export function CheckoutForm({ state, constraints, locked = false }: { state: Ch
           name="intent"
           value="place-order"
           className="button button--primary button--large button--block"
-          disabled={belowMinimum || Boolean(summary.cartProblem) || undeliverable}
+          disabled={belowMinimum || Boolean(summary.cartProblem) || undeliverable || noDayOpen}
           {...waiting}
         >
           <LockIcon /> {busyIntent === "place-order" ? "Placing order…" : checked ? "Place Order" : "Check Delivery & Continue"}

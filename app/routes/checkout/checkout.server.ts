@@ -13,6 +13,9 @@ import { canonicalMailbox, emailSchema, normalizeEmail } from "~/lib/email";
 import { formatCents } from "~/lib/money";
 import { messages, outsideAreaMessage, zoneMinimumMessage, type Message } from "~/lib/messages";
 import { placeOrder, type PendingOrder } from "~/models/orders.server";
+import { shopSettings } from "~/models/catalog.server";
+import { deliveryDatesFor, pickDelivery } from "~/models/delivery-days.server";
+import { deliveryOption, parseDeliveryOption, type OfferedDate } from "~/lib/delivery-schedule";
 import { checkDiscountCode, normalizeCode, type AppliedDiscount } from "~/models/pricing.server";
 import { summarize, type CheckoutSummary } from "~/routes/checkout/summary.server";
 import { draftToForm, type CheckoutDraft } from "~/utils/checkout-draft.server";
@@ -54,6 +57,9 @@ export type CheckoutState = {
   testCard: boolean;
   /** The order was placed: where to pay. */
   placed?: PlacedOrder;
+  /** Once the address is in the area: the days on offer for its zone (decision 100), and the one chosen ("2026-12-03/morning"). */
+  deliveryDates: OfferedDate[] | null;
+  deliveryDay: string | null;
 };
 
 /** ok: done; invalid: the customer has something to correct; provider-failed: Stripe could not be reached. */
@@ -91,8 +97,14 @@ export async function handleCheckout(
     discount: null,
     delivery: null,
     testCard: env.TEST_CHECKOUT_EMAIL !== undefined && normalizeEmail(values.email) === normalizeEmail(env.TEST_CHECKOUT_EMAIL),
+    deliveryDates: null,
+    deliveryDay: null,
   };
-  const finish = async (outcome: CheckoutOutcome = "ok") => ({ state: { ...state, summary: await summarize(cartItems, state) }, outcome });
+  const wantedDay = formText(formData, "deliveryDay", 60);
+  const finish = async (outcome: CheckoutOutcome = "ok") => {
+    if (state.delivery?.ok && !state.deliveryDates) Object.assign(state, await offerDays(state.delivery.zone, wantedDay));
+    return { state: { ...state, summary: await summarize(cartItems, state) }, outcome };
+  };
 
   // The applied code, re-checked for the current email and cart: one that
   // stopped applying is removed, and the customer is told why.
@@ -153,6 +165,11 @@ export async function handleCheckout(
       }
       // The delivery check is required once: until then, submitting performs it.
       if (!state.delivery) return checkAddress(state, key, finish);
+      // A day chosen that is no longer on offer (taken meanwhile) is said, with the days that are; nothing is placed.
+      if (state.delivery.ok) {
+        Object.assign(state, await offerDays(state.delivery.zone, wantedDay));
+        if (wantedDay && state.deliveryDay !== wantedDay) return finish(dayUnavailable(state));
+      }
 
       const quoted = parseDecimalInteger(formText(formData, "quotedTotalCents", 12));
       const placed = await placeOrder({
@@ -161,6 +178,7 @@ export async function handleCheckout(
         discountCode: state.discount?.code ?? null,
         origin,
         expectedTotalCents: quoted ?? undefined,
+        deliveryDay: (state.deliveryDay && parseDeliveryOption(state.deliveryDay)) || undefined,
       });
       if (placed.ok) {
         state.placed = { orderId: placed.orderId, shortId: shortOrderId(placed.orderId), totalCents: placed.totalCents, paymentUrl: placed.url };
@@ -168,6 +186,11 @@ export async function handleCheckout(
       }
       state.message = placed.message;
       if (placed.delivery) state.delivery = { ...placed.delivery, addressKey: key };
+      if (placed.refusal === "delivery-day" && state.delivery?.ok) {
+        // Taken by other checkouts while this one was placed: the days on offer now, the earliest chosen.
+        Object.assign(state, await offerDays(state.delivery.zone, null));
+        state.fieldErrors.deliveryDay = placed.message.description;
+      }
       if (placed.refusal === "invalid-code" || placed.refusal === "code-unavailable") {
         state.discount = null;
         state.fieldErrors.code = placed.message.description;
@@ -175,6 +198,30 @@ export async function handleCheckout(
       return finish(placed.refusal === "payment-provider" ? "provider-failed" : "invalid");
     }
   }
+}
+
+/**
+ * The days on offer for the address's zone, and the one chosen: the day
+ * asked for while it is on offer with room, else the earliest (and its first
+ * window with room); none when no day is open.
+ */
+async function offerDays(zone: string, wanted: string | null): Promise<Pick<CheckoutState, "deliveryDates" | "deliveryDay">> {
+  const { delivery: schedule } = await shopSettings();
+  const deliveryDates = await deliveryDatesFor(schedule, zone);
+  const asked = wanted ? parseDeliveryOption(wanted) : null;
+  const chosen = (asked && pickDelivery(deliveryDates, asked)) ?? pickDelivery(deliveryDates, {});
+  return { deliveryDates, deliveryDay: chosen && deliveryOption(chosen.date, chosen.slot) };
+}
+
+/** The day asked for is no longer on offer: the customer chooses again from the days that are. */
+function dayUnavailable(state: Working): CheckoutOutcome {
+  state.message = {
+    title: "Delivery Day Unavailable",
+    description: "That delivery day is no longer available. Please choose another day.",
+    destructive: true,
+  };
+  state.fieldErrors.deliveryDay = state.message.description;
+  return "invalid";
 }
 
 /** Applies the code typed in the code field for this email. */
@@ -259,7 +306,7 @@ export async function checkoutOfOpenOrder(order: PendingOrder, origin: string) {
 
 /** The draft that goes on from this answer: what was typed, the code applied and the address checked. */
 export function draftOf(state: CheckoutState): CheckoutDraft {
-  return { ...state.values, appliedCode: state.discount?.code ?? "", checkedAddress: state.delivery?.addressKey ?? "" };
+  return { ...state.values, appliedCode: state.discount?.code ?? "", checkedAddress: state.delivery?.addressKey ?? "", deliveryDay: state.deliveryDay ?? "" };
 }
 
 /** The opening state of the page: an empty form and the summary (which says at once what the $20 minimum still needs). */
@@ -274,5 +321,7 @@ export async function openCheckout(cartItems: CartItem[]): Promise<CheckoutState
     delivery: null,
     summary,
     testCard: false,
+    deliveryDates: null,
+    deliveryDay: null,
   };
 }
