@@ -3,6 +3,7 @@ import { BoxIcon, ClockIcon, SnowflakeIcon, TruckIcon } from "~/components/icons
 import { useShopTerms } from "~/components/shop-terms";
 import { formatCents, formatWholeDollars } from "~/lib/money";
 import type { ShopTerms } from "~/lib/shop-settings";
+import { scheduleSentence, scheduleTitle } from "~/lib/delivery-schedule";
 
 /**
  * What delivery promises (requirements §1, §2): the landing page's locations section
@@ -12,8 +13,9 @@ import type { ShopTerms } from "~/lib/shop-settings";
 const tilesFor = (terms: ShopTerms): IconTile[] => [
   {
     icon: ClockIcon,
-    title: "2-3 business days",
-    text: "Delivered across West LA and the South Bay, shipped within 24 hours of your order.",
+    title: scheduleTitle(terms.delivery),
+    // What the owner's schedule says (decision 100): "Choose your delivery day at checkout: Monday to Friday, …".
+    text: `${scheduleSentence(terms.delivery)}, across West LA and the South Bay.`,
   },
   {
     icon: SnowflakeIcon,

@@ -137,3 +137,16 @@ export function chosenDeliveryWhen(dates: readonly OfferedDate[], option: string
   if (chosen.slot && !slot) return null;
   return deliveryWhen(day.date, slot?.label);
 }
+
+/**
+ * The title the storefront's delivery tile gives the schedule: the
+ * requirements' "2-3 business days" while the owner keeps its promise (Monday
+ * to Friday, 2 days after the order, by 2pm), else the days it delivers.
+ */
+export function scheduleTitle(schedule: Pick<DeliverySchedule, "days" | "cutoff" | "leadDays">) {
+  const promised =
+    schedule.leadDays === DEFAULT_DELIVERY_SCHEDULE.leadDays &&
+    schedule.cutoff === DEFAULT_DELIVERY_SCHEDULE.cutoff &&
+    weekdaysInWords(schedule.days) === weekdaysInWords(DEFAULT_DELIVERY_SCHEDULE.days);
+  return promised ? "2-3 business days" : `Delivered ${weekdaysInWords(schedule.days)}`;
+}

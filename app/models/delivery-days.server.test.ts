@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DELIVERY_SCHEDULE, deliveryDayLabel, deliveryWhen, scheduleSentence, type DeliverySchedule } from "~/lib/delivery-schedule";
+import { DEFAULT_DELIVERY_SCHEDULE, deliveryDayLabel, deliveryWhen, scheduleSentence, scheduleTitle, type DeliverySchedule } from "~/lib/delivery-schedule";
 import { addDays, datesOnOffer, earliestDeliveryDay, everyChoice, pickDelivery, shopClock, type DayTaken } from "~/models/delivery-days.server";
 
 /** The schedule with `change` made: the requirements' promise otherwise (weekdays, 2 days ahead, by 2pm, 14 days). */
@@ -176,5 +176,11 @@ describe("the words", () => {
     expect(scheduleSentence({ days: ["tue", "thu", "sat"], cutoff: "09:30", leadDays: 1 })).toBe(
       "Choose your delivery day at checkout: Tuesday, Thursday and Saturday, order by 9:30am for delivery in 1 day",
     );
+  });
+
+  it("title the delivery tile with the requirements' promise while the schedule keeps it, else with the days delivered", () => {
+    expect(scheduleTitle(DEFAULT_DELIVERY_SCHEDULE)).toBe("2-3 business days");
+    expect(scheduleTitle({ ...DEFAULT_DELIVERY_SCHEDULE, days: ["mon", "tue", "wed", "thu", "fri", "sat"] })).toBe("Delivered Monday to Saturday");
+    expect(scheduleTitle({ ...DEFAULT_DELIVERY_SCHEDULE, leadDays: 1 })).toBe("Delivered Monday to Friday");
   });
 });

@@ -4,6 +4,7 @@ import { LegalPage } from "~/components/legal-page";
 import { useShopTerms } from "~/components/shop-terms";
 import { formatCents } from "~/lib/money";
 import type { ShopTerms } from "~/lib/shop-settings";
+import { scheduleSentence } from "~/lib/delivery-schedule";
 
 export const meta: MetaFunction = () => [
   { title: `Terms of Service | ${brand.name}` },
@@ -43,7 +44,8 @@ export default function Terms() {
       </p>
       <h2>Delivery</h2>
       <p>
-        We deliver within {terms.radiusMiles} miles of our West LA kitchen, in 2-3 business days, and ship within 24 hours of your order.
+        We deliver within {terms.radiusMiles} miles of our West LA kitchen. {scheduleSentence(terms.delivery)}; we make each order for the day its customer
+        chose, and a day that is full or closed cannot be chosen.
         {zoneMinimumWords(terms)}
       </p>
       <h2>Our products</h2>
