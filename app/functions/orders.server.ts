@@ -14,6 +14,8 @@ import {
 import { cancelOrder } from "~/models/cancellation.server";
 import { reconcilePayments } from "~/models/orphan-orders.server";
 import { getPreparation } from "~/models/preparation.server";
+import { moveDelivery } from "~/models/delivery-change.server";
+import { deliveryWhen } from "~/lib/delivery-schedule";
 import { previewRefund, refundOrder, type RefundResult } from "~/models/refunds.server";
 import { REFUND_REASON } from "~/lib/orders";
 import { apiError } from "~/utils/api.server";
@@ -24,6 +26,20 @@ import { eitherBody } from "./schemas.server";
 
 const orderId = z.string({ required_error: "is required" }).uuid("is not an order id");
 const EXAMPLE_ORDER_ID = "7f9c2b1e-4d3a-4b8e-9f10-2a6c5d4e3b21";
+
+const calendarDay = z
+  .string({ required_error: "is required", invalid_type_error: "must be a day, e.g. 2026-12-10" })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, e.g. 2026-12-10")
+  .refine((value) => new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), "is no such day");
+
+const deliveryMoveSchema = z
+  .object({
+    orderId,
+    deliveryDate: calendarDay,
+    /** A window of the day (the schedule's slot id); none for the day as a whole. */
+    deliverySlot: z.string({ invalid_type_error: "must be a window's id" }).max(30).nullable().optional(),
+  })
+  .strict();
 
 const optionalText = z.string({ invalid_type_error: "must be a string" }).max(200, "is too long").nullable().optional();
 
@@ -59,6 +75,11 @@ const preparationSchema = z
     customerDetails: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
     /** Only these orders (the ones the operator selected to print). */
     orderIds: z.array(z.string().uuid("is not an order id"), { invalid_type_error: "must be a list of order ids" }).max(PREPARATION_LIMIT).optional(),
+    /** One delivery day's work (decision 100), "YYYY-MM-DD"; orders placed before delivery days are on every day's. */
+    deliveryDate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, e.g. 2026-12-10")
+      .optional(),
   })
   .strict();
 
@@ -210,9 +231,35 @@ export const orderFunctions = {
     access: "orders.view",
     body: preparationSchema,
     example: { orderIds: [EXAMPLE_ORDER_ID] },
-    async run({ body: { customerDetails, orderIds }, admin: viewer, request }) {
+    async run({ body: { customerDetails, orderIds, deliveryDate }, admin: viewer, request }) {
       const admin = customerDetails ? await requireAdmin(request, "orders.customer-details") : viewer;
-      return getPreparation({ customerDetails, actorEmail: admin.email, orderIds });
+      return getPreparation({ customerDetails, actorEmail: admin.email, orderIds, deliveryDate });
+    },
+  }),
+
+  /**
+   * { orderId, deliveryDate, deliverySlot? } → { message, deliveryDate, deliverySlot, warnings }:
+   * moves a paid order not yet shipped to another delivery day (decision 100),
+   * owner and staff alike, from today on; a day that is full, closed or not
+   * served in the order's zone is allowed, and said in `warnings`. Recorded in
+   * the order's history; its customer is emailed. 404 for no such order, 409
+   * for one on its way or closed, or already on that day.
+   */
+  "update-order-delivery": defineFunction({
+    access: "orders.update-status",
+    body: deliveryMoveSchema,
+    example: { orderId: EXAMPLE_ORDER_ID, deliveryDate: "2026-12-10", deliverySlot: null },
+    async run({ body, admin }) {
+      const moved = await moveDelivery(body.orderId, { date: body.deliveryDate, slot: body.deliverySlot ?? null }, { operator: admin.email });
+      if (!moved.ok) return apiError(moved.status, moved.error);
+      const when = deliveryWhen(moved.date, moved.slotLabel);
+      const beyond = moved.warnings.length > 0 ? ` Note: ${moved.warnings.join("; ")}.` : "";
+      return {
+        message: `Delivery moved to ${when}; the customer is emailed.${beyond}`,
+        deliveryDate: moved.date,
+        deliverySlot: moved.slot,
+        warnings: moved.warnings,
+      };
     },
   }),
 

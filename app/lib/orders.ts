@@ -139,6 +139,10 @@ export type MaskedOrder = {
   refunded_cents: number;
   /** A refund asked of Stripe that Stripe has not confirmed yet (its answer never came); the shop keeps asking (decision 042). */
   refund_pending: { requested_by: string | null; requested_at: string; reason: string | null } | null;
+  /** The delivery day its customer chose ("YYYY-MM-DD"), its window's id and words; null for an order placed before delivery days (decision 100). */
+  delivery_date: string | null;
+  delivery_slot: string | null;
+  delivery_slot_label: string | null;
 };
 
 /** What the admin calls an order whose refund Stripe has not confirmed yet. */
@@ -198,6 +202,8 @@ export type MaskedOrderWithHistory = MaskedOrder & {
   refundable_lines: RefundableLineView[];
   history: OrderStatusChangeView[];
   tracking_history: TrackingChangeView[];
+  /** Each move of its delivery day (decision 100): by "customer" or an operator, oldest first. */
+  delivery_history: { from: string | null; to: string | null; changed_by: string; changed_at: string }[];
   refund_refusals: RefundRefusalView[];
   details_shown: CustomerDetailsShownView[];
   payment_mismatches: PaymentMismatchView[];
@@ -233,11 +239,19 @@ export type PreparationOrder = {
   delivery: CustomerDetails | null;
   /** A refund asked of Stripe and not settled yet: do not send it out before it is. */
   refund_pending: boolean;
+  /** Its delivery day and window (decision 100); null for an order placed before delivery days. */
+  delivery_date: string | null;
+  delivery_slot: string | null;
+  delivery_slot_label: string | null;
 };
 
 /** get-preparation's answer: the paid orders not yet shipped, by zone (nearest zone first), nearest the kitchen first in each. */
 export type Preparation = {
   generated_at: string;
+  /** The delivery day listed ("YYYY-MM-DD"), or null for every day's. */
+  delivery_date: string | null;
+  /** The kitchen's next delivery day after today (Los Angeles): what the Prepare page opens on. */
+  next_delivery_date: string | null;
   zones: { name: string; up_to_miles: number | null; orders: PreparationOrder[] }[];
   /** How many of each product to make for the orders listed, most first. */
   to_make: { product_id: string; name: string; quantity: number }[];

@@ -1,3 +1,4 @@
+import { calendarDateOf, deliveryWhen } from "~/lib/delivery-schedule";
 import { customerDetailsOf, shippingSelect } from "~/lib/shipping-fields";
 import { z } from "zod";
 import { lineTotalCents } from "~/models/pricing.server";
@@ -55,6 +56,11 @@ const orderListFields = {
   status: z.enum(ORDER_STATUSES).nullable().optional(),
   q: z.string().trim().max(100).optional(),
   sort: z.enum(["date_desc", "date_asc", "total_desc", "total_asc"]).default("date_desc"),
+  /** Only the orders to be delivered on this day (decision 100), "YYYY-MM-DD". */
+  deliveryDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, e.g. 2026-12-10")
+    .optional(),
 };
 
 /** A page within ORDER_LIST_DEPTH orders, or the way to go deeper. */
@@ -119,6 +125,9 @@ const orderSelect = {
   refundedAt: true,
   refundRequestedAt: true,
   refundRequestedBy: true,
+  deliveryDate: true,
+  deliverySlot: true,
+  deliverySlotLabel: true,
   items: { select: { id: true, productId: true, name: true, unitPriceCents: true, quantity: true }, orderBy: { id: "asc" } },
 } satisfies Prisma.OrderSelect;
 
@@ -167,7 +176,16 @@ function maskOrder(order: OrderRow): MaskedOrder {
       order.paymentStatus === "paid" && order.refundRequestedAt
         ? { requested_by: order.refundRequestedBy, requested_at: order.refundRequestedAt.toISOString(), reason: order.refundReason }
         : null,
+    delivery_date: order.deliveryDate ? calendarDateOf(order.deliveryDate) : null,
+    delivery_slot: order.deliverySlot,
+    delivery_slot_label: order.deliverySlotLabel,
   };
+}
+
+/** A delivery-day audit entry's side in words ("Thursday, December 10, 9am–12pm"), or null for none. */
+function deliveryAuditWhen(value: unknown) {
+  const parsed = z.object({ deliveryDate: z.string().nullable(), deliverySlotLabel: z.string().nullable() }).safeParse(value);
+  return parsed.success && parsed.data.deliveryDate ? deliveryWhen(parsed.data.deliveryDate, parsed.data.deliverySlotLabel) : null;
 }
 
 /** What a search term can be; a term may be several at once (any of them matches). */
@@ -282,6 +300,8 @@ function listConditions(query: OrdersQuery, from: Date | null): OrderCondition {
   if (status) conditions.push((eb) => eb("status", "=", status));
   if (from) conditions.push((eb) => eb("createdAt", query.sort === "date_asc" ? ">=" : "<=", instant(from)));
   if (query.q) conditions.push(searchSql(query.q));
+  const day = query.deliveryDate;
+  if (day) conditions.push((eb) => eb("deliveryDate", "=", sql<Date>`${day}::date`));
   return (eb) => eb.and(conditions.map((condition) => condition(eb)));
 }
 
@@ -442,7 +462,7 @@ export async function listOrders(query: OrdersQuery) {
   const where = listConditions(query, from);
   const ranges = rangesOf(query);
   // Every order that was paid, unfiltered (the list as it first opens): counted exactly, from the daily totals.
-  const everyOrder = !query.includeUnpaid && query.payment === "all" && !query.status && !query.q && !from;
+  const everyOrder = !query.includeUnpaid && query.payment === "all" && !query.status && !query.q && !from && !query.deliveryDate;
   const nameSearch = query.q && searchShapes(query.q).some((shape) => "nameWords" in shape) ? query.q : null;
   const { ids, counted } = nameSearch
     ? await nameSearchPage(where, ranges, nameSearch, query)
@@ -508,6 +528,15 @@ export async function getOrderWithHistory(orderId: string): Promise<MaskedOrderW
       .map((entry) => ({
         from: trackingView(entry.before as TrackingAudit | null),
         to: trackingView(entry.after as TrackingAudit | null),
+        changed_by: entry.actorEmail,
+        changed_at: entry.at,
+      })),
+    delivery_history: trail
+      .filter((entry) => entry.action === "order.delivery-day")
+      .reverse()
+      .map((entry) => ({
+        from: deliveryAuditWhen(entry.before),
+        to: deliveryAuditWhen(entry.after),
         changed_by: entry.actorEmail,
         changed_at: entry.at,
       })),

@@ -20,6 +20,8 @@ export type AuditAction =
   | "order.tracking"
   | "order.customer-details"
   | "order.cancel"
+  /** Its delivery day moved (decision 100): by "customer" from their order page, or by an operator. */
+  | "order.delivery-day"
   /** Stripe reported another amount paid than the order's total (decision 080); by "Stripe". */
   | "order.payment-mismatch"
   | "operator.save"

@@ -82,6 +82,21 @@ export function earliestDeliveryDay(schedule: DeliverySchedule, now: Date): Cale
   return null;
 }
 
+/**
+ * The first day after today (Los Angeles) that any zone is delivered on and
+ * that is not closed: the day the kitchen works toward next. Null when the
+ * schedule has none within a year.
+ */
+export function nextDeliveryDay(schedule: DeliverySchedule, now: Date): CalendarDate | null {
+  const served = new Set([...schedule.days, ...Object.values(schedule.zoneDays).flat()]);
+  let day = shopClock(now).date;
+  for (let step = 0; step < SEARCH_LIMIT_DAYS; step += 1) {
+    day = addDays(day, 1);
+    if (served.has(weekdayOf(day)) && !schedule.closedDates.includes(day)) return day;
+  }
+  return null;
+}
+
 /** The last day a customer may choose: `windowDays` after today in Los Angeles. */
 export function lastDeliveryDay(schedule: DeliverySchedule, now: Date): CalendarDate {
   return addDays(shopClock(now).date, schedule.windowDays);
@@ -157,7 +172,8 @@ const HOLDING_PAYMENTS = ["unpaid", "paid"] as const;
 export async function takenPlaces(from: CalendarDate, to: CalendarDate, sql: Sql["db"] = sqlDb()): Promise<Map<CalendarDate, DayTaken>> {
   const rows = await sql
     .selectFrom("Order")
-    .select([sqlText<string>`to_char("deliveryDate", 'YYYY-MM-DD')`.as("date"), "deliverySlot", (eb) => eb.fn.countAll<number>().as("orders")])
+    // The count an int, not a bigint: the same row whether node-pg or Prisma's driver (inside its transaction) reads it.
+    .select([sqlText<string>`to_char("deliveryDate", 'YYYY-MM-DD')`.as("date"), "deliverySlot", sqlText<number>`count(*)::int`.as("orders")])
     .where("deliveryDate", ">=", sqlText<Date>`${from}::date`)
     .where("deliveryDate", "<=", sqlText<Date>`${to}::date`)
     .where("paymentStatus", "in", HOLDING_PAYMENTS)

@@ -1,3 +1,4 @@
+import { calendarDateOf, deliveryOption, deliveryWhen } from "~/lib/delivery-schedule";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { sqlDb, utcFromText } from "~/utils/sql.server";
 import { lineTotalCents } from "~/models/pricing.server";
@@ -47,6 +48,9 @@ async function readOrder(orderId: string) {
       "o.trackingNumber",
       "o.refundedCents",
       "o.refundedAt",
+      "o.deliveryDate",
+      "o.deliverySlot",
+      "o.deliverySlotLabel",
     ])
     .select((eb) => [
       jsonArrayFrom(
@@ -164,6 +168,9 @@ export async function findCustomerOrder(orderId: string) {
       lines: storedLines(refund.lines).map((line) => ({ name: names.get(line.itemId) ?? "Item", quantity: line.quantity })),
     })),
     refundedCents: order.refundedCents ?? 0,
+    /** The delivery day its customer chose, in words, and as the day picker names it; null for an order placed before delivery days. */
+    delivery: order.deliveryDate ? deliveryWhen(calendarDateOf(order.deliveryDate), order.deliverySlotLabel) : null,
+    deliveryOption: order.deliveryDate ? deliveryOption(calendarDateOf(order.deliveryDate), order.deliverySlot) : null,
   };
 }
 

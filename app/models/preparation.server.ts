@@ -5,6 +5,8 @@ import { recordAudits } from "~/models/audit.server";
 import { shopSettings } from "~/models/catalog.server";
 import { sqlDb, type SqlDatabase } from "~/utils/db.server";
 import { sql as sqlText } from "kysely";
+import { calendarDateOf } from "~/lib/delivery-schedule";
+import { nextDeliveryDay } from "~/models/delivery-days.server";
 
 /**
  * The day's work (issue 23, item 2): every paid order not yet shipped, for the
@@ -20,12 +22,14 @@ import { sql as sqlText } from "kysely";
  * them (migration 024): paid, pending or preparing. The values are literals in
  * the statement, so the planner matches them to the index's predicate.
  */
-function toPrepare(sql: SqlDatabase, orderIds: string[] | undefined) {
+function toPrepare(sql: SqlDatabase, orderIds: string[] | undefined, deliveryDate: string | undefined) {
   let query = sql
     .selectFrom("Order")
     .where("paymentStatus", "=", sqlText.lit("paid"))
     .where("status", "in", [sqlText.lit<"pending">("pending"), sqlText.lit<"preparing">("preparing")]);
   if (orderIds) query = query.where("id", "in", orderIds.length > 0 ? orderIds : [""]);
+  // One day's deliveries, and the orders placed before delivery days (they have none, and wait as they did).
+  if (deliveryDate) query = query.where((eb) => eb.or([eb("deliveryDate", "=", sqlText<Date>`${deliveryDate}::date`), eb("deliveryDate", "is", null)]));
   return query;
 }
 
@@ -33,24 +37,38 @@ export async function getPreparation({
   customerDetails,
   actorEmail,
   orderIds,
+  deliveryDate,
 }: {
   customerDetails: boolean;
   actorEmail: string;
   /** Only these of the orders to prepare (the ones printed): only their looks are recorded. */
   orderIds?: string[];
+  /** Only this delivery day's (and those placed before delivery days). */
+  deliveryDate?: string;
 }): Promise<Preparation> {
   // Through Kysely over node-pg (decision 068): 500 orders and their lines
   // cost Prisma's engine some 40 ms of CPU to read back, node-pg a few.
   const read = async (sql: SqlDatabase) => {
     const [rows, counted] = await Promise.all([
-      toPrepare(sql, orderIds)
-        .select(["id", "status", "createdAt", "deliveryZone", "distanceTenths", "refundRequestedAt", ...shippingFields])
+      toPrepare(sql, orderIds, deliveryDate)
+        .select([
+          "id",
+          "status",
+          "createdAt",
+          "deliveryZone",
+          "distanceTenths",
+          "refundRequestedAt",
+          "deliveryDate",
+          "deliverySlot",
+          "deliverySlotLabel",
+          ...shippingFields,
+        ])
         // The oldest first when there are more than the page lists: they have waited longest.
         .orderBy("createdAt", "asc")
         .orderBy("id", "asc")
         .limit(PREPARATION_LIMIT)
         .execute(),
-      toPrepare(sql, orderIds)
+      toPrepare(sql, orderIds, deliveryDate)
         .select((eb) => eb.fn.countAll<number>().as("count"))
         .executeTakeFirst(),
     ]);
@@ -96,7 +114,12 @@ export async function getPreparation({
     customer: { initials: `${initial(row.firstName)}${initial(row.lastName)}`, city: row.city, state: row.state },
     delivery: customerDetails ? customerDetailsOf(row) : null,
     refund_pending: row.refundRequestedAt !== null,
+    delivery_date: row.deliveryDate ? calendarDateOf(row.deliveryDate) : null,
+    delivery_slot: row.deliverySlot,
+    delivery_slot_label: row.deliverySlotLabel,
   }));
+  // Each window's stops together (in the owner's order of windows, the orders without one first), nearest first in each.
+  const windowOrder = (order: PreparationOrder) => (order.delivery_slot ? 1 + settings.delivery.slots.findIndex((slot) => slot.id === order.delivery_slot) : 0);
 
   // The owner's zones in their order (nearest first); a zone an order was placed in that the settings no longer name comes after them.
   const zoneOrder = [...settings.zones.map((zone) => zone.name), ...new Set(orders.map((order) => order.zone))].filter(
@@ -106,7 +129,9 @@ export async function getPreparation({
     .map((name) => ({
       name,
       up_to_miles: settings.zones.find((zone) => zone.name === name)?.upToMiles ?? null,
-      orders: orders.filter((order) => order.zone === name).sort((a, b) => a.distance_miles - b.distance_miles || a.created_at.localeCompare(b.created_at)),
+      orders: orders
+        .filter((order) => order.zone === name)
+        .sort((a, b) => windowOrder(a) - windowOrder(b) || a.distance_miles - b.distance_miles || a.created_at.localeCompare(b.created_at)),
     }))
     .filter((zone) => zone.orders.length > 0);
 
@@ -118,5 +143,13 @@ export async function getPreparation({
   }
   const toMake = [...totals.values()].sort((a, b) => b.quantity - a.quantity || a.name.localeCompare(b.name));
 
-  return { generated_at: new Date().toISOString(), zones, to_make: toMake, order_count: orderCount, listed_count: orders.length };
+  return {
+    generated_at: new Date().toISOString(),
+    delivery_date: deliveryDate ?? null,
+    next_delivery_date: nextDeliveryDay(settings.delivery, new Date()),
+    zones,
+    to_make: toMake,
+    order_count: orderCount,
+    listed_count: orders.length,
+  };
 }

@@ -300,6 +300,28 @@ export function orderStatusEmail(order: OrderForEmail, status: Exclude<Fulfilmen
   return { kind: `order-${status}`, to: order.email, subject, text, html, orderId: order.id };
 }
 
+/** The customer's email when their order's delivery day changes (decision 100): by themselves from their order page, or by the shop. */
+export function deliveryDayEmail(order: OrderForEmail, movedBy: "customer" | "shop"): EmailContent {
+  const day = deliveryDayOf(order) ?? "";
+  const { text, html } = orderUpdateBody(order, {
+    heading: "Your delivery day",
+    body:
+      movedBy === "customer"
+        ? `Your delivery day is now ${day}. We'll make your treats for that day.`
+        : `We've moved your delivery to ${day}. If that day doesn't suit you, reply and we'll find another.`,
+    pageLabel: "Follow your order",
+    extra: { text: `Delivery: ${day}`, html: `<p style="font-weight:700">Delivery: ${escapeHtml(day)}</p>` },
+  });
+  return {
+    kind: "order-delivery-day",
+    to: order.email,
+    subject: `Your ${brand.name} order ${shortOrderId(order.id)} now arrives ${day}`,
+    text,
+    html,
+    orderId: order.id,
+  };
+}
+
 /**
  * The customer's email when an order is refunded whole: by one refund, or by
  * the last of several (`amountCents` this one, `refundedCents` all of them).

@@ -10,7 +10,7 @@ import { useShopTerms } from "~/components/shop-terms";
 import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
 import { formatCents } from "~/lib/money";
 import { chosenDeliveryWhen } from "~/lib/delivery-schedule";
-import { DeliveryDayPicker } from "~/routes/checkout/delivery-day-picker";
+import { DeliveryDayPicker } from "~/components/delivery-day-picker";
 
 /**
  * The checkout's one form. Every button posts an intent to /checkout (a plain

@@ -1,5 +1,12 @@
-import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { DeliveryDayPicker } from "~/components/delivery-day-picker";
+import { MessageBanner } from "~/components/checkout-parts";
+import { deliveryWhen, parseDeliveryOption } from "~/lib/delivery-schedule";
+import { daysToMoveTo, moveDelivery } from "~/models/delivery-change.server";
+import { formText, readFormData } from "~/utils/forms.server";
+import { redirectWithToast } from "~/utils/toast.server";
 import { PageHeader } from "~/components/page-header";
 import { brand } from "~/lib/brand";
 import { formatCents } from "~/lib/money";
@@ -23,7 +30,23 @@ const PRIVATE = { "Cache-Control": "private, no-store" };
  * token is checked before the database is asked.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const orderId = params.id ?? "";
+  const order = await orderOfLink(request, params.id);
+  // The right link, but past its time (decision 048): the holder learns only the order's number and how to ask.
+  const expiresAt = orderLinkExpiresAt(order.placedAt);
+  if (expiresAt.getTime() <= Date.now()) {
+    return data({ order: null, expired: { shortId: order.shortId, on: expiresAt.toISOString() }, days: null }, { status: 410, headers: PRIVATE });
+  }
+  // While it can still change, the days it can move to (the root shows the toast of a change just made).
+  return data({ order, expired: null, days: await daysToMoveTo(order.id) }, { headers: PRIVATE });
+}
+
+/**
+ * The order its link names, or the shop's 404 page: a wrong, missing or other
+ * order's token is answered exactly like an unknown order, checked before the
+ * database is asked.
+ */
+async function orderOfLink(request: Request, id: string | undefined) {
+  const orderId = id ?? "";
   const token = new URL(request.url).searchParams.get("token");
   const order = UUID.test(orderId) && isOrderPageToken(orderId, token) ? await findCustomerOrder(orderId) : null;
   if (!order) {
@@ -31,12 +54,28 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     console.warn(`404 Not Found: ${new URL(request.url).pathname}`);
     throw new Response("Not Found", { status: 404, headers: PRIVATE });
   }
-  // The right link, but past its time (decision 048): the holder learns only the order's number and how to ask.
-  const expiresAt = orderLinkExpiresAt(order.placedAt);
-  if (expiresAt.getTime() <= Date.now()) {
-    return data({ order: null, expired: { shortId: order.shortId, on: expiresAt.toISOString() } }, { status: 410, headers: PRIVATE });
-  }
-  return data({ order, expired: null }, { headers: PRIVATE });
+  return order;
+}
+
+/**
+ * The customer changes their delivery day (issue 39 item 5, decision 100): a
+ * same-origin POST of the page's own form (the HTTP edge refuses one from
+ * another site), with JavaScript or without. Changed: back to the page with a
+ * toast (the email confirms it); refused: the page again, saying why.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const order = await orderOfLink(request, params.id);
+  // A link past its time changes nothing (decision 048).
+  if (orderLinkExpiresAt(order.placedAt).getTime() <= Date.now()) throw new Response("Gone", { status: 410, headers: PRIVATE });
+  const chosen = parseDeliveryOption(formText(await readFormData(request), "deliveryDay", 60));
+  if (!chosen) return data({ dayError: "Choose a delivery day." }, { status: 400, headers: PRIVATE });
+  const moved = await moveDelivery(order.id, chosen, "customer");
+  if (!moved.ok) return data({ dayError: moved.error }, { status: moved.status, headers: PRIVATE });
+  const when = deliveryWhen(moved.date, moved.slotLabel);
+  throw await redirectWithToast(`${new URL(request.url).pathname}${new URL(request.url).search}`, {
+    title: "Delivery Day Changed",
+    description: `Your delivery day is now ${when}. We've emailed you to confirm.`,
+  });
 }
 
 export const headers: HeadersFunction = () => PRIVATE;
@@ -49,7 +88,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 };
 
 export default function OrderPage() {
-  const { order, expired } = useLoaderData<typeof loader>();
+  const { order, expired, days } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [chosen, setChosen] = useState<string | null>(null);
   if (!order) return <ExpiredLink shortId={expired.shortId} on={expired.on} />;
   const headline = headlineFor(order);
   return (
@@ -77,8 +119,27 @@ export default function OrderPage() {
               <dt>Total</dt>
               <dd>{formatCents(order.totalCents)}</dd>
             </div>
+            {order.delivery ? (
+              <div className="order-hero__delivery">
+                <dt>Delivery day</dt>
+                <dd data-testid="order-delivery">{order.delivery}</dd>
+              </div>
+            ) : null}
           </dl>
         </section>
+        {refused?.dayError ? <MessageBanner message={{ title: "Delivery Day Not Changed", description: refused.dayError, destructive: true }} /> : null}
+
+        {days ? (
+          <section className="order-panel order-day" aria-labelledby="day-title">
+            <h2 id="day-title">Change your delivery day</h2>
+            <Form method="post" replace preventScrollReset>
+              <DeliveryDayPicker dates={days} chosen={chosen ?? order.deliveryOption} error={refused?.dayError} onChoose={setChosen} />
+              <button type="submit" className="button button--primary" disabled={navigation.state !== "idle"}>
+                {navigation.state === "submitting" ? "Changing…" : "Change delivery day"}
+              </button>
+            </Form>
+          </section>
+        ) : null}
 
         {order.refunds.length > 0 ? <OrderRefunds order={order} /> : null}
 
