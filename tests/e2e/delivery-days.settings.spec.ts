@@ -1,6 +1,8 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import type { OfferedDate } from "../../app/lib/delivery-schedule";
-import { expect, test, signInDemoOwner } from "./fixtures";
+import { expect, test } from "./fixtures";
+import { ownerSettings, saveSettings } from "./settings-helpers";
+import type { SettingsJson } from "../../app/models/settings.server";
 import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
 import { emailTo } from "./order-helpers";
 
@@ -14,33 +16,21 @@ import { emailTo } from "./order-helpers";
  */
 test.describe.configure({ mode: "serial", timeout: 90_000 });
 
-type Settings = Record<string, unknown> & { delivery: Record<string, unknown> };
-
 const WINDOWS = [
   { id: "morning", label: "9am–12pm", start: "09:00", end: "12:00", capacity: null },
   { id: "afternoon", label: "1pm–5pm", start: "13:00", end: "17:00", capacity: null },
 ];
 
-async function owner(request: APIRequestContext) {
-  expect((await signInDemoOwner(request)).ok()).toBe(true);
-  return (await (await request.post("/functions/v1/get-settings", { data: {} })).json()) as Settings;
-}
-
-async function saveSettings(request: APIRequestContext, settings: Settings) {
-  const response = await request.post("/functions/v1/save-settings", { data: settings });
-  expect(response.ok(), await response.text()).toBe(true);
-}
-
-let defaults: Settings;
+let defaults: SettingsJson;
 test.beforeAll(async ({ request }) => {
-  defaults = await owner(request);
+  defaults = await ownerSettings(request);
 });
 test.beforeEach(async ({ request }) => {
-  await owner(request);
+  await ownerSettings(request);
   await saveSettings(request, { ...defaults, delivery: { ...defaults.delivery, slots: WINDOWS } });
 });
 test.afterEach(async ({ request }) => {
-  await owner(request);
+  await ownerSettings(request);
   await saveSettings(request, defaults);
 });
 

@@ -1,5 +1,6 @@
-import type { APIRequestContext } from "@playwright/test";
-import { expect, test, signInDemoOwner } from "./fixtures";
+import { expect, test } from "./fixtures";
+import { ownerSettings, saveSettings } from "./settings-helpers";
+import type { SettingsJson } from "../../app/models/settings.server";
 import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
 
 /**
@@ -11,35 +12,23 @@ import { fillCart, fillShipping, newEmail, westLa } from "./checkout-helpers";
  */
 test.describe.configure({ mode: "serial", timeout: 60_000 });
 
-type Settings = Record<string, unknown> & { zones: Record<string, unknown>[] };
-
-async function owner(request: APIRequestContext) {
-  expect((await signInDemoOwner(request)).ok()).toBe(true);
-  return (await (await request.post("/functions/v1/get-settings", { data: {} })).json()) as Settings;
-}
-
-async function saveSettings(request: APIRequestContext, settings: Settings) {
-  const response = await request.post("/functions/v1/save-settings", { data: settings });
-  expect(response.ok(), await response.text()).toBe(true);
-}
-
-let defaults: Settings;
+let defaults: SettingsJson;
 test.beforeAll(async ({ request }) => {
-  defaults = await owner(request);
+  defaults = await ownerSettings(request);
 });
 test.afterEach(async ({ request }) => {
-  await owner(request);
+  await ownerSettings(request);
   await saveSettings(request, defaults);
 });
 
 test("a new fee, threshold and radius are what the badge, the drawer, the tiles, the terms and the checkout say and charge", async ({ page, request }) => {
-  await owner(request);
+  await ownerSettings(request);
   await saveSettings(request, {
     ...defaults,
     shippingFee: 7.5,
     freeShippingThreshold: 60,
     minimumOrder: 25,
-    zones: [...defaults.zones.slice(0, 2), { ...defaults.zones[2], upToMiles: 30 }],
+    zones: [...defaults.zones.slice(0, 2), { ...defaults.zones[2]!, upToMiles: 30 }],
   });
 
   await page.goto("/shop");
