@@ -1,4 +1,5 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { DEFAULT_DELIVERY_SCHEDULE } from "../../app/lib/delivery-schedule";
 import type { SettingsJson } from "../../app/models/settings.server";
 import { test, expect } from "./fixtures";
 
@@ -19,7 +20,7 @@ async function getSettings(page: Page): Promise<SettingsJson> {
   return (await response.json()) as SettingsJson;
 }
 
-/** The requirements' terms (app/lib/shop-settings.ts), with the kitchen the server had before the test. */
+/** The requirements' terms (app/lib/shop-settings.ts) and delivery days (app/lib/delivery-schedule.ts), with the kitchen the server had before the test. */
 async function restoreDefaults(page: Page, kitchen: SettingsJson["kitchen"]) {
   const shopWide = { shippingFee: null, freeShippingThreshold: null };
   const response = await page.request.post("/functions/v1/save-settings", {
@@ -33,9 +34,18 @@ async function restoreDefaults(page: Page, kitchen: SettingsJson["kitchen"]) {
         { name: "extended", upToMiles: 20, minimumOrder: 50, ...shopWide },
         { name: "premium", upToMiles: 25, minimumOrder: 100, ...shopWide },
       ],
+      delivery: DEFAULT_DELIVERY_SCHEDULE,
     },
   });
   expect(response.ok()).toBe(true);
+}
+
+/** A picture of one part of the page as it lies on the whole page: no sticky header or toast drawn over it. */
+async function screenshotOf(page: Page, part: Locator, path: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = await part.boundingBox();
+  if (!box) throw new Error(`${path}: the part is not on the page`);
+  await page.screenshot({ path, fullPage: true, clip: box });
 }
 
 const shopWide = (page: Page) => page.getByRole("region", { name: "Shipping and minimum order" });
@@ -152,6 +162,93 @@ test("a zone that does not reach beyond the one before it is refused beside its 
     expect(await getSettings(page)).toMatchObject({ shippingFee: 10 });
   } finally {
     await restoreDefaults(page, before.kitchen);
+  }
+});
+
+test("the owner sets the delivery days: weekdays, a day's room, a closed date, a window and a zone's own days, kept; a window ending before it starts is refused beside its field", async ({
+  adminPage: page,
+}) => {
+  const before = await getSettings(page);
+  try {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto("/admin/settings");
+    const delivery = page.getByRole("region", { name: "Delivery days" });
+    const weekdays = delivery.getByRole("group", { name: "Delivery weekdays" });
+    const preview = delivery.getByTestId("delivery-preview");
+    await expect(weekdays.getByRole("checkbox", { name: "Friday" })).toBeChecked({ timeout: 20_000 });
+    await expect(weekdays.getByRole("checkbox", { name: "Saturday" })).not.toBeChecked();
+    await expect(preview).toContainText("Choose your delivery day at checkout: Monday to Friday, order by 2pm for delivery in 2 days");
+    await expect(delivery.getByText("Los Angeles time (America/Los_Angeles)")).toBeVisible();
+
+    await weekdays.getByRole("checkbox", { name: "Friday" }).uncheck();
+    await expect(preview).toContainText("Monday to Thursday, order by 2pm");
+    await delivery.getByRole("textbox", { name: "Orders a day" }).fill("30");
+
+    await delivery.getByLabel("Closed date to add").fill("2030-12-25");
+    await delivery.getByRole("button", { name: "Add closed date" }).click();
+    await expect(delivery.getByRole("button", { name: "Remove Wednesday, December 25, 2030" })).toBeVisible();
+
+    await delivery.getByRole("button", { name: "Add window" }).click();
+    const window1 = delivery.getByRole("group", { name: "Window 1" });
+    await window1.getByRole("textbox", { name: "Label" }).fill("9am–12pm");
+    await window1.getByLabel("Start").fill("09:00");
+    await window1.getByLabel("End").fill("12:00");
+    await window1.getByRole("textbox", { name: "Room" }).fill("10");
+
+    const premiumOwn = delivery.getByRole("switch", { name: "Own days for the premium zone" });
+    await expect(premiumOwn).not.toBeChecked();
+    await premiumOwn.check({ force: true });
+    await delivery.getByRole("group", { name: "Days for the premium zone" }).getByRole("checkbox", { name: "Saturday" }).check();
+
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByText("Settings saved")).toBeVisible();
+    expect((await getSettings(page)).delivery).toEqual({
+      days: ["mon", "tue", "wed", "thu"],
+      leadDays: 2,
+      cutoff: "14:00",
+      windowDays: 14,
+      capacityPerDay: 30,
+      closedDates: ["2030-12-25"],
+      slots: [{ id: "9am-12pm", label: "9am–12pm", start: "09:00", end: "12:00", capacity: 10 }],
+      zoneDays: { premium: ["sat"] },
+    });
+
+    // Every value is kept.
+    await page.reload();
+    await expect(weekdays.getByRole("checkbox", { name: "Thursday" })).toBeChecked({ timeout: 20_000 });
+    await expect(weekdays.getByRole("checkbox", { name: "Friday" })).not.toBeChecked();
+    await expect(preview).toContainText("Monday to Thursday, order by 2pm for delivery in 2 days");
+    await expect(delivery.getByRole("textbox", { name: "Orders a day" })).toHaveValue("30");
+    await expect(delivery.getByRole("button", { name: "Remove Wednesday, December 25, 2030" })).toBeVisible();
+    await expect(window1.getByRole("textbox", { name: "Label" })).toHaveValue("9am–12pm");
+    await expect(window1.getByLabel("Start")).toHaveValue("09:00");
+    await expect(window1.getByLabel("End")).toHaveValue("12:00");
+    await expect(window1.getByRole("textbox", { name: "Room" })).toHaveValue("10");
+    await expect(premiumOwn).toBeChecked();
+    const premiumDays = delivery.getByRole("group", { name: "Days for the premium zone" });
+    await expect(premiumDays.getByRole("checkbox", { name: "Saturday" })).toBeChecked();
+    await expect(premiumDays.getByRole("checkbox", { name: "Monday" })).not.toBeChecked();
+    await expect(delivery.getByRole("switch", { name: "Own days for the standard zone" })).not.toBeChecked();
+    await screenshotOf(page, delivery, "test-results/screenshots/admin-settings-delivery-1440.png");
+
+    // A window that ends before it starts: the server's message beside its End, every value kept, nothing saved.
+    await delivery.getByRole("button", { name: "Add window" }).click();
+    const window2 = delivery.getByRole("group", { name: "Window 2" });
+    await window2.getByRole("textbox", { name: "Label" }).fill("Afternoon");
+    await window2.getByLabel("Start").fill("12:00");
+    await window2.getByLabel("End").fill("11:00");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(window2.getByText("Ends after it starts (12:00)")).toBeVisible();
+    await expect(window2.getByLabel("End")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("Please correct the fields marked in red.")).toBeVisible();
+    await expect(window2.getByLabel("End")).toHaveValue("11:00");
+    expect((await getSettings(page)).delivery.slots).toHaveLength(1);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), "Settings is wider than the phone").toBeLessThanOrEqual(0);
+    await screenshotOf(page, delivery, "test-results/screenshots/admin-settings-delivery-390.png");
+  } finally {
+    await restoreDefaults(page, { ...before.kitchen, address: before.kitchen.address ?? null });
   }
 });
 

@@ -7,6 +7,15 @@ import { ownerOnlyPage } from "../components/owner-only";
 import { answerToasts } from "../toasts";
 import { useFunction, useFunctionMutation } from "../functions";
 import { useAdminForm } from "../forms";
+import {
+  DeliveryDaysSection,
+  deliveryBodyOf,
+  deliveryErrorPaths,
+  deliveryFieldsOf,
+  zoneDaysFieldsOf,
+  type DeliveryFields,
+  type ZoneDaysFields,
+} from "./settings-delivery";
 import type { FunctionAnswer, FunctionBody } from "~/functions/registry.server";
 
 /** The shop's terms as get-settings answers them, and one zone of them. */
@@ -16,7 +25,7 @@ type ZoneJson = SettingsJson["zones"][number];
 /** The most zones save-settings takes. */
 const MAX_ZONES = 8;
 
-/** The shop's terms: shipping, minimum order, the kitchen and the delivery zones. Staff see them; only the owner changes them. */
+/** The shop's terms: shipping, minimum order, the kitchen, the delivery zones and days. Staff see them; only the owner changes them. */
 export default ownerOnlyPage("settings", Settings);
 
 function Settings() {
@@ -34,7 +43,7 @@ function Settings() {
   return <SettingsForm settings={result.data} readOnly={!edit?.can} />;
 }
 
-/** A zone as the form holds it: the typed text, and a key that stays with the zone when another is removed. */
+/** A zone as the form holds it: the typed text, its own delivery days, and a key that stays with the zone when another is removed. */
 type ZoneFields = {
   key: number;
   name: string;
@@ -42,15 +51,17 @@ type ZoneFields = {
   minimumOrder: string;
   shippingFee: string;
   freeShippingThreshold: string;
-};
-/** The fields as the body's paths name them ("kitchen.lat", "zones.1.name"): the server's messages land beside them. */
-type Fields = {
+} & ZoneDaysFields;
+/** The fields as the body's paths name them ("kitchen.lat", "zones.1.name", "delivery.cutoff"): the server's messages land beside them. */
+export type SettingsFields = {
   shippingFee: string;
   freeShippingThreshold: string;
   minimumOrder: string;
   kitchen: { lat: string; lon: string; address: string };
   zones: ZoneFields[];
+  delivery: DeliveryFields;
 };
+type Fields = SettingsFields;
 
 /** Dollars the server sent, as the text of a field: 10 → "10.00" (no sum, only how it is written). */
 const dollarsText = (dollars: number | null) => (dollars === null ? "" : dollars.toFixed(2));
@@ -68,7 +79,9 @@ function fieldsOf(settings: SettingsJson, nextKey: () => number): Fields {
       minimumOrder: dollarsText(zone.minimumOrder),
       shippingFee: dollarsText(zone.shippingFee),
       freeShippingThreshold: dollarsText(zone.freeShippingThreshold),
+      ...zoneDaysFieldsOf(settings.delivery, zone.name),
     })),
+    delivery: deliveryFieldsOf(settings.delivery, nextKey),
   };
 }
 
@@ -98,7 +111,16 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
   const withoutZoneErrors = () => form.setErrors(Object.fromEntries(Object.entries(form.errors).filter(([path]) => !path.startsWith("zones"))));
   const addZone = () => {
     withoutZoneErrors();
-    form.insertListItem("zones", { key: nextKey(), name: "", upToMiles: "", minimumOrder: "", shippingFee: "", freeShippingThreshold: "" });
+    form.insertListItem("zones", {
+      key: nextKey(),
+      name: "",
+      upToMiles: "",
+      minimumOrder: "",
+      shippingFee: "",
+      freeShippingThreshold: "",
+      ownDays: false,
+      days: [],
+    } satisfies ZoneFields);
   };
   const removeZone = (index: number) => {
     withoutZoneErrors();
@@ -122,6 +144,7 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
             freeShippingThreshold: optionalNumberOf(zone.freeShippingThreshold),
           }) as unknown as ZoneJson,
       ),
+      delivery: deliveryBodyOf(fields),
     };
     // A number typed as text that is not one goes as typed, so the server names the field it is in.
     call(
@@ -135,8 +158,8 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
           form.clearErrors();
           form.setValues(fieldsOf(data, nextKey));
         },
-        // Every typed value stays; each message shows beside its field.
-        onError: refused,
+        // Every typed value stays; each message shows beside its field (a zone's days beside that zone's in Delivery days).
+        onError: (error) => refused({ ...error, ...(error.errors && { errors: deliveryErrorPaths(error.errors, fields) as typeof error.errors }) }),
       },
     );
   }
@@ -288,6 +311,8 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
                 </Group>
               )}
             </Card>
+
+            <DeliveryDaysSection form={form} readOnly={readOnly} nextKey={nextKey} />
 
             {readOnly ? null : (
               <Group>
