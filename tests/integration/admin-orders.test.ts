@@ -165,6 +165,10 @@ describe("get-orders", () => {
       refund: null,
       refunded_cents: 0,
       refund_pending: null,
+      // The day it was placed for (decision 100): the earliest, no windows offered.
+      delivery_date: stored.deliveryDate!.toISOString().slice(0, 10),
+      delivery_slot: null,
+      delivery_slot_label: null,
     });
     expect(order?.items).toHaveLength(2);
     // Every order is masked the same way.

@@ -186,7 +186,7 @@ describe("the link's time (decision 048)", () => {
     expect(response.status).toBe(410);
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
     const body = await readJson<PageJson>(response);
-    expect(body).toEqual({ order: null, expired: { shortId: orderId.slice(0, 8), on: expect.any(String) } });
+    expect(body).toEqual({ order: null, expired: { shortId: orderId.slice(0, 8), on: expect.any(String) }, days: null });
     expect(JSON.stringify(body)).not.toContain("Los Angeles");
     // A wrong token on an old order is still the plain 404: the link's time tells nothing to someone without it.
     expect((await openPage(`/orders/${orderId}?token=${"x".repeat(43)}`)).status).toBe(404);
