@@ -9,6 +9,7 @@ import { CancelOrderButton, PartRefundedBadge, PaymentBadge, RefundPendingBadge,
 import { RefundButton } from "./refund-dialog";
 import { CustomerDetailsButton } from "./customer-details";
 import { StatusSelect } from "./status-select";
+import { DeliveryDay } from "./delivery-day";
 
 /** One order, masked, with its history: status changes and tracking set or corrected. */
 export function OrderShow() {
@@ -89,6 +90,7 @@ export function OrderShow() {
           </Group>
         </Card>
       ) : null}
+      <DeliveryDay order={order} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Card withBorder radius="lg">

@@ -2,15 +2,16 @@ import { Anchor, Badge, Button, Card, Checkbox, Group, Modal, SimpleGrid, Stack,
 import { useInvalidate, useNotification } from "@refinedev/core";
 import { ORDER_STATUS_LABELS, type Preparation, type PreparationOrder } from "@shop/orders";
 import { checkTracking } from "@shop/tracking";
-import { useMemo, useState } from "react";
-import { Link } from "react-router";
+import { deliveryDayLabel } from "@shop/delivery-schedule";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Link, useSearchParams } from "react-router";
 import { callFunction } from "../../api";
 import { LoadingRows, QueryError } from "../../components/loading";
 import { StatusBadge } from "../../components/status";
 import { useWide } from "../../components/wide";
 import { CarrierSelect, ShipActions, trackingProblem } from "../orders/status-select";
 import { useAdminForm } from "../../forms";
-import { itemsText, zoneTitle } from "./shared";
+import { dayParam, itemsText, zoneTitle } from "./shared";
 import { useFunction } from "../../functions";
 import type { FunctionBody } from "~/functions/registry.server";
 
@@ -18,17 +19,36 @@ import type { FunctionBody } from "~/functions/registry.server";
  * Today's work (issue 23, item 2): the paid orders not yet shipped, zone by
  * zone and nearest the kitchen first, how many of each product to make, the
  * packing slips and the day sheet to print, and the orders to move along
- * together (preparing; shipped, with each one's tracking).
+ * together (preparing; shipped, with each one's tracking). One delivery day's
+ * work at a time (decision 100), the day in the address ("?day=2026-12-10")
+ * so that the printed pages and a reload show the same day; without one the
+ * page opens on the kitchen's next delivery day.
  */
 export default function PreparePage() {
-  const { result, query } = useFunction("get-preparation", { body: {}, errorNotification: false });
+  const [params, setParams] = useSearchParams();
+  const day = dayParam(params);
+  const { result, query } = useFunction("get-preparation", { body: day ? { deliveryDate: day } : {}, errorNotification: false });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [shipping, setShipping] = useState(false);
   const [working, setWorking] = useState<string | null>(null);
   const invalidate = useInvalidate();
   const { open } = useNotification();
   // Refine's result holds an empty object until the answer arrives.
-  const prep = query.isSuccess ? result.data : undefined;
+  const answer = query.isSuccess ? result.data : undefined;
+  const opening = answer?.next_delivery_date ?? null;
+  // The first answer (every day's) names the next delivery day: the page opens on it, and lists nothing before.
+  // A day chosen before that answer came stays chosen.
+  const chosenDay = useRef(false);
+  useEffect(() => {
+    if (!day && opening && !chosenDay.current) setParams({ day: opening }, { replace: true });
+  }, [day, opening, setParams]);
+  const prep = answer && (day || !opening) && answer.delivery_date === day ? answer : undefined;
+  const chooseDay = (next: string) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(next) || next === day) return;
+    chosenDay.current = true;
+    setSelected(new Set());
+    setParams({ day: next });
+  };
   const orders = useMemo(() => prep?.zones.flatMap((zone) => zone.orders) ?? [], [prep]);
   const chosen = orders.filter((order) => selected.has(order.id));
 
@@ -65,7 +85,8 @@ export default function PreparePage() {
     });
   };
 
-  const printHref = (doc: "slips" | "sheet") => `/prepare/print?doc=${doc}${chosen.length ? `&orders=${chosen.map((order) => order.id).join(",")}` : ""}`;
+  const printHref = (doc: "slips" | "sheet") =>
+    `/prepare/print?doc=${doc}${day ? `&day=${day}` : ""}${chosen.length ? `&orders=${chosen.map((order) => order.id).join(",")}` : ""}`;
 
   return (
     <Stack gap="lg">
@@ -88,14 +109,34 @@ export default function PreparePage() {
         ) : null}
       </Group>
 
-      {query.isLoading ? <LoadingRows label="Loading today's orders…" /> : null}
+      <Group justify="space-between" align="end" wrap="wrap" gap="sm">
+        <div>
+          <Title order={3} size="h3" aria-live="polite">
+            {day ? `Deliveries for ${deliveryDayLabel(day)}` : opening === null && answer ? "Deliveries for every day" : "\u00a0"}
+          </Title>
+          <Text c="dimmed" size="sm">
+            Orders placed before delivery days are on every day&apos;s list.
+          </Text>
+        </div>
+        <TextInput
+          type="date"
+          label="Delivery day"
+          value={day ?? ""}
+          onChange={(event) => chooseDay(event.currentTarget.value)}
+          w={{ base: "100%", xs: 200 }}
+        />
+      </Group>
+
+      {query.isLoading || (answer && !prep) ? <LoadingRows label="Loading the day's orders…" /> : null}
       {query.isError ? <QueryError title="Failed to fetch the orders to prepare" message={query.error?.message} onRetry={() => void query.refetch()} /> : null}
 
       {prep && orders.length === 0 ? (
         <Card withBorder radius="lg">
           <Text fw={700}>Nothing to prepare</Text>
           <Text c="dimmed" size="sm">
-            Every paid order has shipped. New orders show here once they are paid.
+            {day
+              ? `No paid order waits for delivery on ${deliveryDayLabel(day)}. Orders show here once they are paid.`
+              : "Every paid order has shipped. New orders show here once they are paid."}
           </Text>
         </Card>
       ) : null}
@@ -225,6 +266,7 @@ function ZoneOrders({ zone, selected, onToggle }: { zone: Preparation["zones"][n
                   <Anchor component={Link} to={`/orders/${order.id}`} ff="monospace" fw={700}>
                     {order.short_id}
                   </Anchor>
+                  <DeliveryWindow order={order} />
                 </Table.Td>
                 <Table.Td>
                   {order.customer.initials} · {order.customer.city}
@@ -266,6 +308,7 @@ function ZoneOrders({ zone, selected, onToggle }: { zone: Preparation["zones"][n
                   <StatusBadge status={order.status} />
                 </Group>
               </Group>
+              <DeliveryWindow order={order} />
               <Text size="sm" mt={4}>
                 {order.customer.initials} · {order.customer.city}
               </Text>
@@ -287,6 +330,16 @@ function ZoneOrders({ zone, selected, onToggle }: { zone: Preparation["zones"][n
         </Stack>
       )}
     </Card>
+  );
+}
+
+/** The order's delivery window ("9am–12pm"), when it has one; nothing for an order without a window or a day. */
+function DeliveryWindow({ order }: { order: PreparationOrder }) {
+  if (!order.delivery_slot_label) return null;
+  return (
+    <Text size="sm" fw={600} mt={2}>
+      Window {order.delivery_slot_label}
+    </Text>
   );
 }
 

@@ -5,7 +5,8 @@ import type { Preparation, PreparationOrder } from "@shop/orders";
 import { Link, useSearchParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
 import { orderDate } from "../../components/status";
-import { itemsText, zoneTitle } from "./shared";
+import { deliveryDayLabel, deliveryWhen } from "@shop/delivery-schedule";
+import { dayParam, itemsText, zoneTitle } from "./shared";
 // Only the ranges a page's text holds are fetched (each file is one unicode-range).
 import "@fontsource/noto-emoji/400.css";
 import "./print.css";
@@ -16,16 +17,17 @@ import { useFunction } from "../../functions";
  * every drop-off, zone by zone), as printed on A4 or Letter. The owner's
  * carry who to deliver to, which records a look in each order's history;
  * staff's carry initials and the city, as every list does. The toolbar is
- * not printed.
+ * not printed. Both are one delivery day's, the Prepare page's ("?day=2026-12-10").
  */
 export default function PreparePrintPage() {
   const [params] = useSearchParams();
   const doc = params.get("doc") === "slips" ? "slips" : "sheet";
   const only = params.get("orders")?.split(",").filter(Boolean) ?? [];
+  const day = dayParam(params);
   const access = useCan({ resource: "orders", action: "customer-details" });
   const details = access.data?.can === true;
   const { result, query } = useFunction("get-preparation", {
-    body: { customerDetails: details, ...(only.length ? { orderIds: only } : {}) },
+    body: { customerDetails: details, ...(only.length ? { orderIds: only } : {}), ...(day ? { deliveryDate: day } : {}) },
     queryOptions: { enabled: !access.isLoading && !access.error },
     errorNotification: false,
   });
@@ -47,7 +49,7 @@ export default function PreparePrintPage() {
     <main className="print-page">
       <div className="no-print print-toolbar">
         <Group justify="space-between" wrap="wrap">
-          <Anchor component={Link} to="/prepare">
+          <Anchor component={Link} to={day ? `/prepare?day=${day}` : "/prepare"}>
             Back to Prepare
           </Anchor>
           <Button onClick={() => window.print()}>Print {title.toLowerCase()}</Button>
@@ -58,8 +60,10 @@ export default function PreparePrintPage() {
             : "Names and addresses are the owner's to print: these pages show initials and the city."}
         </Alert>
       </div>
-      {zones.length === 0 ? <Text>Nothing to prepare: every paid order has shipped.</Text> : null}
-      {doc === "slips" ? <Slips zones={zones} /> : <DaySheet prep={prep} zones={zones} title={title} />}
+      {zones.length === 0 ? (
+        <Text>{day ? `Nothing to prepare for ${deliveryDayLabel(day)}.` : "Nothing to prepare: every paid order has shipped."}</Text>
+      ) : null}
+      {doc === "slips" ? <Slips zones={zones} day={day} /> : <DaySheet prep={prep} zones={zones} title={title} day={day} />}
     </main>
   );
 }
@@ -68,7 +72,11 @@ type Zones = Preparation["zones"];
 
 const printedAt = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "full", timeStyle: "short", timeZone: "America/Los_Angeles" });
 
-function DaySheet({ prep, zones, title }: { prep: Preparation; zones: Zones; title: string }) {
+/** An order's day and window in words, or the day listed for an order placed before delivery days. */
+const orderWhen = (order: PreparationOrder, day: string | null) =>
+  order.delivery_date ? deliveryWhen(order.delivery_date, order.delivery_slot_label) : day ? deliveryDayLabel(day) : null;
+
+function DaySheet({ prep, zones, title, day }: { prep: Preparation; zones: Zones; title: string; day: string | null }) {
   const orders = zones.flatMap((zone) => zone.orders);
   let stop = 0;
   return (
@@ -77,6 +85,7 @@ function DaySheet({ prep, zones, title }: { prep: Preparation; zones: Zones; tit
         <h1>
           {brand.name} · {title}
         </h1>
+        {day ? <p className="sheet-day">Deliveries for {deliveryDayLabel(day)}</p> : null}
         <p>
           {printedAt(prep.generated_at)} · {orders.length} order{orders.length === 1 ? "" : "s"}
           {orders.length < prep.order_count ? ` of ${prep.order_count} not yet shipped` : ""}
@@ -127,7 +136,10 @@ function DaySheet({ prep, zones, title }: { prep: Preparation; zones: Zones; tit
                   <tr key={order.id}>
                     <td className="count">{stop}</td>
                     <td>{order.distance_miles.toFixed(1)}</td>
-                    <td className="mono">{order.short_id}</td>
+                    <td>
+                      <span className="mono">{order.short_id}</span>
+                      {order.delivery_slot_label ? <div className="note">{order.delivery_slot_label}</div> : null}
+                    </td>
                     <td>
                       <DeliverTo order={order} />
                     </td>
@@ -144,7 +156,7 @@ function DaySheet({ prep, zones, title }: { prep: Preparation; zones: Zones; tit
   );
 }
 
-function Slips({ zones }: { zones: Zones }) {
+function Slips({ zones, day }: { zones: Zones; day: string | null }) {
   return (
     <>
       {zones.flatMap((zone) =>
@@ -152,6 +164,7 @@ function Slips({ zones }: { zones: Zones }) {
           <article key={order.id} className="slip" aria-label={`Packing slip, order ${order.short_id}`}>
             <header className="sheet-header">
               <h1>{brand.name} · Packing slip</h1>
+              {orderWhen(order, day) ? <p className="sheet-day">Delivery: {orderWhen(order, day)}</p> : null}
               <p>
                 Order <strong className="mono">{order.short_id}</strong> · placed {orderDate(order.created_at)}
                 {order.refund_pending ? " · REFUND PENDING: do not send" : ""}
