@@ -35,7 +35,12 @@ const settingsSchema = z
     delivery: deliveryScheduleSchema.optional(),
   })
   .superRefine((body, context) => {
-    for (const name of body.delivery ? unknownZones(body.delivery, body.zones.map((zone) => zone.name)) : []) {
+    for (const name of body.delivery
+      ? unknownZones(
+          body.delivery,
+          body.zones.map((zone) => zone.name),
+        )
+      : []) {
       context.addIssue({ code: "custom", path: ["delivery", "zoneDays", name], message: `No zone is called "${name}"` });
     }
     const seen = new Set<string>();
