@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addressSchema } from "~/lib/checkout-form";
 import { DEFAULT_SETTINGS } from "~/lib/shop-settings";
 import { shopSettings } from "~/models/catalog.server";
 import { locateKitchen } from "~/models/kitchen.server";
@@ -59,21 +60,6 @@ const settingsSchema = z
     });
   });
 
-const text = (label: string, max: number) =>
-  z
-    .string({ required_error: `${label} is required`, invalid_type_error: `${label} must be text` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} can be at most ${max} characters`);
-
-/** The kitchen's street address, as checkout takes a customer's (decision 097). */
-const kitchenAddressSchema = z.object({
-  address: text("Street address", 120),
-  city: text("City", 60),
-  state: text("State", 2).regex(/^[A-Za-z]{2}$/, "State is two letters (CA)"),
-  zipCode: text("ZIP code", 10).regex(/^\d{5}(-\d{4})?$/, "ZIP code is 5 digits"),
-});
-
 const emailsSchema = z.object({
   page: z.number().int().min(1).max(100_000).default(1),
   pageSize: z.number().int().min(1).max(100).default(20),
@@ -127,7 +113,8 @@ export const settingsFunctions = {
    */
   "locate-kitchen": defineFunction({
     access: "settings.manage",
-    body: kitchenAddressSchema,
+    // The kitchen's street address by the rules checkout takes a customer's by (decision 097): one rule, one message.
+    body: addressSchema,
     example: { address: "2400 Main St", city: "Santa Monica", state: "CA", zipCode: "90405" },
     async run({ body }) {
       const found = await locateKitchen(await shopSettings({ maxAgeMs: 0 }), body);

@@ -100,7 +100,7 @@ test("the owner sets the kitchen by its street address: found, its zones shown, 
     await finder.getByRole("textbox", { name: "City" }).fill("Santa Monica");
     await finder.getByRole("textbox", { name: "ZIP code" }).fill("904");
     await finder.getByRole("button", { name: "Find the kitchen" }).click();
-    await expect(finder.getByText("ZIP code is 5 digits")).toBeVisible();
+    await expect(finder.getByText("Enter a 5-digit ZIP code")).toBeVisible();
     await finder.getByRole("textbox", { name: "ZIP code" }).fill("90405");
     // Enter in a field finds it, and does not save the settings.
     await finder.getByRole("textbox", { name: "ZIP code" }).press("Enter");
