@@ -15,6 +15,7 @@ import { cancelOrder } from "~/models/cancellation.server";
 import { reconcilePayments } from "~/models/orphan-orders.server";
 import { getPreparation } from "~/models/preparation.server";
 import { moveDelivery } from "~/models/delivery-change.server";
+import { calendarDay } from "~/models/delivery-schedule.server";
 import { deliveryWhen } from "~/lib/delivery-schedule";
 import { previewRefund, refundOrder, type RefundResult } from "~/models/refunds.server";
 import { REFUND_REASON } from "~/lib/orders";
@@ -26,11 +27,6 @@ import { eitherBody } from "./schemas.server";
 
 const orderId = z.string({ required_error: "is required" }).uuid("is not an order id");
 const EXAMPLE_ORDER_ID = "7f9c2b1e-4d3a-4b8e-9f10-2a6c5d4e3b21";
-
-const calendarDay = z
-  .string({ required_error: "is required", invalid_type_error: "must be a day, e.g. 2026-12-10" })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, e.g. 2026-12-10")
-  .refine((value) => new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), "is no such day");
 
 const deliveryMoveSchema = z
   .object({
@@ -76,10 +72,7 @@ const preparationSchema = z
     /** Only these orders (the ones the operator selected to print). */
     orderIds: z.array(z.string().uuid("is not an order id"), { invalid_type_error: "must be a list of order ids" }).max(PREPARATION_LIMIT).optional(),
     /** One delivery day's work (decision 100), "YYYY-MM-DD"; orders placed before delivery days are on every day's. */
-    deliveryDate: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, e.g. 2026-12-10")
-      .optional(),
+    deliveryDate: calendarDay.optional(),
   })
   .strict();
 

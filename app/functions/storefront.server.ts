@@ -11,6 +11,7 @@ import { centsToDollars, dollarsToCents } from "~/lib/money";
 import { describePartnershipErrors, partnershipSchema } from "~/lib/partnership-form";
 import { checkDeliveryOf, type DeliveryCheck } from "~/models/delivery.server";
 import { deliveryDatesFor } from "~/models/delivery-days.server";
+import { calendarDay } from "~/models/delivery-schedule.server";
 import { shopSettings } from "~/models/catalog.server";
 import { subscribe } from "~/models/newsletter.server";
 import { placeOrder, verifyPayment, type CheckoutRefusal } from "~/models/orders.server";
@@ -24,7 +25,6 @@ import { publicOrigin } from "~/utils/origin.server";
 import { defineFunction } from "./define.server";
 
 const lineQuantity = z.number().int().min(1).max(MAX_LINE_QUANTITY);
-const calendarDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "is a day (YYYY-MM-DD)");
 /**
  * A cart line for validate-discount-code: the shop's own `{ productId, quantity }`,
  * or the spec's `{ product: { id, … }, quantity }` as simple-checkout takes it.

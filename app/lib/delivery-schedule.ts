@@ -12,7 +12,10 @@
 export const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-const WEEKDAY_NAMES: Record<Weekday, string> = {
+/** The week as the owner's Settings page lists it, Monday first. */
+export const WEEK_FROM_MONDAY: readonly Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+
+export const WEEKDAY_NAMES: Record<Weekday, string> = {
   sun: "Sunday",
   mon: "Monday",
   tue: "Tuesday",
@@ -21,6 +24,14 @@ const WEEKDAY_NAMES: Record<Weekday, string> = {
   fri: "Friday",
   sat: "Saturday",
 };
+
+/** What save-settings takes at most (app/models/delivery-schedule.server.ts), and what the Settings page offers. */
+export const MAX_DELIVERY_SLOTS = 8;
+export const MAX_CLOSED_DATES = 366;
+/** A time of day as the schedule writes it, "HH:MM" from 00:00 to 23:59. */
+export const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** A window's id: what an order keeps (deliverySlot) and the checkout's radio buttons send after the day. */
+export const SLOT_ID = /^[a-z0-9][a-z0-9-]{0,29}$/;
 
 /** A delivery window of a day: "9am–12pm", from `start` to `end` (HH:MM, Los Angeles), with room for `capacity` orders (null: no limit). */
 export type DeliverySlot = { id: string; label: string; start: string; end: string; capacity: number | null };
@@ -83,6 +94,11 @@ export function calendarDateOf(day: Date) {
   return day.toISOString().slice(0, 10);
 }
 
+/** A stored order's day and window in words (its DATE column and window label), or null for an order without a day. */
+export function orderDeliveryWhen(order: { deliveryDate: Date | null; deliverySlotLabel: string | null }) {
+  return order.deliveryDate ? deliveryWhen(calendarDateOf(order.deliveryDate), order.deliverySlotLabel) : null;
+}
+
 /** What a page or email says of an order's day: "Thursday, December 3, 9am–12pm" (the window only when it has one). */
 export function deliveryWhen(date: string, slotLabel: string | null | undefined) {
   return slotLabel ? `${deliveryDayLabel(date)}, ${slotLabel}` : deliveryDayLabel(date);
@@ -124,8 +140,9 @@ export function deliveryOption(date: string, slot: string | null) {
 
 /** The day and window of a checkout's radio button; null for anything else. */
 export function parseDeliveryOption(value: string): { date: string; slot: string | null } | null {
-  const match = /^(\d{4}-\d{2}-\d{2})(?:\/([a-z0-9][a-z0-9-]{0,29}))?$/.exec(value);
-  return match ? { date: match[1]!, slot: match[2] ?? null } : null;
+  const [date = "", slot, ...rest] = value.split("/");
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || rest.length > 0 || (slot !== undefined && !SLOT_ID.test(slot))) return null;
+  return { date, slot: slot ?? null };
 }
 
 /** The words of a chosen option among the days offered: "Thursday, December 3, 9am–12pm"; null when it is not among them. */

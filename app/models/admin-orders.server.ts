@@ -1,4 +1,5 @@
 import { calendarDateOf, deliveryWhen } from "~/lib/delivery-schedule";
+import { calendarDay } from "~/models/delivery-schedule.server";
 import { customerDetailsOf, shippingSelect } from "~/lib/shipping-fields";
 import { z } from "zod";
 import { lineTotalCents } from "~/models/pricing.server";
@@ -57,10 +58,7 @@ const orderListFields = {
   q: z.string().trim().max(100).optional(),
   sort: z.enum(["date_desc", "date_asc", "total_desc", "total_asc"]).default("date_desc"),
   /** Only the orders to be delivered on this day (decision 100), "YYYY-MM-DD". */
-  deliveryDate: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, e.g. 2026-12-10")
-    .optional(),
+  deliveryDate: calendarDay.optional(),
 };
 
 /** A page within ORDER_LIST_DEPTH orders, or the way to go deeper. */

@@ -1,9 +1,19 @@
 import { sql as sqlText } from "kysely";
-import { calendarDateOf, deliveryWhen, type OfferedDate } from "~/lib/delivery-schedule";
+import { calendarDateOf, type OfferedDate } from "~/lib/delivery-schedule";
 import { shippingSelect } from "~/lib/shipping-fields";
 import { recordAudit } from "~/models/audit.server";
 import { shopSettings } from "~/models/catalog.server";
-import { addDays, datesOnOffer, holdDeliveryPlace, minutesOf, pickDelivery, shopClock, takenPlaces, type CalendarDate } from "~/models/delivery-days.server";
+import {
+  addDays,
+  datesOnOffer,
+  deliveryDatesFor,
+  holdDeliveryPlace,
+  minutesOf,
+  pickDelivery,
+  shopClock,
+  takenPlaces,
+  type CalendarDate,
+} from "~/models/delivery-days.server";
 import { deliveryDayEmail } from "~/services/emails.server";
 import { enqueueEmails } from "~/services/outbox.server";
 import { db, inTransaction, sqlIn } from "~/utils/db.server";
@@ -123,11 +133,6 @@ export async function moveDelivery(
   });
 }
 
-/** An order's day in words, as its page and the admin show it: "Thursday, December 10, 9am–12pm"; null without one. */
-export function orderDeliveryWhen(order: { deliveryDate: Date | null; deliverySlotLabel: string | null }) {
-  return order.deliveryDate ? deliveryWhen(calendarDateOf(order.deliveryDate), order.deliverySlotLabel) : null;
-}
-
 /** The days a customer may move their order to now, from its own page; null when it can no longer change. */
 export async function daysToMoveTo(orderId: string, now = new Date()) {
   const order = await db.order.findUnique({
@@ -137,7 +142,5 @@ export async function daysToMoveTo(orderId: string, now = new Date()) {
   if (!order?.deliveryDate || order.paymentStatus !== "paid" || !(MOVABLE_STATUSES as readonly string[]).includes(order.status)) return null;
   const { delivery: schedule } = await shopSettings();
   if (!customerMayChange(calendarDateOf(order.deliveryDate), schedule.cutoff, now)) return null;
-  const earliest = datesOnOffer(schedule, order.deliveryZone, now)[0]?.date;
-  const taken = earliest ? await takenPlaces(earliest, addDays(shopClock(now).date, schedule.windowDays)) : new Map();
-  return datesOnOffer(schedule, order.deliveryZone, now, taken);
+  return deliveryDatesFor(schedule, order.deliveryZone, now);
 }

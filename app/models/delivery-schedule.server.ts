@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { WEEKDAYS, type DeliverySchedule } from "~/lib/delivery-schedule";
+import { MAX_CLOSED_DATES, MAX_DELIVERY_SLOTS, SLOT_ID, TIME_OF_DAY, WEEKDAYS, type DeliverySchedule } from "~/lib/delivery-schedule";
 
 /**
  * The delivery schedule (app/lib/delivery-schedule.ts) as save-settings takes
@@ -10,14 +10,10 @@ import { WEEKDAYS, type DeliverySchedule } from "~/lib/delivery-schedule";
  * checked. Here, not in app/lib: zod stays out of the storefront's browser code.
  */
 
-const MAX_SLOTS = 8;
-const MAX_CLOSED_DATES = 366;
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-
 const time = (label: string) =>
   z
     .string({ required_error: `${label} is required`, invalid_type_error: `${label} must be a time (HH:MM)` })
-    .regex(TIME, `${label} is a time from 00:00 to 23:59 (HH:MM)`);
+    .regex(TIME_OF_DAY, `${label} is a time from 00:00 to 23:59 (HH:MM)`);
 
 /** A count of orders, or null for no limit. */
 const room = (label: string) =>
@@ -37,17 +33,29 @@ const weekdays = (label: string) =>
     .min(1, `Choose at least one day for ${label.toLowerCase()}`)
     .transform((days) => WEEKDAYS.filter((day) => days.includes(day)));
 
-/** A real calendar day, "YYYY-MM-DD". */
+/** A real calendar day, "YYYY-MM-DD", as the functions take one (a delivery day, a day's list). */
+export const calendarDay = z
+  .string({ required_error: "is required", invalid_type_error: "must be a day, e.g. 2026-12-10" })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, e.g. 2026-12-10")
+  .refine(isCalendarDay, "is no such day");
+
+/** Zod runs this after a failed pattern too: text that is no date at all is "no such day", never a thrown RangeError (a 500). */
+function isCalendarDay(value: string) {
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+}
+
+/** A closed date, in the Settings page's words. */
 const calendarDate = z
   .string({ invalid_type_error: "A closed date is a day (YYYY-MM-DD)" })
   .regex(/^\d{4}-\d{2}-\d{2}$/, "A closed date is a day (YYYY-MM-DD)")
-  .refine((value) => new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), "No such day");
+  .refine(isCalendarDay, "No such day");
 
 const slotSchema = z
   .object({
     id: z
       .string({ required_error: "Id is required", invalid_type_error: "Id must be text" })
-      .regex(/^[a-z0-9][a-z0-9-]{0,29}$/, "Id is up to 30 lower-case letters, digits and dashes"),
+      .regex(SLOT_ID, "Id is up to 30 lower-case letters, digits and dashes"),
     label: z
       .string({ required_error: "Label is required", invalid_type_error: "Label must be text" })
       .trim()
@@ -81,7 +89,7 @@ export const deliveryScheduleSchema: z.ZodType<DeliverySchedule, z.ZodTypeDef, u
       .array(calendarDate, { invalid_type_error: "Closed dates must be a list of days" })
       .max(MAX_CLOSED_DATES, `At most ${MAX_CLOSED_DATES} closed dates`)
       .transform((dates) => [...new Set(dates)].sort()),
-    slots: z.array(slotSchema, { invalid_type_error: "Windows must be a list" }).max(MAX_SLOTS, `At most ${MAX_SLOTS} windows`),
+    slots: z.array(slotSchema, { invalid_type_error: "Windows must be a list" }).max(MAX_DELIVERY_SLOTS, `At most ${MAX_DELIVERY_SLOTS} windows`),
     zoneDays: z.record(z.string(), weekdays("A zone's days"), { invalid_type_error: "Zone days must name zones" }),
   })
   .strict()

@@ -1,4 +1,4 @@
-import { calendarDateOf, deliveryOption, deliveryWhen } from "~/lib/delivery-schedule";
+import { calendarDateOf, deliveryOption, orderDeliveryWhen } from "~/lib/delivery-schedule";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { sqlDb, utcFromText } from "~/utils/sql.server";
 import { lineTotalCents } from "~/models/pricing.server";
@@ -169,7 +169,7 @@ export async function findCustomerOrder(orderId: string) {
     })),
     refundedCents: order.refundedCents ?? 0,
     /** The delivery day its customer chose, in words, and as the day picker names it; null for an order placed before delivery days. */
-    delivery: order.deliveryDate ? deliveryWhen(calendarDateOf(order.deliveryDate), order.deliverySlotLabel) : null,
+    delivery: orderDeliveryWhen(order),
     deliveryOption: order.deliveryDate ? deliveryOption(calendarDateOf(order.deliveryDate), order.deliverySlot) : null,
   };
 }

@@ -41,7 +41,7 @@ import {
 } from "~/models/pricing.server";
 import { catalogChangedHere, shopSettings, type Product } from "~/models/catalog.server";
 import { deliveryDatesFor, everyChoice, holdDeliveryPlace, pickDelivery, type DeliveryChoice } from "~/models/delivery-days.server";
-import { calendarDateOf, deliveryWhen, type DeliverySchedule, type OfferedDate } from "~/lib/delivery-schedule";
+import { deliveryWhen, orderDeliveryWhen, type DeliverySchedule, type OfferedDate } from "~/lib/delivery-schedule";
 
 /**
  * An order's life: placed (written unpaid with its Stripe Checkout Session,
@@ -812,8 +812,7 @@ async function paidOrderWhere(column: "id" | "stripeSessionId", value: string) {
   const items = order.items.map(({ name, quantity, unitPriceCents }) => ({ name, quantity, lineCents: lineTotalCents(unitPriceCents, quantity) }));
   const { deliveryDate, deliverySlotLabel, ...rest } = order;
   // The day in words, as the page shows it; null for an order placed before delivery days.
-  const delivery = deliveryDate ? deliveryWhen(calendarDateOf(deliveryDate), deliverySlotLabel) : null;
-  return { ...rest, items, delivery };
+  return { ...rest, items, delivery: orderDeliveryWhen({ deliveryDate, deliverySlotLabel }) };
 }
 
 /** What a browser needs about the order it is paying for in another tab. */

@@ -7,7 +7,7 @@ import { kitchenTime } from "~/lib/dates";
 import { formatCents } from "~/lib/money";
 import { trackingUrl } from "~/lib/tracking";
 import { orderPageUrl } from "~/utils/order-link.server";
-import { calendarDateOf, deliveryWhen } from "~/lib/delivery-schedule";
+import { orderDeliveryWhen } from "~/lib/delivery-schedule";
 
 /**
  * The shop's emails as plain text and HTML. Every value from a customer is
@@ -47,9 +47,8 @@ type OrderForEmail = StoredShipping & {
 };
 
 /** "Thursday, December 3, 9am–12pm", or null for an order without a chosen day. */
-function deliveryDayOf(order: OrderForEmail) {
-  return order.deliveryDate ? deliveryWhen(calendarDateOf(order.deliveryDate), order.deliverySlotLabel) : null;
-}
+const deliveryDayOf = (order: OrderForEmail) =>
+  orderDeliveryWhen({ deliveryDate: order.deliveryDate ?? null, deliverySlotLabel: order.deliverySlotLabel ?? null });
 
 function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -108,6 +108,8 @@ describe("update-order-delivery (owner and staff)", () => {
     expect(await refused({ deliveryDate: "2020-01-06" })).toEqual([409, "A delivery day cannot be in the past."]);
     expect(await refused({ deliveryDate: openDays()[2], deliverySlot: "midnight" })).toEqual([409, 'The shop has no delivery window "midnight".']);
     expect((await refused({ deliveryDate: "2026-02-30" }))[0]).toBe(400);
+    // Text that is no date at all is a 400 too (the day check once threw on it: a 500).
+    expect((await refused({ deliveryDate: "someday" }))[0]).toBe(400);
     await db.order.update({ where: { id: orderId }, data: { status: "shipped" } });
     expect(await refused({ deliveryDate: openDays()[2] })).toEqual([409, "This order is on its way or closed: its delivery day can no longer change."]);
     expect(await emailsOf(orderId)).toEqual([]);

@@ -1,6 +1,19 @@
 import { Alert, Box, Button, Card, Checkbox, Fieldset, Grid, Group, NumberInput, Paper, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
 import type { UseFormReturnType } from "@mantine/form";
-import { scheduleSentence, SHOP_TIME_ZONE, WEEKDAYS, weekdaysInWords, type DeliverySchedule, type Weekday } from "@shop/delivery-schedule";
+import {
+  MAX_CLOSED_DATES,
+  MAX_DELIVERY_SLOTS,
+  scheduleSentence,
+  SHOP_TIME_ZONE,
+  SLOT_ID,
+  TIME_OF_DAY,
+  WEEK_FROM_MONDAY,
+  WEEKDAY_NAMES,
+  WEEKDAYS,
+  weekdaysInWords,
+  type DeliverySchedule,
+  type Weekday,
+} from "@shop/delivery-schedule";
 import { useState, type KeyboardEvent, type ReactNode } from "react";
 import type { SettingsFields } from "./settings";
 
@@ -14,24 +27,6 @@ import type { SettingsFields } from "./settings";
  * (renaming or removing a zone takes its days along); the body names them by
  * the zone's name ("delivery.zoneDays.premium").
  */
-
-/** The most windows and closed dates save-settings takes (app/models/delivery-schedule.server.ts). */
-const MAX_SLOTS = 8;
-const MAX_CLOSED_DATES = 366;
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-const SLOT_ID = /^[a-z0-9][a-z0-9-]{0,29}$/;
-
-/** The week as the owner reads it, Monday first. */
-const WEEK: readonly Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
-const DAY_NAMES: Record<Weekday, string> = {
-  mon: "Monday",
-  tue: "Tuesday",
-  wed: "Wednesday",
-  thu: "Thursday",
-  fri: "Friday",
-  sat: "Saturday",
-  sun: "Sunday",
-};
 
 /** A window as the form holds it: `id` is the saved one, or null for a new window, whose id comes from its label. */
 export type SlotFields = { key: number; id: string | null; label: string; start: string; end: string; capacity: number | string };
@@ -171,9 +166,9 @@ function WeekdayChecks({
       error={error}
     >
       <Group gap="md" mt={8}>
-        {WEEK.map((day) => (
+        {WEEK_FROM_MONDAY.map((day) => (
           // One width for every day, so that on a phone the days wrap into even columns.
-          <Checkbox key={day} value={day} label={DAY_NAMES[day]} miw={112} />
+          <Checkbox key={day} value={day} label={WEEKDAY_NAMES[day]} miw={112} />
         ))}
       </Group>
     </Checkbox.Group>
@@ -221,7 +216,7 @@ export function DeliveryDaysSection({ form, readOnly, nextKey }: { form: UseForm
   };
 
   const leadDays = typeof delivery.leadDays === "number" ? delivery.leadDays : Number.NaN;
-  const previewable = delivery.days.length > 0 && TIME.test(delivery.cutoff) && Number.isInteger(leadDays) && leadDays >= 0 && leadDays <= 30;
+  const previewable = delivery.days.length > 0 && TIME_OF_DAY.test(delivery.cutoff) && Number.isInteger(leadDays) && leadDays >= 0 && leadDays <= 30;
   const ids = slotIds(delivery.slots);
   // Messages that belong to no one field: the lists' own ("At most 8 windows").
   const listErrors = ["delivery", "delivery.closedDates", "delivery.slots"].flatMap((path) => (form.errors[path] ? [form.errors[path]] : []));
@@ -432,12 +427,12 @@ export function DeliveryDaysSection({ form, readOnly, nextKey }: { form: UseForm
           </Stack>
           {readOnly ? null : (
             <Group mt="sm">
-              <Button variant="light" onClick={addSlot} disabled={delivery.slots.length >= MAX_SLOTS}>
+              <Button variant="light" onClick={addSlot} disabled={delivery.slots.length >= MAX_DELIVERY_SLOTS}>
                 Add window
               </Button>
-              {delivery.slots.length >= MAX_SLOTS ? (
+              {delivery.slots.length >= MAX_DELIVERY_SLOTS ? (
                 <Text size="sm" c="dimmed">
-                  At most {MAX_SLOTS} windows.
+                  At most {MAX_DELIVERY_SLOTS} windows.
                 </Text>
               ) : null}
             </Group>
