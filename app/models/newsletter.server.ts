@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { db, isUniqueViolation, inTransaction, sqlIn } from "~/utils/db.server";
+import { at, db, isUniqueViolation, inTransaction, sqlIn } from "~/utils/db.server";
+import { withdrawCopies } from "~/models/campaigns.server";
 import { welcomeEmail } from "~/services/emails.server";
 import { canonicalMailbox } from "~/lib/email";
 import { enqueueEmails } from "~/services/outbox.server";
@@ -17,7 +18,10 @@ export async function subscribe(rawEmail: string, origin: string): Promise<{ cre
     return await inTransaction(async (tx) => {
       const existing = await tx.subscriber.findUnique({ where: { mailbox } });
       if (existing) {
-        if (existing.unsubscribedAt) await tx.subscriber.update({ where: { mailbox }, data: { unsubscribedAt: null } });
+        // Back on the list: their consent is this sign-up's, on the form.
+        if (existing.unsubscribedAt) {
+          await tx.subscriber.update({ where: { mailbox }, data: { unsubscribedAt: null, source: "form", consentAt: new Date(), consentNote: null } });
+        }
         return { created: false };
       }
       const unsubscribeToken = randomBytes(24).toString("base64url");
@@ -32,12 +36,24 @@ export async function subscribe(rawEmail: string, origin: string): Promise<{ cre
   }
 }
 
+/**
+ * Takes an address off the list at once (the page's button, or a mail
+ * program's one-click POST): and with it every campaign copy not yet gone to
+ * it, in the same transaction (decision 101).
+ */
 export async function unsubscribe(token: string) {
-  const { count } = await db.subscriber.updateMany({
-    where: { unsubscribeToken: token, unsubscribedAt: null },
-    data: { unsubscribedAt: new Date() },
+  return inTransaction(async (tx) => {
+    const left = await sqlIn(tx)
+      .db.updateTable("Subscriber")
+      .set({ unsubscribedAt: at(new Date()) })
+      .where("unsubscribeToken", "=", token)
+      .where("unsubscribedAt", "is", null)
+      .returning("id")
+      .executeTakeFirst();
+    if (!left) return false;
+    await withdrawCopies(sqlIn(tx), { subscriberIds: [left.id] }, "Its subscriber unsubscribed");
+    return true;
   });
-  return count === 1;
 }
 
 export function findSubscriberByToken(token: string) {

@@ -379,3 +379,37 @@ export function orderPartRefundEmail(
     orderId: order.id,
   };
 }
+
+export type CampaignForEmail = {
+  subject: string;
+  preheader: string | null;
+  body: string;
+  products: { id: string; name: string; priceCents: number; imageUrl: string | null; url: string }[];
+  discountCode: string | null;
+  shopUrl: string;
+};
+
+/** A campaign's copy for one subscriber: its words, its products, its code, the postal address and the unsubscribe link. */
+export async function campaignEmail(
+  campaign: CampaignForEmail,
+  recipient: { email: string; unsubscribeUrl: string },
+  footer: { postalAddress: string },
+): Promise<EmailContent> {
+  const paragraphs = campaign.body.split(/\n{2,}/);
+  const products = campaign.products.map((product) => `${product.name}  ${formatCents(product.priceCents)}\n${product.url}`);
+  const text = [
+    ...paragraphs,
+    ...products,
+    ...(campaign.discountCode ? [`Use code ${campaign.discountCode}: ${campaign.shopUrl}`] : []),
+    footer.postalAddress,
+    `Don't want these emails? Unsubscribe: ${recipient.unsubscribeUrl}`,
+  ].join("\n\n");
+  const html = layout(
+    campaign.subject,
+    `${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("")}${campaign.products
+      .map((product) => `<p><a href="${escapeHtml(product.url)}">${escapeHtml(product.name)}</a> ${formatCents(product.priceCents)}</p>`)
+      .join("")}${campaign.discountCode ? `<p><a href="${escapeHtml(campaign.shopUrl)}">Use code ${escapeHtml(campaign.discountCode)}</a></p>` : ""}
+<p style="font-size:13px;color:#6b5143">${escapeHtml(footer.postalAddress)}<br>Don't want these emails? <a href="${escapeHtml(recipient.unsubscribeUrl)}">Unsubscribe</a>.</p>`,
+  );
+  return { kind: "campaign", to: recipient.email, subject: campaign.subject, text, html, unsubscribeUrl: recipient.unsubscribeUrl };
+}

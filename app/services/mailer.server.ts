@@ -25,6 +25,22 @@ export type Mailer = {
 
 const MAIL_DIRECTORY = path.resolve("var/mail");
 
+/** The address part of MAIL_FROM ("Chill PB <hello@chillpb.com>" → hello@chillpb.com). */
+export function mailFromAddress(from = env.MAIL_FROM) {
+  return (/<([^<>]+)>\s*$/.exec(from)?.[1] ?? from).trim();
+}
+
+/**
+ * The headers of a list email (RFC 2369, RFC 8058): its unsubscribe link,
+ * which a mail program may POST to at once ("one-click", as Gmail and Yahoo
+ * require of bulk senders since 2024), and a mailto for programs that only
+ * write; that one reaches the shop's own inbox, to be honoured by hand.
+ */
+export function listHeaders(unsubscribeUrl: string) {
+  const mailto = `mailto:${mailFromAddress()}?subject=${encodeURIComponent("Unsubscribe")}`;
+  return { "List-Unsubscribe": `<${unsubscribeUrl}>, <${mailto}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+}
+
 function envelope(email: OutgoingEmail) {
   return {
     from: env.MAIL_FROM,
@@ -32,9 +48,22 @@ function envelope(email: OutgoingEmail) {
     subject: email.subject,
     text: email.text,
     html: email.html,
-    messageId: `<${email.id}@chillpb.mail>`,
-    headers: email.unsubscribeUrl ? { "List-Unsubscribe": `<${email.unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : undefined,
+    messageId: `<${email.id}@${mailFromAddress().split("@")[1] ?? "chillpb.mail"}>`,
+    headers: email.unsubscribeUrl ? listHeaders(email.unsubscribeUrl) : undefined,
   };
+}
+
+/**
+ * nodemailer's DKIM signing (decision 101), with DKIM_PRIVATE_KEY and
+ * DKIM_SELECTOR, for MAIL_FROM's domain; none without them. Every transport
+ * signs, the .eml files of the demo included, so what is checked there is
+ * what a mailbox receives.
+ */
+export function dkimOptions() {
+  if (!env.DKIM_PRIVATE_KEY || !env.DKIM_SELECTOR) return undefined;
+  const domainName = mailFromAddress().split("@")[1];
+  if (!domainName) return undefined;
+  return { domainName, keySelector: env.DKIM_SELECTOR, privateKey: env.DKIM_PRIVATE_KEY };
 }
 
 /**
@@ -61,6 +90,7 @@ export function createMailer(smtpUrl: string | undefined = env.SMTP_URL, timeout
       connectionTimeout: connectionMs,
       greetingTimeout: greetingMs,
       socketTimeout: socketMs,
+      dkim: dkimOptions(),
     } as nodemailer.TransportOptions);
     return {
       async send(email) {
@@ -71,7 +101,7 @@ export function createMailer(smtpUrl: string | undefined = env.SMTP_URL, timeout
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix", dkim: dkimOptions() });
   return {
     async send(email) {
       const info = await transport.sendMail(envelope(email));
