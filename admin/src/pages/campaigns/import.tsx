@@ -105,13 +105,18 @@ export function ImportSubscribers() {
 }
 
 function ImportReportView({ report }: { report: ImportReport }) {
-  const { added, alreadySubscribed, refused } = report;
+  const { added, alreadySubscribed, refused, refusedTotal } = report;
   return (
     <Stack gap="sm" mt="md">
-      <Alert color={refused.length > 0 ? "chocolate" : "green"} title="Imported" role="status">
+      <Alert color={refusedTotal > 0 ? "chocolate" : "green"} title="Imported" role="status">
         <Text size="sm" data-testid="import-summary">
-          {added} added · {alreadySubscribed} already subscribed · {refused.length} refused
+          {added} added · {alreadySubscribed} already subscribed · {refusedTotal} refused
         </Text>
+        {refusedTotal > refused.length ? (
+          <Text size="sm" mt={4}>
+            The first {refused.length} refused lines are below.
+          </Text>
+        ) : null}
       </Alert>
       {refused.length > 0 ? (
         <Table.ScrollContainer minWidth={420}>
