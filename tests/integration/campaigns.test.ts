@@ -223,6 +223,18 @@ describe("sending a campaign", () => {
     expect((await campaign(saved.id)).counts).toEqual({ recipients: 5, sent: 4, failed: 0, waiting: 0, unsubscribed: 1 });
   });
 
+  it("a campaign's copy is not resent by hand from the System page", async () => {
+    await setPostalAddress(POSTAL);
+    await subscribers(1);
+    const saved = await draft();
+    expect((await asOwner("send-campaign", { id: saved.id })).status).toBe(200);
+    await drain();
+    const copy = await db.outboxMessage.findFirstOrThrow({ where: { campaignId: saved.id } });
+    const resent = await asOwner("resend-email", { id: copy.id });
+    expect(resent.status).toBe(409);
+    expect((await readJson<ErrorJson>(resent)).error).toBe("A campaign's copy is not resent by hand: it was tried as often as any email.");
+  });
+
   it("cancelled while it sends, sends nothing more; a sent one cannot be cancelled", async () => {
     await setPostalAddress(POSTAL);
     await subscribers(6);
