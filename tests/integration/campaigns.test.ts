@@ -303,6 +303,26 @@ describe("sending a campaign", () => {
   });
 });
 
+describe("the owner takes an address off the list", () => {
+  it("in any spelling of the mailbox, with its copies not yet gone; says so when it had left or was never on it", async () => {
+    await setPostalAddress(POSTAL);
+    const [asked] = await subscribers(2);
+    const saved = await draft();
+    expect((await asOwner("send-campaign", { id: saved.id })).status).toBe(200);
+    const response = await asOwner("unsubscribe-subscriber", { email: asked!.toUpperCase() });
+    expect(response.status).toBe(200);
+    expect((await readJson<{ message: string }>(response)).message).toBe(`${asked!.toUpperCase()} is off the list: no more newsletters go to it.`);
+    await drain();
+    expect(smtp.to(asked!)).toHaveLength(0);
+    expect(smtp.received).toHaveLength(1);
+    expect((await readJson<{ message: string }>(await asOwner("unsubscribe-subscriber", { email: asked }))).message).toBe(
+      `${asked} had already left the list.`,
+    );
+    expect((await asOwner("unsubscribe-subscriber", { email: "never@example.com" })).status).toBe(404);
+    expect((await callFunction("unsubscribe-subscriber", { email: asked }, { cookie: staff.cookie })).status).toBe(403);
+  });
+});
+
 describe("the postal address", () => {
   it("is saved with the settings, kept when left out, cleared by an empty one, and at most 300 characters", async () => {
     expect((await setPostalAddress(`  ${POSTAL}  `)).postalAddress).toBe(POSTAL);
