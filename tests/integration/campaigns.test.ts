@@ -9,7 +9,7 @@ import { createMailer } from "~/services/mailer.server";
 import { drainOutbox, processOutbox } from "~/services/outbox.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { callFunction, callRoute, formRequest, functionHandler, readJson, shopRequest, signedInAdmin, uniqueEmail, type ErrorJson } from "../utils";
+import { callFunction, callRoute, formRequest, functionHandler, readJson, signedInAdmin, uniqueEmail, type ErrorJson } from "../utils";
 import { startSmtpServer, type TestSmtpServer } from "./smtp";
 
 /**
