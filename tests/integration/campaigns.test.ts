@@ -9,7 +9,7 @@ import { createMailer } from "~/services/mailer.server";
 import { drainOutbox, processOutbox } from "~/services/outbox.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { callFunction, callRoute, formRequest, functionHandler, readJson, shopRequest, signedInAdmin, uniqueEmail, type ErrorJson } from "../utils";
+import { callFunction, callRoute, formRequest, functionHandler, readJson, signedInAdmin, uniqueEmail, type ErrorJson } from "../utils";
 import { startSmtpServer, type TestSmtpServer } from "./smtp";
 
 /**
@@ -171,6 +171,11 @@ describe("sending a campaign", () => {
     expect((await readJson<{ campaign: CampaignJson }>(sent)).campaign).toMatchObject({ status: "sending", counts: { recipients: 3, waiting: 3 } });
     expect((await asOwner("send-campaign", { id: saved.id })).status).toBe(409);
     expect((await asOwner("save-campaign", { id: saved.id, subject: "Changed", body: "Changed" })).status).toBe(409);
+    // Its cards' pictures as every mail client shows them: JPEG, not the artwork's SVG (decision 102).
+    const { content } = await db.campaign.findUniqueOrThrow({ where: { id: saved.id }, select: { content: true } });
+    expect(content).toMatchObject({
+      products: [{ id: PRODUCT, imageUrl: expect.stringMatching(/^http:\/\/shop\.test\/email-images\/bar-chocolate-pb\.[0-9a-f]{10}\.jpg$/) }],
+    });
 
     // Two workers at once, as two instances: one copy each all the same.
     await Promise.all([drain("worker-1"), drain("worker-2")]);
