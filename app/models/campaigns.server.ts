@@ -4,6 +4,7 @@ import { CAMPAIGN_LIMITS, EDITABLE_STATUSES, type CampaignCounts, type CampaignJ
 import { shopWallClock } from "~/lib/dates";
 import { recordAudit } from "~/models/audit.server";
 import { productsAndSettings, shopSettings } from "~/models/catalog.server";
+import { emailImageUrl } from "~/models/email-images.server";
 import { campaignEmail, type CampaignForEmail } from "~/services/emails.server";
 import { enqueueEmails } from "~/services/outbox.server";
 import { db, inTransaction, instant, sqlDb, sqlIn, type Sql } from "~/utils/db.server";
@@ -64,12 +65,14 @@ async function checkDraft(draft: CampaignDraft): Promise<{ ok: true; content: Ca
       products: draft.productIds.flatMap((id) => {
         const product = byId.get(id);
         if (!product) return [];
+        // Email shows neither the artwork's SVG nor an upload's WebP: their JPEG.
+        const image = product.image ? emailImageUrl(product.image) : null;
         return [
           {
             id: product.id,
             name: product.name,
             priceCents: product.priceCents,
-            imageUrl: product.image ? `${origin}${product.image}` : null,
+            imageUrl: image ? `${origin}${image}` : null,
             url: `${origin}/shop/${encodeURIComponent(product.id)}`,
           },
         ];

@@ -179,6 +179,7 @@ export async function exportCustomer(email: string, actorEmail: string): Promise
       email: row.email,
       subscribed_at: row.createdAt.toISOString(),
       unsubscribed_at: row.unsubscribedAt?.toISOString() ?? null,
+      consent: { source: row.source, given_at: row.consentAt.toISOString(), note: row.consentNote },
     })),
     inquiries: rows.inquiries.map((row) => ({
       name: row.name,

@@ -42,11 +42,27 @@ export async function subscribe(rawEmail: string, origin: string): Promise<{ cre
  * it, in the same transaction (decision 101).
  */
 export async function unsubscribe(token: string) {
+  return takeOff({ unsubscribeToken: token });
+}
+
+/**
+ * The owner takes an address off the list, in any spelling of its mailbox
+ * (a request by email, to the List-Unsubscribe mailto): "left" now, "already"
+ * if it had, "unknown" if it was never on it.
+ */
+export async function unsubscribeMailbox(email: string): Promise<"left" | "already" | "unknown"> {
+  const mailbox = canonicalMailbox(email);
+  if (await takeOff({ mailbox })) return "left";
+  return (await db.subscriber.count({ where: { mailbox } })) > 0 ? "already" : "unknown";
+}
+
+/** Off the list at once, with every campaign copy not yet gone to it, in one transaction (decision 101). */
+async function takeOff(which: { unsubscribeToken: string } | { mailbox: string }) {
   return inTransaction(async (tx) => {
     const left = await sqlIn(tx)
       .db.updateTable("Subscriber")
       .set({ unsubscribedAt: at(new Date()) })
-      .where("unsubscribeToken", "=", token)
+      .where((eb) => ("mailbox" in which ? eb("mailbox", "=", which.mailbox) : eb("unsubscribeToken", "=", which.unsubscribeToken)))
       .where("unsubscribedAt", "is", null)
       .returning("id")
       .executeTakeFirst();

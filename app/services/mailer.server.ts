@@ -48,16 +48,17 @@ function envelope(email: OutgoingEmail) {
     subject: email.subject,
     text: email.text,
     html: email.html,
-    messageId: `<${email.id}@${mailFromAddress().split("@")[1] ?? "chillpb.mail"}>`,
+    messageId: `<${email.id}@chillpb.mail>`,
     headers: email.unsubscribeUrl ? listHeaders(email.unsubscribeUrl) : undefined,
+    dkim: dkimOptions(),
   };
 }
 
 /**
  * nodemailer's DKIM signing (decision 101), with DKIM_PRIVATE_KEY and
- * DKIM_SELECTOR, for MAIL_FROM's domain; none without them. Every transport
- * signs, the .eml files of the demo included, so what is checked there is
- * what a mailbox receives.
+ * DKIM_SELECTOR, for MAIL_FROM's domain; none without them. Given with each
+ * message, so that every transport signs, the .eml files of the demo
+ * included: what is checked there is what a mailbox receives.
  */
 export function dkimOptions() {
   if (!env.DKIM_PRIVATE_KEY || !env.DKIM_SELECTOR) return undefined;
@@ -81,17 +82,19 @@ export function createMailer(smtpUrl: string | undefined = env.SMTP_URL, timeout
     // the outbox has in flight: a new SMTP conversation per email costs a
     // greeting, often delayed on purpose by the server; measured against a
     // local server, 146 ms an email without the pool and 49 ms with it.
-    // `pool` and `maxConnections` only take effect in the URL.
+    // Given a `url`, nodemailer takes its transport's options from the URL
+    // alone and ignores the object's other keys: the pool and the timeouts go
+    // in the URL (the owner's SMTP_URL may set them itself), DKIM on each message.
     const pooled = new URL(smtpUrl);
-    if (!pooled.searchParams.has("pool")) pooled.searchParams.set("pool", "true");
-    if (!pooled.searchParams.has("maxConnections")) pooled.searchParams.set("maxConnections", String(connections));
-    const transport = nodemailer.createTransport({
-      url: pooled.toString(),
-      connectionTimeout: connectionMs,
-      greetingTimeout: greetingMs,
-      socketTimeout: socketMs,
-      dkim: dkimOptions(),
-    } as nodemailer.TransportOptions);
+    const settings = {
+      pool: "true",
+      maxConnections: String(connections),
+      connectionTimeout: String(connectionMs),
+      greetingTimeout: String(greetingMs),
+      socketTimeout: String(socketMs),
+    };
+    for (const [name, value] of Object.entries(settings)) if (!pooled.searchParams.has(name)) pooled.searchParams.set(name, value);
+    const transport = nodemailer.createTransport({ url: pooled.toString() } as nodemailer.TransportOptions);
     return {
       async send(email) {
         await transport.sendMail(envelope(email));
@@ -101,7 +104,7 @@ export function createMailer(smtpUrl: string | undefined = env.SMTP_URL, timeout
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix", dkim: dkimOptions() });
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     async send(email) {
       const info = await transport.sendMail(envelope(email));

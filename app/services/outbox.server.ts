@@ -278,6 +278,8 @@ async function sendOne(
       await db.outboxMessage.updateMany({ where: mine, data: { status: "withdrawn", claimedBy: null, claimedUntil: null, lastError: "Its campaign is gone" } });
       return "lost";
     }
+    // Withdrawn while it was rendered (an unsubscribe, a cancel): checked again just before it goes.
+    if (message.campaignId && !(await renewLease(id, workerId, leaseEnd()))) return "lost";
     await whileHoldingLease(
       id,
       () => renewLease(id, workerId, leaseEnd()),
