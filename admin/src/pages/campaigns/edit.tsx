@@ -1,5 +1,6 @@
 import { Alert, Anchor, Group, Stack, Text, Title } from "@mantine/core";
 import { EDITABLE_STATUSES, type CampaignJson } from "@shop/campaigns";
+import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { Loading, QueryError } from "../../components/loading";
 import { OwnerOnly } from "../../components/owner-only";
@@ -72,7 +73,7 @@ function SavedCampaign({ id }: { id: string }) {
 }
 
 /** The page around the editor or the progress: the way back, the title, the status and when. */
-function CampaignFrame({ title, campaign, children }: { title: string; campaign?: CampaignJson; children: React.ReactNode }) {
+function CampaignFrame({ title, campaign, children }: { title: string; campaign?: CampaignJson; children: ReactNode }) {
   return (
     <Stack gap="lg">
       <Anchor component={Link} to="/campaigns">

@@ -4,6 +4,7 @@ import { CAMPAIGN_LIMITS, type CampaignJson } from "@shop/campaigns";
 import { termsInWords } from "@shop/discount-code";
 import { dollarsToCents, formatCents } from "@shop/money";
 import type { DiscountCodeJson, ProductJson } from "@shop/owner-records";
+import type { ReactNode } from "react";
 import { useNavigate } from "react-router";
 import type { FunctionBody } from "~/functions/registry.server";
 import { fieldErrorsNote } from "../../api";
@@ -58,25 +59,20 @@ export function CampaignEditor({ campaign, onChanged }: { campaign?: CampaignJso
   function saveDraft(values: DraftFields, then?: (saved: CampaignJson) => void, failed?: () => void) {
     clearRefusal();
     const body: FunctionBody<"save-campaign"> = { ...(campaign && { id: campaign.id }), ...draftOf(values) };
-    save(
-      body,
-      then
-        ? { ...answerToasts("campaign-save", { success: "Draft saved", error: "Could not save the campaign" }, fieldErrorsNote), successNotification: false }
-        : answerToasts("campaign-save", { success: "Draft saved", error: "Could not save the campaign" }, fieldErrorsNote),
-      {
-        onSuccess: ({ data }) => {
-          form.clearErrors();
-          form.resetDirty(values);
-          if (!campaign) void navigate(`/campaigns/${data.campaign.id}`, { replace: true });
-          else if (then) then(data.campaign);
-          else onChanged?.();
-        },
-        onError: (error) => {
-          refused(error);
-          failed?.();
-        },
+    const toasts = answerToasts("campaign-save", { success: "Draft saved", error: "Could not save the campaign" }, fieldErrorsNote);
+    save(body, then ? { ...toasts, successNotification: false } : toasts, {
+      onSuccess: ({ data }) => {
+        form.clearErrors();
+        form.resetDirty(values);
+        if (!campaign) void navigate(`/campaigns/${data.campaign.id}`, { replace: true });
+        else if (then) then(data.campaign);
+        else onChanged?.();
       },
-    );
+      onError: (error) => {
+        refused(error);
+        failed?.();
+      },
+    });
   }
 
   /** Runs `action` on the saved campaign, saving the changes first; `failed` when that save is refused. */
@@ -154,7 +150,7 @@ export function CampaignEditor({ campaign, onChanged }: { campaign?: CampaignJso
  * go (at most CAMPAIGN_LIMITS.products): the shop's, with their pictures and
  * prices; an archived one only while this campaign has it.
  */
-function ProductPicker({ value, onChange, error }: { value: string[]; onChange: (ids: string[]) => void; error?: React.ReactNode }) {
+function ProductPicker({ value, onChange, error }: { value: string[]; onChange: (ids: string[]) => void; error?: ReactNode }) {
   const { result, query } = useList<ProductJson>({ resource: "products", dataProviderName: "catalog", pagination: { mode: "off" }, errorNotification: false });
   // The shop refuses an archived product; one the campaign has stays shown (ticked, marked) for the message beside it to explain.
   const products = result.data.filter((product) => product.archivedAt === null || value.includes(product.id));
@@ -201,7 +197,7 @@ function ProductPicker({ value, onChange, error }: { value: string[]; onChange: 
  * later may be announced. A code the campaign has that is no longer usable
  * stays shown as chosen, for the shop's message beside it to explain.
  */
-function CodePicker({ value, onChange, error }: { value: string; onChange: (code: string) => void; error?: React.ReactNode }) {
+function CodePicker({ value, onChange, error }: { value: string; onChange: (code: string) => void; error?: ReactNode }) {
   const { result } = useList<DiscountCodeJson>({
     resource: "discount-codes",
     dataProviderName: "catalog",

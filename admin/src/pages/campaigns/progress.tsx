@@ -52,27 +52,20 @@ function ProgressCard({ campaign, onChanged }: { campaign: CampaignJson; onChang
         {sending
           ? "The copies go out a few at a time; this page follows them."
           : campaign.status === "sent"
-            ? "Every copy has gone or been given up on."
+            ? "Every copy has gone, or was given up on, or was withdrawn for someone who left the list meanwhile."
             : "Cancelled while it sent: the copies not sent by then did not go."}
       </Text>
       <Stack gap="md">
         <div>
           <Group justify="space-between" mb={6}>
             <Text size="sm" fw={700} data-testid="campaign-done">
-              {done} of {counts.recipients} done
+              {done} of {counts.recipients} {campaign.status === "cancelled" ? "went before it was cancelled" : "done"}
             </Text>
             <Text size="sm" c="dimmed">
               {percent}%
             </Text>
           </Group>
-          <Progress
-            value={percent}
-            size="lg"
-            radius="xl"
-            color={counts.failed > 0 ? "orange" : "green"}
-            animated={sending}
-            aria-label="Copies sent or failed"
-          />
+          <Progress value={percent} size="lg" radius="xl" color={counts.failed > 0 ? "orange" : "green"} animated={sending} aria-label="Copies done" />
         </div>
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" component="dl" className="campaign-counts">
           {COUNTS.map(({ key, label }) => (

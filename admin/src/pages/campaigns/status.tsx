@@ -43,10 +43,16 @@ export function campaignWhen(campaign: CampaignJson) {
 /** Whether a campaign has copies to count: it started (a campaign cancelled before it started has none). */
 export const hasStarted = (campaign: CampaignJson) => campaign.startedAt !== null;
 
-/** The copies that have gone one way or the other (sent or failed), of those it had to send. */
-export function doneOf({ counts }: CampaignJson) {
-  const done = counts.sent + counts.failed;
-  return { done, percent: counts.recipients === 0 ? 100 : Math.min(100, Math.round((done / counts.recipients) * 100)) };
+/**
+ * How far a campaign's copies have got, of those it had to send: each that no
+ * longer waits (sent, failed, or withdrawn because its subscriber left
+ * meanwhile); once cancelled, those that went (sent or failed). 100% only
+ * when every one is done, never by rounding.
+ */
+export function doneOf({ status, counts }: CampaignJson) {
+  const done = status === "cancelled" ? counts.sent + counts.failed : counts.recipients - counts.waiting;
+  const percent = counts.recipients === 0 || done >= counts.recipients ? 100 : Math.floor((done / counts.recipients) * 100);
+  return { done, percent };
 }
 
 /** The counts in a line: "12 sent · 1 failed · 3 waiting · 0 unsubscribed since". */
