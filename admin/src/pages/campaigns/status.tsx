@@ -34,7 +34,7 @@ export function campaignWhen(campaign: CampaignJson) {
       return campaign.startedAt ? `Sending since ${orderDate(campaign.startedAt)}` : "Sending";
     case "sent":
       // Its last copy gone, before the campaigns job has recorded when: when it started, then.
-      return campaign.finishedAt ? `Sent ${orderDate(campaign.finishedAt)}` : campaign.startedAt ? `Sent; started ${orderDate(campaign.startedAt)}` : "Sent";
+      return campaign.finishedAt ? `Sent ${orderDate(campaign.finishedAt)}` : "Sent";
     case "cancelled":
       return campaign.cancelledAt ? `Cancelled ${orderDate(campaign.cancelledAt)}` : "Cancelled";
   }
