@@ -145,9 +145,19 @@ test("the owner imports a small list: added, and the line without consent refuse
 
   // They are on the list now.
   await page.goto(`/admin/subscribers?q=${tag}`);
-  await expect(page.getByRole("cell", { name: `ana.${tag}@example.com` })).toBeVisible();
-  await expect(page.getByRole("cell", { name: `cleo.${tag}@example.com` })).toBeVisible();
-  await expect(page.getByRole("cell", { name: `ben.${tag}@example.com` })).toHaveCount(0);
+  await expect(page.getByRole("cell", { name: `ana.${tag}@example.com`, exact: true })).toBeVisible();
+  await expect(page.getByRole("cell", { name: `cleo.${tag}@example.com`, exact: true })).toBeVisible();
+  await expect(page.getByRole("cell", { name: `ben.${tag}@example.com`, exact: true })).toHaveCount(0);
+  // Where each joined, as the file said.
+  const ana = page.getByRole("row").filter({ hasText: `ana.${tag}@example.com` });
+  await expect(ana).toContainText("Imported: market stall");
+
+  // Ana wrote in to leave (the List-Unsubscribe mailto reaches the shop's inbox): the owner takes her off.
+  page.once("dialog", (dialog) => void dialog.accept());
+  await ana.getByRole("button", { name: `Unsubscribe ana.${tag}@example.com` }).click();
+  await expect(ana.getByText("Unsubscribed", { exact: true })).toBeVisible();
+  await expect(ana.getByRole("button", { name: /^Unsubscribe/ })).toHaveCount(0);
+  await expectNoViolations(page, "the subscribers with one taken off");
 });
 
 test("staff see no Campaigns: not in the menu, its addresses say owners only, and the shop refuses its functions", async ({ staffPage: page }) => {

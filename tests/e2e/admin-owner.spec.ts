@@ -19,7 +19,7 @@ test("the owner finds a subscriber and an inquiry and exports them as CSV", asyn
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Subscribers" }).click();
   await expect(page.getByRole("heading", { name: "Newsletter subscribers" })).toBeVisible();
   await page.getByLabel("Search").fill(tag.toUpperCase());
-  await expect(page.getByRole("cell", { name: `fan.${tag}@example.com` })).toBeVisible();
+  await expect(page.getByRole("cell", { name: `fan.${tag}@example.com`, exact: true })).toBeVisible();
   await expect(page.getByRole("row")).toHaveCount(2);
   await expect(page).toHaveURL(new RegExp(`q.*${tag}`, "i"));
   await page.screenshot({ path: "test-results/screenshots/admin-subscribers-desktop.png", fullPage: true });
@@ -28,7 +28,7 @@ test("the owner finds a subscriber and an inquiry and exports them as CSV", asyn
   expect(download.suggestedFilename()).toMatch(/^chillpb-subscribers-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await readFile((await download.path())!, "utf8");
   expect(csv.replace(/^\uFEFF/, "").split("\r\n")[0]).toBe("email,subscribed_at,unsubscribed_at,status,source,consented_at,consent_note");
-  expect(csv).toMatch(new RegExp(`fan\\.${tag}@example\\.com,[^,]+,,subscribed\\r\\n`));
+  expect(csv).toMatch(new RegExp(`fan\\.${tag}@example\\.com,[^,]+,,subscribed,form,[^,]+,\\r\\n`));
   expect(csv.trimEnd().split("\r\n")).toHaveLength(2);
 
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Inquiries" }).click();

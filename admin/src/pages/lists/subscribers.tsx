@@ -1,4 +1,4 @@
-import { Badge, Card, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Badge, Button, Card, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { ListStates, TableCard } from "../../components/list-parts";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useTable } from "@refinedev/core";
@@ -8,6 +8,40 @@ import { Pager } from "../../components/pager";
 import { ownerOnlyPage } from "../../components/owner-only";
 import { filterChoice, filterValue } from "../../providers/resources/shared";
 import { orderDate } from "../../components/status";
+import { useFunctionMutation } from "../../functions";
+import { answerToasts } from "../../toasts";
+
+/** Where they gave consent (decision 101), in the owner's words, with what an imported list said. */
+function joinedHow(subscriber: SubscriberRow) {
+  const where = subscriber.source === "import" ? "Imported" : "Sign-up form";
+  return subscriber.consentNote ? `${where}: ${subscriber.consentNote}` : where;
+}
+
+/**
+ * Takes a subscribed address off the list, for someone who asked by email
+ * (the List-Unsubscribe mailto reaches the shop's inbox): at once, with any
+ * campaign copy not yet gone to them. Its answer comes back as a toast.
+ */
+function UnsubscribeAction({ subscriber, onDone }: { subscriber: SubscriberRow; onDone: () => void }) {
+  const { call, mutation } = useFunctionMutation("unsubscribe-subscriber");
+  return (
+    <Button
+      variant="subtle"
+      color="gray"
+      size="compact-xs"
+      aria-label={`Unsubscribe ${subscriber.email}`}
+      loading={mutation.isPending}
+      onClick={() => {
+        if (!window.confirm(`Take ${subscriber.email} off the list? They get no more newsletters.`)) return;
+        call({ email: subscriber.email }, answerToasts(`unsubscribe-${subscriber.id}`, { success: "Unsubscribed", error: "Not unsubscribed" }), {
+          onSettled: onDone,
+        });
+      }}
+    >
+      Unsubscribe
+    </Button>
+  );
+}
 
 const statusOptions = [
   { value: "all", label: "Everyone" },
@@ -54,7 +88,7 @@ function SubscriberList() {
       </Card>
 
       {/* On a phone the date goes under the email, leaving the status its room. */}
-      <TableCard minWidth={340} striped columns={["Email", { label: "Signed up", visibleFrom: "sm" }, "Status"]}>
+      <TableCard minWidth={340} striped columns={["Email", { label: "Signed up", visibleFrom: "sm" }, { label: "Joined by", visibleFrom: "md" }, "Status"]}>
         {result.data.map((subscriber) => (
           <Table.Tr key={subscriber.id}>
             <Table.Td style={{ overflowWrap: "anywhere" }}>
@@ -69,6 +103,12 @@ function SubscriberList() {
             <Table.Td miw={110} visibleFrom="sm">
               {orderDate(subscriber.subscribedAt)}
             </Table.Td>
+            <Table.Td visibleFrom="md" title={`Consent given ${orderDate(subscriber.consentAt)}`}>
+              <Text size="sm">{joinedHow(subscriber)}</Text>
+              <Text size="xs" c="dimmed">
+                Consent {orderDate(subscriber.consentAt)}
+              </Text>
+            </Table.Td>
             <Table.Td>
               {subscriber.unsubscribedAt ? (
                 <Badge color="gray" variant="outline" title={`Unsubscribed ${orderDate(subscriber.unsubscribedAt)}`} miw="max-content">
@@ -76,9 +116,13 @@ function SubscriberList() {
                 </Badge>
               ) : (
                 // Never narrower than its word: a squeezed badge showed "SUBS…".
-                <Badge color="green" variant="light" miw="max-content">
-                  Subscribed
-                </Badge>
+                <Group gap={6} wrap="nowrap">
+                  {/* The delivered badge's colours (components/status.tsx): Mantine's light green is 3:1 at badge size. */}
+                  <Badge bg="#d3f9d8" c="#1f6b30" variant="light" miw="max-content">
+                    Subscribed
+                  </Badge>
+                  <UnsubscribeAction subscriber={subscriber} onDone={() => void tableQuery.refetch()} />
+                </Group>
               )}
             </Table.Td>
           </Table.Tr>
