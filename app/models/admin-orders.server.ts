@@ -638,7 +638,7 @@ export async function updateOrderStatus(
     if (count === 0) return { ok: true, message: `Order ${short} was just changed by someone else; refresh to see it.` };
     await tx.orderStatusChange.create({ data: { orderId, fromStatus: order.status, toStatus: newStatus, changedBy } });
     if (trackingChanged) await auditTracking();
-    if (newStatus !== "pending") await enqueueEmails(sqlIn(tx), [orderStatusEmail({ ...order, ...trackingData }, newStatus)]);
+    if (newStatus !== "pending") await enqueueEmails(sqlIn(tx), [await orderStatusEmail({ ...order, ...trackingData }, newStatus)]);
     return { ok: true, message: `Order ${short} is now ${newStatus}.` };
   });
 }

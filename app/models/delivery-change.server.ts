@@ -128,7 +128,7 @@ export async function moveDelivery(
       after,
     });
     const moved = { ...order, deliveryDate: new Date(`${wanted.date}T00:00:00Z`), deliverySlotLabel: after.deliverySlotLabel };
-    await enqueueEmails(sqlIn(tx), [deliveryDayEmail(moved, by === "customer" ? "customer" : "shop")]);
+    await enqueueEmails(sqlIn(tx), [await deliveryDayEmail(moved, by === "customer" ? "customer" : "shop")]);
     return { ok: true, date: wanted.date, slot: after.deliverySlot, slotLabel: after.deliverySlotLabel, warnings };
   });
 }

@@ -22,7 +22,7 @@ export async function subscribe(rawEmail: string, origin: string): Promise<{ cre
       }
       const unsubscribeToken = randomBytes(24).toString("base64url");
       await tx.subscriber.create({ data: { email, mailbox, unsubscribeToken } });
-      await enqueueEmails(sqlIn(tx), [welcomeEmail(email, `${origin}/unsubscribe?token=${unsubscribeToken}`)]);
+      await enqueueEmails(sqlIn(tx), [await welcomeEmail(email, `${origin}/unsubscribe?token=${unsubscribeToken}`)]);
       return { created: true };
     });
   } catch (error) {

@@ -590,7 +590,7 @@ export async function markOrderPaid(
     }
     // Refunded at Stripe before this payment reached the shop: the customer hears of the refund, the kitchen of nothing.
     if (paymentIntentId && (await applyEarlyRefund(tx, orderId, paymentIntentId))) return "paid-and-refunded";
-    await enqueueEmails(sql, paidOrderEmails(paid));
+    await enqueueEmails(sql, await paidOrderEmails(paid));
     return "paid";
   });
   // Counted once the transaction has committed.
@@ -667,7 +667,7 @@ const PAID_ORDER_COLUMNS = [
 ] as const;
 
 /** The paid order's two emails: the customer's confirmation and the kitchen's. */
-const paidOrderEmails = (paid: PaidOrder) => [orderConfirmationEmail(paid), fulfilmentEmail(paid)];
+const paidOrderEmails = (paid: PaidOrder) => Promise.all([orderConfirmationEmail(paid), fulfilmentEmail(paid)]);
 
 type PaidOrder = NonNullable<Awaited<ReturnType<typeof payOrder>>>;
 
@@ -736,7 +736,7 @@ async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentI
     const paid = await payOrder(tx, { orderId, sessionId, paymentIntentId, from: "unpaid", paidCents, unlessRefunded: true });
     if (!paid) return false;
     await recordPaymentChange(tx, paid, "unpaid", "paid");
-    await enqueueEmails(tx, paidOrderEmails(paid));
+    await enqueueEmails(tx, await paidOrderEmails(paid));
     return true;
   });
 }

@@ -416,11 +416,11 @@ async function recordRefundIn(tx: Prisma.TransactionClient, given: RefundRecord)
       where: { orderId: before.id, status: "pending", kind: { in: ["order-confirmation", "order-fulfilment"] } },
       data: { status: "withdrawn", lastError: "The order was refunded before this email went out" },
     });
-    await enqueueEmails(sqlIn(tx), [orderRefundEmail(before, { amountCents, refundedCents })]);
+    await enqueueEmails(sqlIn(tx), [await orderRefundEmail(before, { amountCents, refundedCents })]);
   } else {
     const names = new Map(before.items.map((item) => [item.id, item.name]));
     const lines = (record.lines ?? []).map((line) => ({ name: names.get(line.itemId) ?? "Item", quantity: line.quantity }));
-    await enqueueEmails(sqlIn(tx), [orderPartRefundEmail(before, { amountCents, refundedCents, lines })]);
+    await enqueueEmails(sqlIn(tx), [await orderPartRefundEmail(before, { amountCents, refundedCents, lines })]);
   }
   return { changed: true, whole, refundedCents };
 }
