@@ -10,7 +10,7 @@ import { orderPageUrl } from "~/utils/order-link.server";
 import { orderDeliveryWhen } from "~/lib/delivery-schedule";
 import { renderEmail } from "~/emails/format.server";
 import type { EmailFooter } from "~/emails/layout.server";
-import { Welcome } from "~/emails/list-emails.server";
+import { Campaign, Welcome, type CampaignProduct } from "~/emails/list-emails.server";
 import { DeliveryDay, KitchenOrder, OrderConfirmation, OrderUpdate } from "~/emails/order-emails.server";
 import { TrackingDetails, type OrderFigures, type RefundFigures } from "~/emails/order-parts.server";
 import { LowStock, PartnershipInquiry } from "~/emails/team-emails.server";
@@ -270,4 +270,37 @@ export async function orderPartRefundEmail(
     ...email,
     orderId: order.id,
   };
+}
+
+/** A campaign as its email reads it (the campaigns' module fills it in). */
+export type CampaignForEmail = {
+  subject: string;
+  preheader: string | null;
+  /** A small Markdown subset: paragraphs (blank line), **bold**, [links](https://…), lists ("- item" lines); app/emails/markdown.ts. */
+  body: string;
+  /** Absolute URLs. */
+  products: CampaignProduct[];
+  discountCode: string | null;
+  /** Absolute, e.g. https://chillpb.com/shop. */
+  shopUrl: string;
+};
+
+/** One subscriber's copy of a campaign: the owner's words, products and code, with the subscriber's own unsubscribe link. */
+export async function campaignEmail(
+  campaign: CampaignForEmail,
+  recipient: { email: string; unsubscribeUrl: string },
+  footer: { postalAddress: string },
+): Promise<EmailContent> {
+  const email = await renderEmail(
+    <Campaign
+      title={campaign.subject}
+      preheader={campaign.preheader}
+      body={campaign.body}
+      products={campaign.products}
+      discountCode={campaign.discountCode}
+      shopUrl={campaign.shopUrl}
+      footer={{ postalAddress: footer.postalAddress, unsubscribeUrl: recipient.unsubscribeUrl }}
+    />,
+  );
+  return { kind: "campaign", to: recipient.email, subject: campaign.subject, ...email, unsubscribeUrl: recipient.unsubscribeUrl };
 }
