@@ -11,6 +11,7 @@ import {
   subscribersExportSchema,
   subscribersQuerySchema,
 } from "~/models/owner-lists.server";
+import { unsubscribeMailbox } from "~/models/newsletter.server";
 import { apiError } from "~/utils/api.server";
 import { csvResponse } from "~/utils/csv-response.server";
 import { defineFunction } from "./define.server";
@@ -54,6 +55,22 @@ export const customerFunctions = {
         );
       }
       return { changed: result.changed };
+    },
+  }),
+
+  /**
+   * { email } → { message }: the owner takes an address off the list, as its
+   * holder asked by email (the List-Unsubscribe mailto; decision 101), in any
+   * spelling of the mailbox; 404 for one never on it.
+   */
+  "unsubscribe-subscriber": defineFunction({
+    access: "campaigns.manage",
+    body: customerEmailSchema,
+    example: EXAMPLE_CUSTOMER,
+    async run({ body: { email } }) {
+      const outcome = await unsubscribeMailbox(email);
+      if (outcome === "unknown") return apiError(404, `${email} is not on the list.`);
+      return { message: outcome === "left" ? `${email} is off the list: no more newsletters go to it.` : `${email} had already left the list.` };
     },
   }),
 

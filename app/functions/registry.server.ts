@@ -1,5 +1,6 @@
 import { hasPermission, type OperatorRole } from "~/lib/operators";
 import type { AnswerOf, AnyFunction, BodyOf } from "./define.server";
+import { campaignFunctions } from "./campaigns.server";
 import { catalogFunctions } from "./catalog.server";
 import { customerFunctions } from "./customers.server";
 import { discountCodeFunctions } from "./discount-codes.server";
@@ -20,6 +21,7 @@ export const functions = {
   ...catalogFunctions,
   ...discountCodeFunctions,
   ...customerFunctions,
+  ...campaignFunctions,
   ...operatorFunctions,
   ...settingsFunctions,
 } satisfies Record<string, AnyFunction>;

@@ -11,6 +11,7 @@ import { apiError } from "~/utils/api.server";
 import { defineFunction } from "./define.server";
 
 const MAX_ZONES = 8;
+const POSTAL_ADDRESS_MAX = 300;
 
 const settingsSchema = z
   .object({
@@ -34,6 +35,13 @@ const settingsSchema = z
       .max(MAX_ZONES, `At most ${MAX_ZONES} zones`),
     /** The delivery schedule (decision 100); left out, the saved one stays. */
     delivery: deliveryScheduleSchema.optional(),
+    /** The postal address in every email's footer (decision 101); left out, the saved one stays; "" or null clears it. */
+    postalAddress: z
+      .string({ invalid_type_error: "The postal address must be text" })
+      .trim()
+      .max(POSTAL_ADDRESS_MAX, `At most ${POSTAL_ADDRESS_MAX} characters`)
+      .nullable()
+      .optional(),
   })
   .superRefine((body, context) => {
     for (const name of body.delivery
@@ -88,7 +96,8 @@ export const settingsFunctions = {
     // The shop's own defaults (app/lib/shop-settings.ts), as the admin's form sends them.
     example: settingsJson(DEFAULT_SETTINGS),
     async run({ body, admin }) {
-      const delivery = body.delivery ?? (await shopSettings({ maxAgeMs: 0 })).delivery;
+      // What the body leaves out stays as saved.
+      const kept = await shopSettings({ maxAgeMs: 0 });
       const saved = await saveSettings(admin.email, {
         shippingFeeCents: body.shippingFee,
         freeShippingThresholdCents: body.freeShippingThreshold,
@@ -96,7 +105,8 @@ export const settingsFunctions = {
         kitchen: { lat: body.kitchen.lat, lon: body.kitchen.lon },
         kitchenAddress: body.kitchen.address || null,
         zones: body.zones,
-        delivery,
+        delivery: body.delivery ?? kept.delivery,
+        postalAddress: body.postalAddress === undefined ? (kept.postalAddress ?? null) : body.postalAddress || null,
       });
       return settingsJson(saved);
     },

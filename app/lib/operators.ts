@@ -30,6 +30,8 @@ export const PERMISSIONS = [
   "products.manage",
   "discount-codes.manage",
   "lists.view",
+  /** The owner's emails to the family list, and importing a list (decision 101). */
+  "campaigns.manage",
   "operators.manage",
   "settings.view",
   "settings.manage",

@@ -20,16 +20,21 @@ export const PRODUCT_IMAGE_HEIGHT = 600;
 /** Height for a width at the artwork's 4:3. */
 export const productImageHeight = (width: number) => Math.round((width * PRODUCT_IMAGE_HEIGHT) / PRODUCT_IMAGE_WIDTH);
 
-const UPLOADED = /^\/product-images\/([0-9a-f]{16})-(\d{2,4})\.webp$/;
+const UPLOADED = /^\/product-images\/(([0-9a-f]{16})-\d{2,4})\.webp$/;
 
 /** Where one width of an upload is served. */
 export function productImageUrl(fingerprint: string, width: number) {
   return `/product-images/${fingerprint}-${width}.webp`;
 }
 
+/** The stored file an uploaded picture's URL names, `<fingerprint>-<width>`; null for any other URL (the founding artwork's). */
+export function uploadedImageId(image: string): string | null {
+  return UPLOADED.exec(image)?.[1] ?? null;
+}
+
 /** The srcset of an uploaded picture's `image` URL, every width it is kept at; null for the founding artwork (one SVG). */
 export function productImageSrcSet(image: string): string | null {
-  const fingerprint = UPLOADED.exec(image)?.[1];
+  const fingerprint = UPLOADED.exec(image)?.[2];
   if (!fingerprint) return null;
   return PRODUCT_IMAGE_WIDTHS.map((width) => `${productImageUrl(fingerprint, width)} ${width}w`).join(", ");
 }

@@ -33,6 +33,8 @@ export type ShopSettings = {
   zones: ZoneTerms[];
   /** The days the shop delivers, and how a customer chooses one (decision 100). */
   delivery: DeliverySchedule;
+  /** The shop's postal address, in every email's footer; required before a campaign is sent (decision 101). */
+  postalAddress?: string | null;
 };
 
 /**

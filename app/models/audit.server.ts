@@ -29,9 +29,16 @@ export type AuditAction =
   | "settings.save"
   | "email.resend"
   | "customer.export"
-  | "customer.forget";
+  | "customer.forget"
+  /** The owner's emails to the list (decision 101): written, a test copy sent, sent or scheduled, cancelled; a list imported. */
+  | "campaign.save"
+  | "campaign.test"
+  | "campaign.send"
+  | "campaign.schedule"
+  | "campaign.cancel"
+  | "subscribers.import";
 /** "customer": a mailbox's data request, its subject a hash of the mailbox (app/models/customer-data.server.ts). */
-export type AuditSubject = "product" | "discount-code" | "order" | "operator" | "settings" | "email" | "customer";
+export type AuditSubject = "product" | "discount-code" | "order" | "operator" | "settings" | "email" | "customer" | "campaign" | "subscribers";
 
 export type AuditInput = {
   actorEmail: string;

@@ -92,6 +92,7 @@ export async function readSettings(client: Pick<PrismaClient, "shopSettings"> = 
     minimumOrderCents: row.minimumOrderCents,
     kitchen: { lat: row.kitchenLat, lon: row.kitchenLon },
     kitchenAddress: row.kitchenAddress,
+    postalAddress: row.postalAddress,
     zones: parseStored("ShopSettings.zones", storedZonesSchema, row.zones),
     delivery:
       row.deliverySchedule === null ? DEFAULT_DELIVERY_SCHEDULE : parseStored("ShopSettings.deliverySchedule", deliveryScheduleSchema, row.deliverySchedule),

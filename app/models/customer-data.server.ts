@@ -5,7 +5,8 @@ import { shortOrderId, type StoredShipping } from "~/lib/orders";
 import { recordAudit } from "~/models/audit.server";
 import { geocoderCacheKey } from "~/services/geocoder.server";
 import type { Prisma } from "~/generated/prisma/client";
-import { db, inTransaction } from "~/utils/db.server";
+import { db, inTransaction, sqlIn } from "~/utils/db.server";
+import { withdrawCopies } from "~/models/campaigns.server";
 import { env } from "~/utils/env.server";
 
 /**
@@ -178,6 +179,7 @@ export async function exportCustomer(email: string, actorEmail: string): Promise
       email: row.email,
       subscribed_at: row.createdAt.toISOString(),
       unsubscribed_at: row.unsubscribedAt?.toISOString() ?? null,
+      consent: { source: row.source, given_at: row.consentAt.toISOString(), note: row.consentNote },
     })),
     inquiries: rows.inquiries.map((row) => ({
       name: row.name,
@@ -222,7 +224,11 @@ export async function forgetCustomer(email: string, actorEmail: string): Promise
   const geocoderKeys = [...new Set(rows.orders.map((order) => geocoderCacheKey(order)))];
   const changed = await inTransaction(async (tx) => {
     for (const order of rows.orders) await tx.order.update({ where: { id: order.id }, data: forgottenOrder(order.id) });
-    const subscriptions = await tx.subscriber.deleteMany({ where: { id: { in: rows.subscriptions.map((row) => row.id) } } });
+    // Any campaign's copies still to go to them first (decision 101); the lock waits out a campaign starting at this moment.
+    const subscriberIds = rows.subscriptions.map((row) => row.id);
+    if (subscriberIds.length > 0) await sqlIn(tx).db.selectFrom("Subscriber").select("id").where("id", "in", subscriberIds).forUpdate().execute();
+    await withdrawCopies(sqlIn(tx), { subscriberIds }, "Its customer asked to be forgotten");
+    const subscriptions = await tx.subscriber.deleteMany({ where: { id: { in: subscriberIds } } });
     const inquiries = await tx.partnershipInquiry.deleteMany({ where: { id: { in: rows.inquiries.map((row) => row.id) } } });
     const ids = rows.emails.map((row) => row.id);
     await tx.outboxMessage.updateMany({

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { db, isUniqueViolation, inTransaction, sqlIn } from "~/utils/db.server";
+import { at, db, isUniqueViolation, inTransaction, sqlIn } from "~/utils/db.server";
+import { withdrawCopies } from "~/models/campaigns.server";
 import { welcomeEmail } from "~/services/emails.server";
 import { canonicalMailbox } from "~/lib/email";
 import { enqueueEmails } from "~/services/outbox.server";
@@ -17,7 +18,10 @@ export async function subscribe(rawEmail: string, origin: string): Promise<{ cre
     return await inTransaction(async (tx) => {
       const existing = await tx.subscriber.findUnique({ where: { mailbox } });
       if (existing) {
-        if (existing.unsubscribedAt) await tx.subscriber.update({ where: { mailbox }, data: { unsubscribedAt: null } });
+        // Back on the list: their consent is this sign-up's, on the form.
+        if (existing.unsubscribedAt) {
+          await tx.subscriber.update({ where: { mailbox }, data: { unsubscribedAt: null, source: "form", consentAt: new Date(), consentNote: null } });
+        }
         return { created: false };
       }
       const unsubscribeToken = randomBytes(24).toString("base64url");
@@ -32,12 +36,40 @@ export async function subscribe(rawEmail: string, origin: string): Promise<{ cre
   }
 }
 
+/**
+ * Takes an address off the list at once (the page's button, or a mail
+ * program's one-click POST): and with it every campaign copy not yet gone to
+ * it, in the same transaction (decision 101).
+ */
 export async function unsubscribe(token: string) {
-  const { count } = await db.subscriber.updateMany({
-    where: { unsubscribeToken: token, unsubscribedAt: null },
-    data: { unsubscribedAt: new Date() },
+  return takeOff({ unsubscribeToken: token });
+}
+
+/**
+ * The owner takes an address off the list, in any spelling of its mailbox
+ * (a request by email, to the List-Unsubscribe mailto): "left" now, "already"
+ * if it had, "unknown" if it was never on it.
+ */
+export async function unsubscribeMailbox(email: string): Promise<"left" | "already" | "unknown"> {
+  const mailbox = canonicalMailbox(email);
+  if (await takeOff({ mailbox })) return "left";
+  return (await db.subscriber.count({ where: { mailbox } })) > 0 ? "already" : "unknown";
+}
+
+/** Off the list at once, with every campaign copy not yet gone to it, in one transaction (decision 101). */
+async function takeOff(which: { unsubscribeToken: string } | { mailbox: string }) {
+  return inTransaction(async (tx) => {
+    const left = await sqlIn(tx)
+      .db.updateTable("Subscriber")
+      .set({ unsubscribedAt: at(new Date()) })
+      .where((eb) => ("mailbox" in which ? eb("mailbox", "=", which.mailbox) : eb("unsubscribeToken", "=", which.unsubscribeToken)))
+      .where("unsubscribedAt", "is", null)
+      .returning("id")
+      .executeTakeFirst();
+    if (!left) return false;
+    await withdrawCopies(sqlIn(tx), { subscriberIds: [left.id] }, "Its subscriber unsubscribed");
+    return true;
   });
-  return count === 1;
 }
 
 export function findSubscriberByToken(token: string) {

@@ -57,14 +57,22 @@ function inquiriesWhere({ q }: { q?: string }): ListCondition<"PartnershipInquir
  * Through Kysely over node-pg (decision 068): an export's 100,000 rows cost
  * Prisma's engine most of a second to read back, node-pg a fraction.
  */
-const subscribers = () => sqlDb().selectFrom("Subscriber").select(["id", "email", "createdAt", "unsubscribedAt"]);
+const subscribers = () => sqlDb().selectFrom("Subscriber").select(["id", "email", "createdAt", "unsubscribedAt", "source", "consentAt", "consentNote"]);
 const inquiries = () => sqlDb().selectFrom("PartnershipInquiry").select(["id", "name", "email", "business", "message", "createdAt"]);
 
 type SubscriberRecord = Awaited<ReturnType<ReturnType<typeof subscribers>["execute"]>>[number];
 type InquiryRecord = Awaited<ReturnType<ReturnType<typeof inquiries>["execute"]>>[number];
 
 function subscriberRow(row: SubscriberRecord): SubscriberRow {
-  return { id: row.id, email: row.email, subscribedAt: row.createdAt.toISOString(), unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null };
+  return {
+    id: row.id,
+    email: row.email,
+    subscribedAt: row.createdAt.toISOString(),
+    unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null,
+    source: row.source,
+    consentAt: row.consentAt.toISOString(),
+    consentNote: row.consentNote,
+  };
 }
 
 function inquiryRow(row: InquiryRecord): InquiryRow {
@@ -172,9 +180,17 @@ function batchAfter<Row extends Keyset>(query: SelectQueryBuilder<DB, ListTable,
 export function subscribersCsv(filters: z.infer<typeof subscribersExportSchema>) {
   const matching = subscribers().where(subscribersWhere(filters));
   return csvStream(
-    ["email", "subscribed_at", "unsubscribed_at", "status"],
+    ["email", "subscribed_at", "unsubscribed_at", "status", "source", "consented_at", "consent_note"],
     (after, take) => batchAfter(matching, after, take).execute(),
-    (row) => [row.email, row.createdAt.toISOString(), row.unsubscribedAt?.toISOString() ?? null, row.unsubscribedAt ? "unsubscribed" : "subscribed"],
+    (row) => [
+      row.email,
+      row.createdAt.toISOString(),
+      row.unsubscribedAt?.toISOString() ?? null,
+      row.unsubscribedAt ? "unsubscribed" : "subscribed",
+      row.source,
+      row.consentAt.toISOString(),
+      row.consentNote,
+    ],
   );
 }
 

@@ -23,6 +23,7 @@ export async function saveSettings(actorEmail: string, settings: ShopSettings): 
     kitchenAddress: settings.kitchenAddress ?? null,
     zones: settings.zones as unknown as Prisma.InputJsonValue,
     deliverySchedule: settings.delivery as unknown as Prisma.InputJsonValue,
+    postalAddress: settings.postalAddress ?? null,
   };
   return changeCatalog(async (tx) => {
     const before = await readSettings(tx);
@@ -43,6 +44,8 @@ export type SettingsJson = {
   zones: ZoneJson[];
   /** The delivery schedule (decision 100), as save-settings takes it back. */
   delivery: DeliverySchedule;
+  /** In every email's footer, one line or several; null until the owner sets it (decision 101). */
+  postalAddress: string | null;
 };
 
 export function settingsJson(settings: ShopSettings): SettingsJson {
@@ -53,5 +56,6 @@ export function settingsJson(settings: ShopSettings): SettingsJson {
     kitchen: { lat: settings.kitchen.lat, lon: settings.kitchen.lon, address: settings.kitchenAddress ?? null },
     zones: settings.zones.map(zoneJson),
     delivery: settings.delivery,
+    postalAddress: settings.postalAddress ?? null,
   };
 }

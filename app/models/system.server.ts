@@ -102,6 +102,8 @@ export async function resendEmail(actorEmail: string, id: string): Promise<Resen
     const original = await sqlIn(tx).db.selectFrom("OutboxMessage").select("id").where("id", "=", id).forUpdate().executeTakeFirst();
     if (!original) return { ok: false, status: 404, error: "No email with that id." };
     const email = await tx.outboxMessage.findUniqueOrThrow({ where: { id } });
+    // Its words are rendered as it is sent, never stored (decision 101): the outbox retried it already.
+    if (email.campaignId) return { ok: false, status: 409, error: "A campaign's copy is not resent by hand: it was tried as often as any email." };
     if (email.status !== "sent" && email.status !== "dead") {
       return {
         ok: false,

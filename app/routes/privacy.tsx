@@ -38,6 +38,13 @@ export default function Privacy() {
         later. What our emails to you said is erased {days.emailDays} days after we send them, and the location we looked up for your address is forgotten after{" "}
         {days.geocoderDays} days.
       </p>
+      <h2>Our newsletter</h2>
+      <p>
+        If you join our family list, we send you emails about new flavors, special offers and news from our kitchen, and nothing else. We note when and where
+        you joined (our sign-up form, or a list you signed at one of our stands) and when you left. To stop them, use the unsubscribe link at the foot of any of
+        our emails, or your mail app&apos;s unsubscribe button: it takes effect at once, and you get no more. You can also write to{" "}
+        <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a>. Our emails go out through our mail provider and no one else; we never share the list.
+      </p>
       <h2>Your rights</h2>
       <p>
         Every newsletter email has an unsubscribe link. Under California law you may ask us what we hold about you (we send it to you as a file) or ask us to

@@ -19,10 +19,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** The page's button, and mail programs' one-click unsubscribe (RFC 8058), both POST here. */
+/**
+ * The page's button, and mail programs' one-click unsubscribe (RFC 8058:
+ * the body `List-Unsubscribe=One-Click`, the token in the URL), both POST
+ * here. From any site: the token is the proof (decision 101).
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
-  const formData = await readFormData(request);
+  const formData = await readFormData(request, { fromAnySite: true });
   const token = String(formData.get("token") ?? url.searchParams.get("token") ?? "").slice(0, 100);
   const subscriber = token ? await findSubscriberByToken(token) : null;
   if (!subscriber) return data({ done: false }, { status: 404 });

@@ -3,6 +3,7 @@ import { startOutboxWorker, stopOutboxWorker } from "~/services/outbox.server";
 import { describeRetention, sweepRetention } from "~/models/customer-data.server";
 import { describeReconciliation, describeSweep, reconcilePayments, sweepOrphanOrders } from "~/models/orphan-orders.server";
 import { settlePendingRefunds } from "~/models/refunds.server";
+import { runCampaigns } from "~/models/campaigns.server";
 import { sweepExpiredRateLimits } from "~/utils/rate-limit.server";
 import { env } from "~/utils/env.server";
 
@@ -14,6 +15,8 @@ import { env } from "~/utils/env.server";
 export const JOBS: Job[] = [
   { name: "reconcile-payments", everyMs: 2 * 60_000, leaseMs: 10 * 60_000, run: async () => describeReconciliation(await reconcilePayments()) },
   { name: "orphan-orders", everyMs: 5 * 60_000, leaseMs: 10 * 60_000, run: async () => describeSweep(await sweepOrphanOrders()) },
+  // The owner's scheduled campaigns started when their time comes, and the finished ones recorded as sent (decision 101).
+  { name: "campaigns", everyMs: 30_000, leaseMs: 10 * 60_000, run: () => runCampaigns() },
   { name: "rate-limit-sweep", everyMs: 60_000, leaseMs: 60_000, run: async () => `${await sweepExpiredRateLimits()} expired windows deleted` },
   // Customers' personal data kept no longer than it is needed (decision 062).
   { name: "retention", everyMs: 24 * 60 * 60_000, leaseMs: 30 * 60_000, run: async () => describeRetention(await sweepRetention()) },

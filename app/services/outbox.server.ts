@@ -10,6 +10,7 @@ import { metrics } from "~/utils/metrics.server";
 import { createMailer, isPermanentFailure, SMTP_TIMEOUTS, type Mailer } from "~/services/mailer.server";
 import { describeError } from "~/utils/errors.server";
 import { finishesWithin } from "~/utils/within.server";
+import { campaignCopy } from "~/services/campaign-copy.server";
 
 /**
  * The email outbox (architecture §6). An email is a row written in the same
@@ -113,6 +114,8 @@ async function claimDue(workerId: string, now: Date, limit: number, leaseMs: num
             eb.and([eb("status", "=", "sending"), eb("claimedUntil", "<", instant(now))]),
           ]),
         )
+        // The shop's own emails (priority 0) before a campaign's (1): a confirmation never waits behind a list.
+        .orderBy("priority")
         .orderBy("nextAttemptAt")
         .limit(limit)
         .forUpdate()
@@ -142,7 +145,7 @@ async function claimDue(workerId: string, now: Date, limit: number, leaseMs: num
         lastError: eb.case().when(dies).then("Sender stopped mid-send").else(eb.ref("m.lastError")).end(),
       };
     })
-    .returning(["m.id", "m.kind", "m.to", "m.subject", "m.text", "m.html", "m.unsubscribeUrl", "m.orderId", "m.attempts", "m.status"])
+    .returning(["m.id", "m.kind", "m.to", "m.subject", "m.text", "m.html", "m.unsubscribeUrl", "m.orderId", "m.campaignId", "m.attempts", "m.status"])
     .execute();
   // A row whose sender stopped mid-send too often died in the claim itself.
   const died = rows.filter((row) => row.status === "dead").length;
@@ -269,11 +272,19 @@ async function sendOne(
   if (!(await renewLease(id, workerId, leaseEnd()))) return "lost";
   const mine = { id, claimedBy: workerId, status: "sending" };
   try {
+    // A campaign's copy is rendered now, from its campaign's fixed content (decision 101).
+    const email = message.campaignId ? await campaignCopy({ ...message, campaignId: message.campaignId }) : message;
+    if (!email) {
+      await db.outboxMessage.updateMany({ where: mine, data: { status: "withdrawn", claimedBy: null, claimedUntil: null, lastError: "Its campaign is gone" } });
+      return "lost";
+    }
+    // Withdrawn while it was rendered (an unsubscribe, a cancel): checked again just before it goes.
+    if (message.campaignId && !(await renewLease(id, workerId, leaseEnd()))) return "lost";
     await whileHoldingLease(
       id,
       () => renewLease(id, workerId, leaseEnd()),
       leaseMs,
-      () => mailer.send(message),
+      () => mailer.send(email),
     );
   } catch (error) {
     const attempts = message.attempts + 1;

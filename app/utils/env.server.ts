@@ -146,6 +146,20 @@ const schema = z
       .refine((url) => /^smtps?:\/\//.test(url), "SMTP_URL must start with smtp:// or smtps://")
       .optional(),
     MAIL_FROM: z.string().min(3).default(`${brand.name} <${brand.contactEmail}>`),
+    /**
+     * DKIM (decision 101): the private key (PEM; "\n" for its line breaks is read as
+     * them) and the selector its public key is published under, at
+     * <selector>._domainkey.<MAIL_FROM's domain>. With both, every email is signed.
+     */
+    DKIM_PRIVATE_KEY: z
+      .string()
+      .transform((key) => key.replace(/\\n/g, "\n").trim())
+      .refine((key) => /^-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+-----END (RSA )?PRIVATE KEY-----$/.test(key), "DKIM_PRIVATE_KEY must be a PEM private key")
+      .optional(),
+    DKIM_SELECTOR: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]*$/i, "DKIM_SELECTOR is a DNS label, e.g. chillpb2026")
+      .optional(),
     FULFILMENT_EMAIL: z.string().email().default("kitchen@chillpb.example"),
     /** Where partnership inquiries go. */
     TEAM_EMAIL: z.string().email().default(brand.contactEmail),
@@ -179,6 +193,15 @@ const schema = z
     MOCKS: env.MOCKS ? env.MOCKS === "true" : env.DEMO && !env.STRIPE_SECRET_KEY,
   }))
   .superRefine((env, ctx) => {
+    // One without the other signs nothing: say so at start rather than send unsigned mail believed signed.
+    if (Boolean(env.DKIM_PRIVATE_KEY) !== Boolean(env.DKIM_SELECTOR)) {
+      const missing = env.DKIM_PRIVATE_KEY ? "DKIM_SELECTOR" : "DKIM_PRIVATE_KEY";
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: [missing],
+        message: `${missing} is required with ${missing === "DKIM_SELECTOR" ? "DKIM_PRIVATE_KEY" : "DKIM_SELECTOR"}: DKIM needs both`,
+      });
+    }
     // A proxy counted in hops is trusted for whatever its X-Forwarded-For says; with the port open to others, anyone
     // who reaches it directly writes that header and picks the address the rate limits count (decision 080).
     if (typeof env.TRUST_PROXY === "number" && !isLoopbackHost(env.HOST)) {

@@ -2,6 +2,11 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
+/** A file's fingerprint as its URL carries it: the first ten hex digits of its content's SHA-256. */
+export function contentFingerprint(content: Uint8Array) {
+  return createHash("sha256").update(content).digest("hex").slice(0, 10);
+}
+
 /**
  * Fingerprinted URLs for files in public/: `/images/products/bar.svg` becomes
  * `/images/products/bar.3f2a1b9c0d.svg`, the first ten hex digits of the
@@ -19,11 +24,7 @@ export function fingerprintedUrl(url: string) {
     const match = /^(\/images\/.+)(\.[a-z0-9]+)$/i.exec(url);
     if (match && !url.includes("..")) {
       try {
-        const hash = createHash("sha256")
-          .update(readFileSync(path.join("public", url)))
-          .digest("hex")
-          .slice(0, 10);
-        result = `${match[1]}.${hash}${match[2]}`;
+        result = `${match[1]}.${contentFingerprint(readFileSync(path.join("public", url)))}${match[2]}`;
       } catch {
         // Not a file we have (yet): the plain URL, served as it is.
       }

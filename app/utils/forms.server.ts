@@ -14,8 +14,9 @@ const MAX_FORM_BYTES = 16 * 1024;
  * breaks pass, single-line fields refuse them in their schemas), and never
  * throws on a body that is not a form (it reads as an empty form).
  */
-export async function readFormData(request: Request): Promise<FormData> {
-  assertSameOrigin(request, env.PUBLIC_URL);
+export async function readFormData(request: Request, { fromAnySite = false }: { fromAnySite?: boolean } = {}): Promise<FormData> {
+  // `fromAnySite`: a post whose URL is its own proof (the unsubscribe link's token; decision 101).
+  if (!fromAnySite) assertSameOrigin(request, env.PUBLIC_URL);
   const type = request.headers.get("Content-Type") ?? "";
   const text = await readLimited(request, MAX_FORM_BYTES);
   if (text === null) throw bodyTooLarge(wantsHtml(request) ? "text" : "json");

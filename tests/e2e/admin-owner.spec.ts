@@ -27,7 +27,7 @@ test("the owner finds a subscriber and an inquiry and exports them as CSV", asyn
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^chillpb-subscribers-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await readFile((await download.path())!, "utf8");
-  expect(csv.replace(/^\uFEFF/, "").split("\r\n")[0]).toBe("email,subscribed_at,unsubscribed_at,status");
+  expect(csv.replace(/^\uFEFF/, "").split("\r\n")[0]).toBe("email,subscribed_at,unsubscribed_at,status,source,consented_at,consent_note");
   expect(csv).toMatch(new RegExp(`fan\\.${tag}@example\\.com,[^,]+,,subscribed\\r\\n`));
   expect(csv.trimEnd().split("\r\n")).toHaveLength(2);
 

@@ -42,7 +42,9 @@ describe("export-customer", () => {
     const data = await readJson<CustomerExport>(response);
     expect(data.orders.map((order) => order.id).sort()).toEqual([...ana.orders].sort());
     expect(data.orders[0]).toMatchObject({ first_name: "Ana", last_name: "Lopez", address: ana.street.address, city: "Santa Monica", total_cents: 4000 });
-    expect(data.subscriptions).toEqual([{ email: ana.email, subscribed_at: expect.any(String), unsubscribed_at: null }]);
+    expect(data.subscriptions).toEqual([
+      { email: ana.email, subscribed_at: expect.any(String), unsubscribed_at: null, consent: { source: "form", given_at: expect.any(String), note: null } },
+    ]);
     expect(data.inquiries).toEqual([expect.objectContaining({ name: "Ana Lopez", business: "Ana's Gym", message: "Forty bars a week?" })]);
     // The order confirmations, the kitchen's copies (about her orders), the welcome and the team's copy of her inquiry.
     expect(new Set(data.emails.map((email) => email.kind))).toEqual(

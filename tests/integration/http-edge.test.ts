@@ -51,6 +51,7 @@ const manifest = {
   "routes/cart": { id: "routes/cart", parentId: "root", path: "cart", module: { loader: () => null, action: () => null } },
   "routes/functions.v1.get-orders": { id: "routes/functions.v1.get-orders", parentId: "root", path: "functions/v1/get-orders", module: { action: () => null } },
   "routes/healthz": { id: "routes/healthz", parentId: "root", path: "healthz", module: { loader: () => null } },
+  "routes/email-images.$file": { id: "routes/email-images.$file", parentId: "root", path: "email-images/:file", module: { loader: () => null } },
   "routes/admin.$": { id: "routes/admin.$", parentId: "root", path: "admin/*", module: { loader: () => null } },
   "routes/$": { id: "routes/$", parentId: "root", path: "*", module: { ...page, ErrorBoundary: () => null } },
 } as unknown as Parameters<typeof routeFacts>[0];
@@ -65,6 +66,8 @@ describe("route facts (server/routes.mjs)", () => {
     ["/cart", "", { pattern: "/cart", allow: ["GET", "HEAD", "POST"], notFound: false }],
     ["/functions/v1/get-orders", "", { pattern: "/functions/v1/get-orders", allow: ["POST"], notFound: false }],
     ["/healthz", "", { pattern: "/healthz", allow: ["GET", "HEAD"], notFound: false }],
+    // A picture file's resource route: its own pattern, never the not-found page's, though its path names a file.
+    ["/email-images/bar-chocolate-pb.3f2a1b9c0d.jpg", "", { pattern: "/email-images/:file", allow: ["GET", "HEAD"], notFound: false }],
     ["/admin/orders/42", "", { pattern: "/admin/*", allow: ["GET", "HEAD"], notFound: false }],
     ["/no/such/page", "", { pattern: "/*", allow: ["GET", "HEAD"], notFound: true }],
     // A page's data, as single fetch asks for it.

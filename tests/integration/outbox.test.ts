@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/utils/db.server";
 import { shortOrderId } from "~/lib/orders";
@@ -80,7 +81,7 @@ describe("the newsletter welcome email", () => {
 
     const subscriber = await db.subscriber.findFirstOrThrow({ where: { email } });
     const unsubscribeUrl = `http://shop.test/unsubscribe?token=${subscriber.unsubscribeToken}`;
-    expect(welcome.header("list-unsubscribe")).toBe(`<${unsubscribeUrl}>`);
+    expect(welcome.header("list-unsubscribe")).toBe(`<${unsubscribeUrl}>, <mailto:hello@chillpb.example?subject=Unsubscribe>`);
     expect(welcome.header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
     expect(welcome.text).toContain(unsubscribeUrl);
     expect(welcome.html).toContain(unsubscribeUrl);
@@ -128,7 +129,8 @@ describe("the newsletter welcome email", () => {
     const email = uniqueEmail("one-click");
     await subscribe(email, "http://shop.test");
     await processOutbox({ mailer, workerId: "worker-1" });
-    const link = /^<(.+)>$/.exec(onlyOne(smtp.to(email), "welcome").header("list-unsubscribe") ?? "")?.[1];
+    // The https link first, then the mailto (RFC 2369).
+    const link = /^<([^>]+)>, <mailto:[^>]+>$/.exec(onlyOne(smtp.to(email), "welcome").header("list-unsubscribe") ?? "")?.[1];
     expect(link).toMatch(/^http:\/\/shop\.test\/unsubscribe\?token=/);
 
     // What a mail program sends: a POST to the link, with no Origin.
@@ -214,6 +216,25 @@ describe("the order emails", () => {
 });
 
 describe("when the SMTP server is down", () => {
+  it("gives up on a server that never greets after the mailer's greeting timeout, not nodemailer's own 30 s", async () => {
+    // A server that takes the connection and says nothing. nodemailer takes a transport's options from its URL alone
+    // when given one: the timeouts were ignored until they went into the URL (decision 101).
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    const slowMailer = createMailer(`smtp://127.0.0.1:${port}`, { greetingMs: 300 });
+    const started = Date.now();
+    try {
+      await expect(slowMailer.send({ id: "timeout", to: "a@example.com", subject: "x", text: "x", html: "x", unsubscribeUrl: null })).rejects.toThrow(
+        /greeting/i,
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      slowMailer.close?.();
+      silent.close();
+    }
+  });
+
   it("keeps the emails, retries after the backoff, and sends each exactly once when the server is back", async () => {
     const errors = silenceErrorLog();
     const port = await closedPort();

@@ -176,11 +176,12 @@ describe("CSV exports", () => {
     // A UTF-8 byte-order mark first, so Excel reads the file as UTF-8 (text() would drop it).
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1);
-    expect(text.startsWith("email,subscribed_at,unsubscribed_at,status\r\n")).toBe(true);
+    // Where and when each gave consent (decision 101): these joined on the form.
+    expect(text.startsWith("email,subscribed_at,unsubscribed_at,status,source,consented_at,consent_note\r\n")).toBe(true);
     const lines = text.trimEnd().split("\r\n");
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(new RegExp(`^cy\\.${tag}@example\\.org,[^,]+,,subscribed$`));
-    expect(lines[2]).toMatch(new RegExp(`^ben\\.${tag}@example\\.com,[^,]+,[^,]+,unsubscribed$`));
+    expect(lines[1]).toMatch(new RegExp(`^cy\\.${tag}@example\\.org,[^,]+,,subscribed,form,[^,]+,$`));
+    expect(lines[2]).toMatch(new RegExp(`^ben\\.${tag}@example\\.com,[^,]+,[^,]+,unsubscribed,form,[^,]+,$`));
   });
 
   it("escapes an inquiry's commas, quotes, line breaks and formulas", async () => {

@@ -56,6 +56,7 @@ const DEFAULTS: SettingsJson = {
     slots: [],
     zoneDays: {},
   },
+  postalAddress: null,
 };
 
 const withZone = (index: number, change: Partial<SettingsJson["zones"][number]>): SettingsJson => ({
