@@ -64,7 +64,7 @@ tracking details by email. Delivery takes 2-3 business days to:
   );
 }
 
-/** The kitchen's copy of a paid order: everything it needs, unmasked. */
+/** The kitchen's copy of a paid order: everything it needs, unmasked (the shop's own footer, no postal address). */
 export function KitchenOrder({
   orderId,
   shortId,
@@ -72,10 +72,9 @@ export function KitchenOrder({
   deliveryDay,
   customer,
   figures,
-  footer,
-}: Omit<OrderEmailProps, "pageUrl"> & { orderId: string; placedAt: string; deliveryDay: string | null; customer: string[] }) {
+}: Omit<OrderEmailProps, "pageUrl" | "footer"> & { orderId: string; placedAt: string; deliveryDay: string | null; customer: string[] }) {
   return (
-    <EmailLayout title={`New paid order ${shortId}`} footer={footer}>
+    <EmailLayout title={`New paid order ${shortId}`}>
       <Block text={`New paid order ${shortId} (${orderId})\nPlaced ${placedAt}${deliveryDay ? `\nDelivery: ${deliveryDay}` : ""}`}>
         {deliveryDay ? <Paragraph style={{ fontSize: "18px", fontWeight: 700, color: colors.chocolate }}>{`Delivery: ${deliveryDay}`}</Paragraph> : null}
       </Block>

@@ -1,23 +1,11 @@
 import { Block, Paragraph, Strong, LineBreak } from "~/emails/format.server";
-import { EmailLayout, type EmailFooter } from "~/emails/layout.server";
+import { EmailLayout } from "~/emails/layout.server";
 import { box } from "~/emails/theme";
 
 /** To the team: a partnership inquiry from the website, the visitor's words as they wrote them. */
-export function PartnershipInquiry({
-  name,
-  email,
-  business,
-  message,
-  footer,
-}: {
-  name: string;
-  email: string;
-  business: string | null;
-  message: string;
-  footer: EmailFooter;
-}) {
+export function PartnershipInquiry({ name, email, business, message }: { name: string; email: string; business: string | null; message: string }) {
   return (
-    <EmailLayout title="New partnership inquiry" footer={footer}>
+    <EmailLayout title="New partnership inquiry">
       <Block text="A new partnership inquiry from the website." />
       <Paragraph>
         <Strong>Name:</Strong> {name}
@@ -32,10 +20,10 @@ export function PartnershipInquiry({
 }
 
 /** To the team when a product's stock falls to its threshold (once per crossing; decision 063). */
-export function LowStock({ name, left, footer }: { name: string; left: number; footer: EmailFooter }) {
+export function LowStock({ name, left }: { name: string; left: number }) {
   const state = left === 0 ? "is sold out" : `has ${left} left`;
   return (
-    <EmailLayout title={left === 0 ? `${name} is sold out` : `${name} is running low`} footer={footer}>
+    <EmailLayout title={left === 0 ? `${name} is sold out` : `${name} is running low`}>
       <Paragraph>
         <Strong>{name}</Strong>
         {` ${state}.`}

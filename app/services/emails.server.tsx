@@ -8,8 +8,8 @@ import { formatCents } from "~/lib/money";
 import { trackingUrl } from "~/lib/tracking";
 import { orderPageUrl } from "~/utils/order-link.server";
 import { orderDeliveryWhen } from "~/lib/delivery-schedule";
+import type { ShopSettings } from "~/lib/shop-settings";
 import { renderEmail } from "~/emails/format.server";
-import type { EmailFooter } from "~/emails/layout.server";
 import { Campaign, Welcome, type CampaignProduct } from "~/emails/list-emails.server";
 import { DeliveryDay, KitchenOrder, OrderConfirmation, OrderUpdate } from "~/emails/order-emails.server";
 import { TrackingDetails, type OrderFigures, type RefundFigures } from "~/emails/order-parts.server";
@@ -22,8 +22,11 @@ import { LowStock, PartnershipInquiry } from "~/emails/team-emails.server";
  * none reaches a header (subjects are ours, recipients are validated
  * addresses).
  *
- * Each builder takes the footer's postal address last (`{ postalAddress }`,
- * the owner's setting); an email without one says none.
+ * Each builder takes the shop's settings last, for the footer's postal
+ * address (a ShopSettings will do; a caller reads them before its
+ * transaction, as settings are read). The customers' and subscribers'
+ * emails are given it; the team's own (the kitchen's order, an inquiry, low
+ * stock) go to the shop itself and are not.
  */
 
 export type EmailContent = {
@@ -38,7 +41,7 @@ export type EmailContent = {
 };
 
 /** What an email's footer says of the shop besides its name: its postal address, when the owner has set one. */
-export type ShopFooter = Pick<EmailFooter, "postalAddress">;
+export type ShopFooter = Pick<ShopSettings, "postalAddress">;
 
 /** A paid order as its emails read it: who it goes to (every field of the shipping form, as stored), its figures and its lines. */
 type OrderForEmail = StoredShipping & {
@@ -74,18 +77,19 @@ const figuresOf = (order: OrderForEmail): OrderFigures => ({
 });
 
 /** What every email about one order shows: its short id, its figures, and the customer's link to its page. */
-const aboutOrder = (order: OrderForEmail, shop: ShopFooter) => ({
-  shortId: shortOrderId(order.id),
-  figures: figuresOf(order),
-  pageUrl: orderPageUrl(order.id),
-  footer: { postalAddress: shop.postalAddress },
-});
+const aboutOrder = (order: OrderForEmail) => ({ shortId: shortOrderId(order.id), figures: figuresOf(order), pageUrl: orderPageUrl(order.id) });
 
 const streetAddress = (order: OrderForEmail) => `${order.address}, ${order.city}, ${order.state} ${order.zipCode}`;
 
-export async function orderConfirmationEmail(order: OrderForEmail, shop: ShopFooter = {}): Promise<EmailContent> {
+export async function orderConfirmationEmail(order: OrderForEmail, shop: ShopFooter): Promise<EmailContent> {
   const email = await renderEmail(
-    <OrderConfirmation {...aboutOrder(order, shop)} firstName={order.firstName} deliveryDay={deliveryDayOf(order)} address={streetAddress(order)} />,
+    <OrderConfirmation
+      {...aboutOrder(order)}
+      footer={{ postalAddress: shop.postalAddress }}
+      firstName={order.firstName}
+      deliveryDay={deliveryDayOf(order)}
+      address={streetAddress(order)}
+    />,
   );
   return {
     kind: "order-confirmation",
@@ -97,8 +101,8 @@ export async function orderConfirmationEmail(order: OrderForEmail, shop: ShopFoo
 }
 
 /** Everything the kitchen needs, unmasked: this goes only to FULFILMENT_EMAIL. */
-export async function fulfilmentEmail(order: OrderForEmail, shop: ShopFooter = {}): Promise<EmailContent> {
-  const { shortId, figures, footer } = aboutOrder(order, shop);
+export async function fulfilmentEmail(order: OrderForEmail): Promise<EmailContent> {
+  const shortId = shortOrderId(order.id);
   const customer = [
     `${order.firstName} ${order.lastName}`,
     order.email,
@@ -114,32 +118,26 @@ export async function fulfilmentEmail(order: OrderForEmail, shop: ShopFooter = {
       placedAt={kitchenTime(order.createdAt)}
       deliveryDay={deliveryDayOf(order)}
       customer={customer}
-      figures={figures}
-      footer={footer}
+      figures={figuresOf(order)}
     />,
   );
   return { kind: "order-fulfilment", to: env.FULFILMENT_EMAIL, subject: `New order ${shortId}: ship within 24 hours`, ...email, orderId: order.id };
 }
 
-export async function welcomeEmail(email: string, unsubscribeUrl: string, shop: ShopFooter = {}): Promise<EmailContent> {
+export async function welcomeEmail(email: string, unsubscribeUrl: string, shop: ShopFooter): Promise<EmailContent> {
   const rendered = await renderEmail(<Welcome footer={{ postalAddress: shop.postalAddress, unsubscribeUrl }} />);
   return { kind: "newsletter-welcome", to: email, subject: `Welcome to ${brand.name}: here's 10% off`, ...rendered, unsubscribeUrl };
 }
 
-export async function partnershipEmail(
-  inquiry: { id: string; name: string; email: string; business: string | null; message: string },
-  shop: ShopFooter = {},
-): Promise<EmailContent> {
-  const email = await renderEmail(
-    <PartnershipInquiry name={inquiry.name} email={inquiry.email} business={inquiry.business} message={inquiry.message} footer={shop} />,
-  );
+export async function partnershipEmail(inquiry: { id: string; name: string; email: string; business: string | null; message: string }): Promise<EmailContent> {
+  const email = await renderEmail(<PartnershipInquiry name={inquiry.name} email={inquiry.email} business={inquiry.business} message={inquiry.message} />);
   // The subject is ours: a visitor's words never reach a header.
   return { kind: "partnership-inquiry", to: env.TEAM_EMAIL, subject: `Partnership inquiry ${shortOrderId(inquiry.id)}`, ...email };
 }
 
 /** To the team when a product's stock falls to its threshold (once per crossing; decision 063). */
-export async function lowStockEmail(product: { id: string; name: string }, left: number, shop: ShopFooter = {}): Promise<EmailContent> {
-  const email = await renderEmail(<LowStock name={product.name} left={left} footer={shop} />);
+export async function lowStockEmail(product: { id: string; name: string }, left: number): Promise<EmailContent> {
+  const email = await renderEmail(<LowStock name={product.name} left={left} />);
   const state = left === 0 ? "is sold out" : `has ${left} left`;
   return { kind: "low-stock", to: env.TEAM_EMAIL, subject: `Low stock: ${product.name} ${state}`, ...email };
 }
@@ -152,7 +150,7 @@ const statusSubjects: Record<Exclude<FulfilmentStatus, "pending">, string> = {
 };
 
 /** The customer's email for a fulfilment status change (preparing, shipped, delivered), in the words of their order page. */
-export async function orderStatusEmail(order: OrderForEmail, status: Exclude<FulfilmentStatus, "pending">, shop: ShopFooter = {}): Promise<EmailContent> {
+export async function orderStatusEmail(order: OrderForEmail, status: Exclude<FulfilmentStatus, "pending">, shop: ShopFooter): Promise<EmailContent> {
   const copy = ORDER_STATUS_COPY[status];
   const tracking =
     status === "shipped" && order.carrier ? (
@@ -160,7 +158,8 @@ export async function orderStatusEmail(order: OrderForEmail, status: Exclude<Ful
     ) : null;
   const email = await renderEmail(
     <OrderUpdate
-      {...aboutOrder(order, shop)}
+      {...aboutOrder(order)}
+      footer={{ postalAddress: shop.postalAddress }}
       title={copy.title}
       firstName={order.firstName}
       message={copy.lead}
@@ -173,11 +172,12 @@ export async function orderStatusEmail(order: OrderForEmail, status: Exclude<Ful
 }
 
 /** The customer's email when their order's delivery day changes (decision 100): by themselves from their order page, or by the shop. */
-export async function deliveryDayEmail(order: OrderForEmail, movedBy: "customer" | "shop", shop: ShopFooter = {}): Promise<EmailContent> {
+export async function deliveryDayEmail(order: OrderForEmail, movedBy: "customer" | "shop", shop: ShopFooter): Promise<EmailContent> {
   const day = deliveryDayOf(order) ?? "";
   const email = await renderEmail(
     <OrderUpdate
-      {...aboutOrder(order, shop)}
+      {...aboutOrder(order)}
+      footer={{ postalAddress: shop.postalAddress }}
       title="Your delivery day"
       firstName={order.firstName}
       message={
@@ -207,14 +207,15 @@ export async function deliveryDayEmail(order: OrderForEmail, movedBy: "customer"
 export async function orderRefundEmail(
   order: OrderForEmail & { status?: OrderStatus },
   { amountCents, refundedCents }: { amountCents: number; refundedCents: number },
-  shop: ShopFooter = {},
+  shop: ShopFooter,
 ): Promise<EmailContent> {
   const id = shortOrderId(order.id);
   const earlier = refundedCents > amountCents;
   if (order.status === "cancelled") {
     const email = await renderEmail(
       <OrderUpdate
-        {...aboutOrder(order, shop)}
+        {...aboutOrder(order)}
+        footer={{ postalAddress: shop.postalAddress }}
         title={ORDER_STATUS_COPY.cancelled.title}
         firstName={order.firstName}
         message={`We cancelled order ${id} before it shipped and refunded ${formatCents(amountCents)} to the card you paid with${earlier ? ` (${formatCents(refundedCents)} in all)` : ""}. Banks usually show it within 5-10 business days. We're sorry we couldn't deliver this one.`}
@@ -225,7 +226,8 @@ export async function orderRefundEmail(
   }
   const email = await renderEmail(
     <OrderUpdate
-      {...aboutOrder(order, shop)}
+      {...aboutOrder(order)}
+      footer={{ postalAddress: shop.postalAddress }}
       title="Your refund is on its way"
       firstName={order.firstName}
       message={
@@ -247,7 +249,7 @@ export async function orderRefundEmail(
 export async function orderPartRefundEmail(
   order: OrderForEmail,
   { amountCents, refundedCents, lines }: { amountCents: number; refundedCents: number; lines: readonly { name: string; quantity: number }[] },
-  shop: ShopFooter = {},
+  shop: ShopFooter,
 ): Promise<EmailContent> {
   const id = shortOrderId(order.id);
   const what = lines.length > 0 ? ` for ${lines.map((line) => `${line.quantity} × ${line.name}`).join(", ")}` : "";
@@ -255,7 +257,8 @@ export async function orderPartRefundEmail(
   const refund: RefundFigures = { refundedCents };
   const email = await renderEmail(
     <OrderUpdate
-      {...aboutOrder(order, shop)}
+      {...aboutOrder(order)}
+      footer={{ postalAddress: shop.postalAddress }}
       title="Part of your order is refunded"
       firstName={order.firstName}
       message={`We've refunded ${formatCents(amountCents)}${what} from order ${id} to the card you paid with. Banks usually show it within 5-10 business days.${sofar} The rest of your order stands as it was.`}
