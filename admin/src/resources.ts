@@ -28,6 +28,8 @@ type Resource = {
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
 // One page for a new code and an old one: the same component as the one leads to the other.
 const discountCodeEdit = page(() => import("./pages/discount-codes/edit"));
+// A new campaign and a saved one (its editor, or its progress once it has started): one page.
+const campaignPage = page(() => import("./pages/campaigns/edit"));
 
 export const RESOURCES = [
   {
@@ -90,6 +92,15 @@ export const RESOURCES = [
     list: "/subscribers",
     meta: { label: "Subscribers", functions: { list: "get-subscribers" } },
     pages: { list: page(() => import("./pages/lists/subscribers")) },
+  },
+  // The owner's emails to the family list, and importing a list into it (decision 101).
+  {
+    name: "campaigns",
+    list: "/campaigns",
+    create: "/campaigns/new",
+    edit: "/campaigns/:id",
+    meta: { label: "Campaigns", functions: { list: "get-campaigns", edit: "save-campaign", create: "save-campaign" } },
+    pages: { list: page(() => import("./pages/campaigns/list")), create: campaignPage, edit: campaignPage },
   },
   {
     name: "inquiries",

@@ -36,7 +36,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
     <AppShell header={{ height: { base: 64, md: 108, xl: 64 } }} padding={{ base: "md", sm: "lg" }}>
       <AppShell.Header bg="chocolate.9" c="white" px={{ base: "md", sm: "lg" }}>
         <Group h={64} justify="space-between" wrap="nowrap">
-          <Group gap="lg" wrap="nowrap" style={{ minWidth: 0 }}>
+          <Group gap="md" wrap="nowrap" style={{ minWidth: 0 }}>
             <Title order={1} size="h3" c="white" style={{ whiteSpace: "nowrap" }}>
               Order Management
             </Title>
@@ -117,8 +117,8 @@ function NavLinks({ inHeader = false, onNavigate }: { inHeader?: boolean; onNavi
               active={item.key === selectedKey}
               variant="filled"
               onClick={onNavigate}
-              // In the header, eleven links for an owner: narrow padding keeps every one in view at 1440 px.
-              {...(inHeader && { w: "auto", c: "white", px: 8, style: { whiteSpace: "nowrap", flexShrink: 0 } })}
+              // In the header, twelve links for an owner: narrow padding keeps every one in view from 1408 px (xl), where they sit beside the title.
+              {...(inHeader && { w: "auto", c: "white", px: 5, style: { whiteSpace: "nowrap", flexShrink: 0 } })}
             />
           </CanAccess>
         ))}

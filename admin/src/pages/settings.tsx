@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Fieldset, Group, SimpleGrid, Stack, Table, Text, TextInput, Title, type TextInputProps } from "@mantine/core";
+import { Alert, Button, Card, Fieldset, Group, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title, type TextInputProps } from "@mantine/core";
 import { useCan } from "@refinedev/core";
 import { useRef, useState, type KeyboardEvent } from "react";
 import { fieldErrorsNote } from "../api";
@@ -24,8 +24,10 @@ type ZoneJson = SettingsJson["zones"][number];
 
 /** The most zones save-settings takes. */
 const MAX_ZONES = 8;
+/** The longest postal address save-settings takes. */
+const POSTAL_ADDRESS_MAX = 300;
 
-/** The shop's terms: shipping, minimum order, the kitchen, the delivery zones and days. Staff see them; only the owner changes them. */
+/** The shop's terms: shipping, minimum order, the kitchen, the delivery zones and days, the postal address in emails. Staff see them; only the owner changes them. */
 export default ownerOnlyPage("settings", Settings);
 
 function Settings() {
@@ -60,6 +62,7 @@ export type SettingsFields = {
   kitchen: { lat: string; lon: string; address: string };
   zones: ZoneFields[];
   delivery: DeliveryFields;
+  postalAddress: string;
 };
 type Fields = SettingsFields;
 
@@ -82,6 +85,7 @@ function fieldsOf(settings: SettingsJson, nextKey: () => number): Fields {
       ...zoneDaysFieldsOf(settings.delivery, zone.name),
     })),
     delivery: deliveryFieldsOf(settings.delivery, nextKey),
+    postalAddress: settings.postalAddress ?? "",
   };
 }
 
@@ -145,6 +149,8 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
           }) as unknown as ZoneJson,
       ),
       delivery: deliveryBodyOf(fields),
+      // Empty clears it (no campaign can be sent until it is set again).
+      postalAddress: fields.postalAddress.trim(),
     };
     // A number typed as text that is not one goes as typed, so the server names the field it is in.
     call(
@@ -313,6 +319,25 @@ function SettingsForm({ settings, readOnly }: { settings: SettingsJson; readOnly
             </Card>
 
             <DeliveryDaysSection form={form} readOnly={readOnly} nextKey={nextKey} />
+
+            <Card withBorder radius="lg" component="section" aria-labelledby="settings-emails">
+              <Title order={3} size="h4" id="settings-emails">
+                Emails
+              </Title>
+              <Text c="dimmed" size="sm" mb="md">
+                What every email the shop sends carries, orders&apos; and campaigns&apos; alike.
+              </Text>
+              <Textarea
+                label="Postal address"
+                description="Printed at the foot of every email. The law (CAN-SPAM) asks for it before you send a campaign."
+                {...form.getInputProps("postalAddress")}
+                autosize
+                minRows={3}
+                maxRows={6}
+                maxLength={POSTAL_ADDRESS_MAX}
+                maw={560}
+              />
+            </Card>
 
             {readOnly ? null : (
               <Group>
