@@ -163,29 +163,30 @@ function ProductGrid({ products }: { products: CampaignProduct[] }) {
   );
 }
 
-/** The way to the shop: with the campaign's code when it has one. */
+/**
+ * The way to the shop: with the campaign's code, a code-yellow button that
+ * names it (the one place the HTML says it), to be entered at checkout.
+ */
 function ShopButton({ shopUrl, discountCode }: { shopUrl: string; discountCode: string | null }) {
-  const words = discountCode ? `Shop with code ${discountCode}` : "Visit the shop";
+  const words = discountCode ? `Use code ${discountCode}` : "Visit the shop";
   return (
-    <Block text={`${words}: ${shopUrl}`}>
-      <Section
-        style={{ margin: "16px 0 8px", padding: discountCode ? "20px 16px" : "0", background: discountCode ? colors.cream : undefined, borderRadius: "14px" }}
-      >
-        {discountCode ? (
-          <>
-            <Text
-              style={{ margin: "0", textAlign: "center", fontSize: "13px", lineHeight: "18px", fontWeight: 700, letterSpacing: "1px", color: colors.muted }}
-            >
-              YOUR CODE
-            </Text>
-            <CodeBadge code={discountCode} />
-          </>
-        ) : null}
+    <Block text={discountCode ? `${words} at checkout: ${shopUrl}` : `${words}: ${shopUrl}`}>
+      <Section style={{ margin: "16px 0 8px", padding: "20px 16px", background: colors.cream, borderRadius: "14px" }}>
         <Text style={{ margin: "0", textAlign: "center" }}>
-          <Button href={shopUrl} style={button}>
+          <Button
+            href={shopUrl}
+            style={
+              discountCode
+                ? { ...button, background: colors.yellow, color: colors.chocolate, fontSize: "18px", letterSpacing: "1px", borderRadius: "10px" }
+                : button
+            }
+          >
             {words}
           </Button>
         </Text>
+        {discountCode ? (
+          <Text style={{ margin: "10px 0 0", textAlign: "center", fontSize: "14px", lineHeight: "20px", color: colors.muted }}>Enter it at checkout.</Text>
+        ) : null}
       </Section>
     </Block>
   );
