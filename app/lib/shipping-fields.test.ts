@@ -31,8 +31,8 @@ describe("the shipping form's fields, declared once", () => {
     expect(customerDetailsOf({ ...everyField })).toEqual({ ...everyField, notes: [] });
   });
 
-  it("the kitchen's email says every field the customer filled in", () => {
-    const email = fulfilmentEmail({
+  it("the kitchen's email says every field the customer filled in", async () => {
+    const email = await fulfilmentEmail({
       id: "7c0ffee0-0000-4000-8000-000000000000",
       ...everyField,
       subtotalCents: 4000,

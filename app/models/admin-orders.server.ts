@@ -36,6 +36,7 @@ import { auditTrail, recordAudit } from "~/models/audit.server";
 import { paymentMismatchOf } from "~/models/orders.server";
 import { dailySales, paidOrderCount } from "~/models/daily-sales.server";
 import { trackingUrl, type Carrier } from "~/lib/tracking";
+import { shopSettings } from "~/models/catalog.server";
 
 /**
  * The operator's view of orders (requirements §6-§7): customer data is masked here,
@@ -610,6 +611,7 @@ export async function updateOrderStatus(
   changedBy: string,
   tracking: Tracking | null = null,
 ): Promise<StatusUpdate> {
+  const settings = await shopSettings();
   return inTransaction(async (tx) => {
     const order = await tx.order.findUnique({ where: { id: orderId }, include: { items: true } });
     if (!order) return { ok: false, reason: "not-found" };
@@ -638,7 +640,7 @@ export async function updateOrderStatus(
     if (count === 0) return { ok: true, message: `Order ${short} was just changed by someone else; refresh to see it.` };
     await tx.orderStatusChange.create({ data: { orderId, fromStatus: order.status, toStatus: newStatus, changedBy } });
     if (trackingChanged) await auditTracking();
-    if (newStatus !== "pending") await enqueueEmails(sqlIn(tx), [orderStatusEmail({ ...order, ...trackingData }, newStatus)]);
+    if (newStatus !== "pending") await enqueueEmails(sqlIn(tx), [await orderStatusEmail({ ...order, ...trackingData }, newStatus, settings)]);
     return { ok: true, message: `Order ${short} is now ${newStatus}.` };
   });
 }

@@ -71,7 +71,8 @@ export async function moveDelivery(
   by: "customer" | { operator: string },
   now = new Date(),
 ): Promise<DeliveryMove> {
-  const { delivery: schedule } = await shopSettings({ maxAgeMs: 0 });
+  const settings = await shopSettings({ maxAgeMs: 0 });
+  const schedule = settings.delivery;
   return inTransaction(async (tx) => {
     // One move of an order at a time.
     await sqlIn(tx).db.selectFrom("Order").select("id").where("id", "=", orderId).forUpdate().execute();
@@ -128,7 +129,7 @@ export async function moveDelivery(
       after,
     });
     const moved = { ...order, deliveryDate: new Date(`${wanted.date}T00:00:00Z`), deliverySlotLabel: after.deliverySlotLabel };
-    await enqueueEmails(sqlIn(tx), [deliveryDayEmail(moved, by === "customer" ? "customer" : "shop")]);
+    await enqueueEmails(sqlIn(tx), [await deliveryDayEmail(moved, by === "customer" ? "customer" : "shop", settings)]);
     return { ok: true, date: wanted.date, slot: after.deliverySlot, slotLabel: after.deliverySlotLabel, warnings };
   });
 }

@@ -4,6 +4,7 @@ import { withdrawCopies } from "~/models/campaigns.server";
 import { welcomeEmail } from "~/services/emails.server";
 import { canonicalMailbox } from "~/lib/email";
 import { enqueueEmails } from "~/services/outbox.server";
+import { shopSettings } from "~/models/catalog.server";
 
 /** The newsletter (requirements §1-2): one row per address; the welcome email once. */
 
@@ -14,6 +15,7 @@ import { enqueueEmails } from "~/services/outbox.server";
 export async function subscribe(rawEmail: string, origin: string): Promise<{ created: boolean }> {
   const email = rawEmail.trim();
   const mailbox = canonicalMailbox(email);
+  const settings = await shopSettings();
   try {
     return await inTransaction(async (tx) => {
       const existing = await tx.subscriber.findUnique({ where: { mailbox } });
@@ -26,7 +28,7 @@ export async function subscribe(rawEmail: string, origin: string): Promise<{ cre
       }
       const unsubscribeToken = randomBytes(24).toString("base64url");
       await tx.subscriber.create({ data: { email, mailbox, unsubscribeToken } });
-      await enqueueEmails(sqlIn(tx), [welcomeEmail(email, `${origin}/unsubscribe?token=${unsubscribeToken}`)]);
+      await enqueueEmails(sqlIn(tx), [await welcomeEmail(email, `${origin}/unsubscribe?token=${unsubscribeToken}`, settings)]);
       return { created: true };
     });
   } catch (error) {

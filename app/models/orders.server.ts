@@ -5,7 +5,7 @@ import { phoneKey } from "~/lib/phone";
 import { at, db, isUniqueViolation, sqlDb, sqlIn, transaction, withTryLock, inTransaction, type Sql } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { checkDelivery, type DeliveryCheck, type DeliveryInRange } from "~/models/delivery.server";
-import { fulfilmentEmail, orderConfirmationEmail } from "~/services/emails.server";
+import { fulfilmentEmail, orderConfirmationEmail, type ShopFooter } from "~/services/emails.server";
 import type { Shipping } from "~/lib/checkout-form";
 import { shippingFields, shippingSelect, storedShipping } from "~/lib/shipping-fields";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
@@ -567,8 +567,10 @@ export async function markOrderPaid(
   paymentIntentId: string | null = null,
   paidCents: number | null = null,
 ): Promise<boolean> {
+  // The emails' footer, from the cached settings, before any transaction.
+  const settings = await shopSettings();
   // The common payment checks the amount in its own statement; anything else is looked at before the general path.
-  if (await payUnpaidOrder(orderId, sessionId, paymentIntentId, paidCents)) {
+  if (await payUnpaidOrder(orderId, sessionId, paymentIntentId, paidCents, settings)) {
     metrics().ordersPaid.inc();
     return true;
   }
@@ -589,8 +591,8 @@ export async function markOrderPaid(
       await retakeStock(sql, orderId);
     }
     // Refunded at Stripe before this payment reached the shop: the customer hears of the refund, the kitchen of nothing.
-    if (paymentIntentId && (await applyEarlyRefund(tx, orderId, paymentIntentId))) return "paid-and-refunded";
-    await enqueueEmails(sql, paidOrderEmails(paid));
+    if (paymentIntentId && (await applyEarlyRefund(tx, orderId, paymentIntentId, settings))) return "paid-and-refunded";
+    await enqueueEmails(sql, await paidOrderEmails(paid, settings));
     return "paid";
   });
   // Counted once the transaction has committed.
@@ -666,8 +668,8 @@ const PAID_ORDER_COLUMNS = [
   "createdAt",
 ] as const;
 
-/** The paid order's two emails: the customer's confirmation and the kitchen's. */
-const paidOrderEmails = (paid: PaidOrder) => [orderConfirmationEmail(paid), fulfilmentEmail(paid)];
+/** The paid order's two emails: the customer's confirmation (with the shop's postal address) and the kitchen's. */
+const paidOrderEmails = (paid: PaidOrder, shop: ShopFooter) => Promise.all([orderConfirmationEmail(paid, shop), fulfilmentEmail(paid)]);
 
 type PaidOrder = NonNullable<Awaited<ReturnType<typeof payOrder>>>;
 
@@ -729,14 +731,14 @@ async function payOrder(
  * nothing here and answers false: markOrderPaid's general path decides it,
  * with the same statements.
  */
-async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentId: string | null, paidCents: number | null) {
+async function payUnpaidOrder(orderId: string, sessionId: string, paymentIntentId: string | null, paidCents: number | null, shop: ShopFooter) {
   return transaction(async (tx) => {
     // With its PaymentIntent's refund event, one at a time.
     if (paymentIntentId) await lockPaymentIntent(tx, paymentIntentId);
     const paid = await payOrder(tx, { orderId, sessionId, paymentIntentId, from: "unpaid", paidCents, unlessRefunded: true });
     if (!paid) return false;
     await recordPaymentChange(tx, paid, "unpaid", "paid");
-    await enqueueEmails(tx, paidOrderEmails(paid));
+    await enqueueEmails(tx, await paidOrderEmails(paid, shop));
     return true;
   });
 }

@@ -9,6 +9,6 @@ import { enqueueEmails } from "~/services/outbox.server";
 export async function submitInquiry(inquiry: z.infer<typeof partnershipSchema>) {
   await inTransaction(async (tx) => {
     const saved = await tx.partnershipInquiry.create({ data: { ...inquiry, email: normalizeEmail(inquiry.email) } });
-    await enqueueEmails(sqlIn(tx), [partnershipEmail(saved)]);
+    await enqueueEmails(sqlIn(tx), [await partnershipEmail(saved)]);
   });
 }

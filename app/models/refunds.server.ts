@@ -6,7 +6,8 @@ import { recordRefundInSales } from "~/models/daily-sales.server";
 import { recordAudit } from "~/models/audit.server";
 import { lineRefundCents } from "~/models/pricing.server";
 import { releaseStock } from "~/models/stock.server";
-import { orderPartRefundEmail, orderRefundEmail } from "~/services/emails.server";
+import { orderPartRefundEmail, orderRefundEmail, type ShopFooter } from "~/services/emails.server";
+import { shopSettings } from "~/models/catalog.server";
 import { enqueueEmails } from "~/services/outbox.server";
 import { findPaymentIntentId, isAlreadyRefunded, isOutcomeUnknown, isRefusedByStripe, listRefunds, refundPayment } from "~/services/stripe.server";
 import { describeError } from "~/utils/errors.server";
@@ -283,7 +284,8 @@ type Recorded = { changed: boolean; whole: boolean; refundedCents: number };
 
 /** recordRefundIn in its own transaction, counted in the metrics when it refunded an order whole. */
 async function recordRefund(given: RefundRecord): Promise<Recorded> {
-  const result = await inTransaction((tx) => recordRefundIn(tx, given));
+  const settings = await shopSettings();
+  const result = await inTransaction((tx) => recordRefundIn(tx, given, settings));
   if (result.changed && result.whole) metrics().ordersRefunded.inc();
   return result;
 }
@@ -297,9 +299,10 @@ async function recordRefund(given: RefundRecord): Promise<Recorded> {
  * the owner's reason, name and lines to a record Stripe's notice made first:
  * no second email. A refund the owner asked for and Stripe has not confirmed
  * (pending) is the owner's, with the owner's reason, whichever of Stripe's
- * answer or Stripe's notice confirms it.
+ * answer or Stripe's notice confirms it. `shop`: the settings the email's
+ * footer reads, read before the transaction.
  */
-async function recordRefundIn(tx: Prisma.TransactionClient, given: RefundRecord): Promise<Recorded> {
+async function recordRefundIn(tx: Prisma.TransactionClient, given: RefundRecord, shop: ShopFooter): Promise<Recorded> {
   // One refund of an order at a time: the owner's answer and Stripe's notice may meet here.
   await sqlIn(tx).db.selectFrom("Order").select("id").where("id", "=", given.orderId).forUpdate().execute();
   const before = await tx.order.findUnique({ where: { id: given.orderId }, include: { items: true } });
@@ -416,11 +419,11 @@ async function recordRefundIn(tx: Prisma.TransactionClient, given: RefundRecord)
       where: { orderId: before.id, status: "pending", kind: { in: ["order-confirmation", "order-fulfilment"] } },
       data: { status: "withdrawn", lastError: "The order was refunded before this email went out" },
     });
-    await enqueueEmails(sqlIn(tx), [orderRefundEmail(before, { amountCents, refundedCents })]);
+    await enqueueEmails(sqlIn(tx), [await orderRefundEmail(before, { amountCents, refundedCents }, shop)]);
   } else {
     const names = new Map(before.items.map((item) => [item.id, item.name]));
     const lines = (record.lines ?? []).map((line) => ({ name: names.get(line.itemId) ?? "Item", quantity: line.quantity }));
-    await enqueueEmails(sqlIn(tx), [orderPartRefundEmail(before, { amountCents, refundedCents, lines })]);
+    await enqueueEmails(sqlIn(tx), [await orderPartRefundEmail(before, { amountCents, refundedCents, lines }, shop)]);
   }
   return { changed: true, whole, refundedCents };
 }
@@ -444,6 +447,7 @@ export async function recordStripeRefund(
   given: { paymentIntentId: string; refunded: boolean; amountRefunded: number; refundId: string | null; refunds?: readonly ListedRefund[] | null },
 ) {
   const charge = { ...given, refunds: given.refunds ?? (await refundsBeyondRecord(given)) };
+  const settings = await shopSettings();
   const wholeRefunds = await inTransaction(async (tx) => {
     // One at a time per PaymentIntent with its payment (markOrderPaid takes the same lock): either the payment
     // is stored and this refund finds its order, or this refund is kept before the payment looks for it.
@@ -464,14 +468,14 @@ export async function recordStripeRefund(
     if (charge.refunds && charge.refunds.length > 0) {
       // Oldest first, as they were made.
       for (const listed of [...charge.refunds].reverse()) {
-        const result = await recordRefundIn(tx, { orderId: order.id, refundId: listed.id, amountCents: listed.amount, ...fromStripe });
+        const result = await recordRefundIn(tx, { orderId: order.id, refundId: listed.id, amountCents: listed.amount, ...fromStripe }, settings);
         if (result.changed && result.whole) whole += 1;
       }
       return whole;
     }
     const unknownCents = charge.amountRefunded - (order.refundedCents ?? 0);
     if (unknownCents <= 0) return 0;
-    const result = await recordRefundIn(tx, { orderId: order.id, refundId: charge.refundId, amountCents: unknownCents, ...fromStripe });
+    const result = await recordRefundIn(tx, { orderId: order.id, refundId: charge.refundId, amountCents: unknownCents, ...fromStripe }, settings);
     return result.changed && result.whole ? 1 : 0;
   });
   if (wholeRefunds > 0) metrics().ordersRefunded.inc(wholeRefunds);
@@ -503,10 +507,10 @@ export async function lockPaymentIntent(tx: Sql, paymentIntentId: string) {
  * once. Returns whether it refunded the order whole: then the customer is told
  * so, and neither the confirmation nor the kitchen's email goes out.
  */
-export async function applyEarlyRefund(tx: Prisma.TransactionClient, orderId: string, paymentIntentId: string): Promise<boolean> {
+export async function applyEarlyRefund(tx: Prisma.TransactionClient, orderId: string, paymentIntentId: string, shop: ShopFooter): Promise<boolean> {
   const early = await tx.earlyRefund.findUnique({ where: { paymentIntentId } });
   if (!early) return false;
-  const { whole } = await recordRefundIn(tx, { orderId, refundId: early.refundId, amountCents: early.amountCents, reason: null, refundedBy: "Stripe" });
+  const { whole } = await recordRefundIn(tx, { orderId, refundId: early.refundId, amountCents: early.amountCents, reason: null, refundedBy: "Stripe" }, shop);
   await tx.earlyRefund.delete({ where: { paymentIntentId } });
   return whole;
 }

@@ -55,7 +55,7 @@ async function afterChange(sql: Sql, productId: string, before: number, row: Cou
   const { bumpVersion, notify, clearNotified } = afterCount(before, row);
   if (bumpVersion) await bumpCatalogVersion(sql);
   if (notify || clearNotified) await sql.db.updateTable("Product").set({ lowStockNotified: notify }).where("id", "=", productId).execute();
-  if (notify) await enqueueEmails(sql, [lowStockEmail({ id: productId, name: row.name }, row.stock)]);
+  if (notify) await enqueueEmails(sql, [await lowStockEmail({ id: productId, name: row.name }, row.stock)]);
   return bumpVersion;
 }
 

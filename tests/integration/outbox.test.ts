@@ -163,7 +163,7 @@ describe("the partnership inquiry email", () => {
       expect(received.text, detail).toContain(detail);
     }
     // The HTML part escapes the visitor's words.
-    expect(received.html).toContain("Venice &#60;and&#62; Santa Monica");
+    expect(received.html).toContain("Venice &lt;and&gt; Santa Monica");
     expect(received.html).not.toContain("<and>");
 
     expect(received.headerNames).not.toContain("reply-to");
