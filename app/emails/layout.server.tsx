@@ -1,5 +1,5 @@
 import { Body, Container, Head, Heading, Html, Link, Preview, Section, Text } from "@react-email/components";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { brand } from "~/lib/brand";
 import { Block, useEmailFormat } from "~/emails/format.server";
 import { colors, fontFamily } from "~/emails/theme";
@@ -79,7 +79,17 @@ export function EmailLayout({
                 {brand.contactEmail}
               </Link>
             </Text>
-            {postalAddress ? <Text style={{ ...footerText, margin: "4px 0 0" }}>{postalAddress}</Text> : null}
+            {postalAddress ? (
+              <Text style={{ ...footerText, margin: "4px 0 0" }}>
+                {/* The address as the owner wrote it, a line each. */}
+                {postalAddress.split("\n").map((line, index) => (
+                  <Fragment key={index}>
+                    {index > 0 ? <br /> : null}
+                    {line}
+                  </Fragment>
+                ))}
+              </Text>
+            ) : null}
           </Section>
         </Container>
       </Body>

@@ -40,4 +40,13 @@ describe("the emails' footer", () => {
     const { text, html } = await db.outboxMessage.findFirstOrThrow({ where: { to: later } });
     expect(`${text}${html}`).not.toContain(POSTAL);
   });
+
+  it("keeps an address written on several lines a line each, in both parts", async () => {
+    await setPostalAddress("Chill PB\n1234 Abbot Kinney Blvd\nVenice, CA 90291");
+    const subscriber = uniqueEmail("footer-lines");
+    await subscribe(subscriber, "http://shop.test");
+    const { text, html } = await db.outboxMessage.findFirstOrThrow({ where: { to: subscriber } });
+    expect(text).toMatch(/Chill PB · Chill PB\n1234 Abbot Kinney Blvd\nVenice, CA 90291$/);
+    expect(html).toContain("Chill PB<br/>1234 Abbot Kinney Blvd<br/>Venice, CA 90291");
+  });
 });
