@@ -1,5 +1,6 @@
 import { sql as sqlText } from "kysely";
-import { SHOP_TIME_ZONE, WEEKDAYS, deliveryDayLabel, type DeliverySchedule, type OfferedDate, type UnavailableReason } from "~/lib/delivery-schedule";
+import { shopWallClock } from "~/lib/dates";
+import { WEEKDAYS, deliveryDayLabel, type DeliverySchedule, type OfferedDate, type UnavailableReason } from "~/lib/delivery-schedule";
 import { advisoryXactLock, sqlDb, type Sql } from "~/utils/db.server";
 
 /**
@@ -20,20 +21,10 @@ export type DayTaken = { total: number; bySlot: Record<string, number> };
 /** The days and windows held, by day. */
 export type TakenPlaces = ReadonlyMap<CalendarDate, DayTaken>;
 
-const clock = new Intl.DateTimeFormat("en-US", {
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-  timeZone: SHOP_TIME_ZONE,
-});
-
 /** What the kitchen's clock reads at `now`: its calendar day and the minutes since its midnight. */
 export function shopClock(now: Date): { date: CalendarDate; minutes: number } {
-  const parts = Object.fromEntries(clock.formatToParts(now).map((part) => [part.type, part.value]));
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, minutes: Number(parts.hour) * 60 + Number(parts.minute) };
+  const [date = "", time = "00:00"] = shopWallClock(now).split("T");
+  return { date, minutes: minutesOf(time) };
 }
 
 /** "HH:MM" → minutes since midnight. */

@@ -1,9 +1,7 @@
 import { Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import type { CampaignCounts, CampaignJson } from "@shop/campaigns";
 import { useState } from "react";
-import { useFunctionMutation } from "../../functions";
-import { answerToasts } from "../../toasts";
-import { ConfirmDialog } from "./confirm-dialog";
+import { CancelDialog } from "./cancel-dialog";
 import { CampaignPreview } from "./preview";
 import { doneOf, hasStarted } from "./status";
 
@@ -83,38 +81,7 @@ function ProgressCard({ campaign, onChanged }: { campaign: CampaignJson; onChang
           </Group>
         ) : null}
       </Stack>
-      {cancelling ? <StopDialog campaign={campaign} onClose={() => setCancelling(false)} onStopped={onChanged} /> : null}
+      {cancelling ? <CancelDialog campaign={campaign} onClose={() => setCancelling(false)} onCancelled={onChanged} /> : null}
     </Card>
-  );
-}
-
-function StopDialog({ campaign, onClose, onStopped }: { campaign: CampaignJson; onClose: () => void; onStopped: () => void }) {
-  const { call, mutation } = useFunctionMutation("cancel-campaign");
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const stop = () => {
-    setRefusal(null);
-    call({ id: campaign.id }, answerToasts("campaign-cancel", { success: "Sending cancelled", error: false }), {
-      onSuccess: () => {
-        onClose();
-        onStopped();
-      },
-      onError: (error) => setRefusal(error.message),
-    });
-  };
-  return (
-    <ConfirmDialog
-      title="Cancel sending?"
-      confirm="Cancel sending"
-      keep="Keep sending"
-      color="#a51d1d"
-      busy={mutation.isPending}
-      refusal={refusal}
-      onConfirm={stop}
-      onClose={onClose}
-    >
-      <Text size="sm">
-        The {campaign.counts.waiting} copies still waiting will not go. The {campaign.counts.sent} sent already have reached their inboxes.
-      </Text>
-    </ConfirmDialog>
   );
 }

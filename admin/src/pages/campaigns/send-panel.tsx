@@ -9,6 +9,7 @@ import { orderDate } from "../../components/status";
 import { useAdminForm } from "../../forms";
 import { useFunction, useFunctionMutation } from "../../functions";
 import { answerToasts } from "../../toasts";
+import { CancelDialog } from "./cancel-dialog";
 import { ConfirmDialog } from "./confirm-dialog";
 
 type WhenSaved = (action: (id: string) => void, failed?: () => void) => void;
@@ -181,35 +182,6 @@ function SendNowDialog({
         “{campaign.subject}” goes to {count === undefined ? "everyone subscribed" : `the ${subscribersInWords(count)} on the list`} now. Once it has gone it
         cannot be taken back; you can stop the copies not sent yet.
       </Text>
-    </ConfirmDialog>
-  );
-}
-
-function CancelDialog({ campaign, onClose, onCancelled }: { campaign: CampaignJson; onClose: () => void; onCancelled?: () => void }) {
-  const { call, mutation } = useFunctionMutation("cancel-campaign");
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const cancel = () => {
-    setRefusal(null);
-    call({ id: campaign.id }, answerToasts("campaign-cancel", { success: "Campaign cancelled", error: false }), {
-      onSuccess: () => {
-        onClose();
-        onCancelled?.();
-      },
-      onError: (error) => setRefusal(error.message),
-    });
-  };
-  return (
-    <ConfirmDialog
-      title="Cancel this campaign?"
-      confirm="Cancel the campaign"
-      keep="Keep it scheduled"
-      color="#a51d1d"
-      busy={mutation.isPending}
-      refusal={refusal}
-      onConfirm={cancel}
-      onClose={onClose}
-    >
-      <Text size="sm">“{campaign.subject}” will not go out. It stays in the list as cancelled; to send it another time, write it again as a new campaign.</Text>
     </ConfirmDialog>
   );
 }
