@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CAMPAIGN_LIMITS } from "~/lib/campaigns";
 import { DISCOUNT_CODE_MAX_LENGTH } from "~/lib/discount-code";
 import { shopWallClockToInstant } from "~/lib/dates";
-import { cancelCampaign, listCampaigns, previewCampaign, saveCampaign, sendCampaign, sendTestCampaign, type CampaignDraft } from "~/models/campaigns.server";
+import { cancelCampaign, listCampaigns, previewCampaign, saveCampaign, sendCampaign, sendTestCampaign } from "~/models/campaigns.server";
 import { importSubscribers, IMPORT_LIMITS } from "~/models/subscriber-import.server";
 import { apiError } from "~/utils/api.server";
 import { answer, defineFunction } from "./define.server";
@@ -99,7 +99,7 @@ export const campaignFunctions = {
     body: previewSchema,
     example: { id: EXAMPLE_ID },
     async run({ body }) {
-      const preview = await previewCampaign("id" in body ? { id: body.id } : { draft: body as CampaignDraft });
+      const preview = await previewCampaign("id" in body ? { id: body.id } : { draft: body });
       if (!preview.ok) return apiError(preview.status, preview.error, preview.fieldErrors ? { fieldErrors: preview.fieldErrors } : undefined);
       return preview.email;
     },
