@@ -202,8 +202,8 @@ test("rotating X-Forwarded-For cannot pass the rate limit: the address the trust
   expect(statuses.filter((status) => status === 429)).toHaveLength(5);
 });
 
-test("a cross-site or malformed-origin POST to a page route is 403, never a 500", async () => {
-  for (const path of ["/checkout", "/?index", "/unsubscribe", "/cart", "/auth/login"]) {
+test("a cross-site or malformed-origin POST to a page route is 403 (the unsubscribe link aside), never a 500", async () => {
+  for (const path of ["/checkout", "/?index", "/cart", "/auth/login"]) {
     for (const origin of ["https://evil.example", "null", "not a url", "javascript:alert(1)"]) {
       const answer = await send(path, {
         headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, Accept: "text/html" },
@@ -212,6 +212,15 @@ test("a cross-site or malformed-origin POST to a page route is 403, never a 500"
       expect(answer.status, `${path} from ${origin}`).toBe(403);
       expect(answer.body).toContain("Cross-site requests are not accepted.");
     }
+  }
+  // The unsubscribe link takes a mail provider's one-click POST from anywhere (decision 101): its token is the proof.
+  // Without one it unsubscribes nobody, from any origin, and never answers 500.
+  for (const origin of ["https://evil.example", "null", "not a url", "javascript:alert(1)"]) {
+    const answer = await send("/unsubscribe?token=not-a-token", {
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, Accept: "text/html" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(answer.status, `/unsubscribe from ${origin}`).toBe(404);
   }
   const json = await send("/functions/v1/send-welcome-email", {
     headers: { "Content-Type": "application/json", Origin: "https://evil.example" },
