@@ -10,7 +10,7 @@ import { orderStatusEmail } from "~/services/emails.server";
 import { type Prisma } from "~/generated/prisma/client";
 import { canonicalMailbox, mailboxDomain } from "~/lib/email";
 import { phoneKey } from "~/lib/phone";
-import { nameKey, namePrefixPairs } from "~/lib/name-search";
+import { namePrefixPairs } from "~/lib/name-search";
 import { initial, maskEmail } from "~/lib/masking";
 import { centsToDollars } from "~/lib/money";
 import {
@@ -221,10 +221,11 @@ function searchShapes(q: string): SearchShape[] {
   }
   const shapes: SearchShape[] = [];
   if (/^[0-9a-f-]+$/.test(term)) shapes.push({ idPrefix: term });
-  // Each word read as a name is (nameKey): "🍦Lopez" is "lopez", and a word of emoji alone says nothing of the name.
+  // Each word read as a name is from its first letter or digit: "🍦Lopez" is "lopez", and a word of emoji alone says
+  // nothing of the name. A word that starts with a digit ("7a", an id's start) is no name: nameKey would make it "a".
   const words = term
     .split(/\s+/)
-    .map(nameKey)
+    .map((word) => word.replace(/^[^\p{L}\p{N}]+/u, ""))
     .filter((word) => word !== "");
   if (words.length > 0 && words.every((word) => /^[\p{L}'-]+$/u.test(word))) shapes.push({ nameWords: words });
   return shapes;
