@@ -115,4 +115,15 @@ describe("where the server listens, and which proxies it trusts", () => {
     expect(problems({ SHUTDOWN_TIMEOUT_MS: "soon" })).toContain("SHUTDOWN_TIMEOUT_MS: must be a positive number of milliseconds");
     expect(problems({ SHUTDOWN_TIMEOUT_MS: "-5" })).toContain("SHUTDOWN_TIMEOUT_MS: must be a positive number of milliseconds");
   });
+
+  it("takes a DKIM key written on one line, and refuses a key without its selector, or a selector without its key", () => {
+    const key = "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----";
+    expect(parseEnv({ DKIM_PRIVATE_KEY: key, DKIM_SELECTOR: "chillpb2026" }).DKIM_PRIVATE_KEY).toBe(
+      "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----",
+    );
+    expect(problems({ DKIM_PRIVATE_KEY: key })).toContain("DKIM_SELECTOR: DKIM_SELECTOR is required with DKIM_PRIVATE_KEY: DKIM needs both");
+    expect(problems({ DKIM_SELECTOR: "chillpb2026" })).toContain("DKIM_PRIVATE_KEY: DKIM_PRIVATE_KEY is required with DKIM_SELECTOR: DKIM needs both");
+    expect(problems({ DKIM_PRIVATE_KEY: "not a key", DKIM_SELECTOR: "chillpb2026" })).toContain("DKIM_PRIVATE_KEY: DKIM_PRIVATE_KEY must be a PEM private key");
+    expect(problems({ DKIM_PRIVATE_KEY: key, DKIM_SELECTOR: "two words" })).toContain("DKIM_SELECTOR: DKIM_SELECTOR is a DNS label, e.g. chillpb2026");
+  });
 });
