@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { expect, type APIRequestContext } from "@playwright/test";
 import { simpleParser } from "mailparser";
@@ -26,15 +26,38 @@ export async function paidOrder(request: APIRequestContext, email: string) {
   return { orderId, shortId: orderId.slice(0, 8) };
 }
 
-/** The text of the email to `to` whose subject matches, once the outbox worker has sent it. */
+/** Each .eml file as read once, by its name and size (one still being written is read again once it has grown): its recipients, subject and decoded text. */
+const readMail = new Map<string, Promise<{ to: string; subject: string; text: string }>>();
+
+async function mailIn(file: string) {
+  const where = path.join(MAIL_DIRECTORY, file);
+  const key = `${file}:${(await stat(where)).size}`;
+  let mail = readMail.get(key);
+  if (!mail) {
+    mail = readFile(where)
+      .then((raw) => simpleParser(raw))
+      .then((parsed) => ({
+        to: (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).map((address) => address.text).join(", "),
+        subject: parsed.subject ?? "",
+        text: parsed.text ?? "",
+      }));
+    readMail.set(key, mail);
+  }
+  return mail;
+}
+
+/**
+ * The text of the email to `to` (its recipient, or named in its words, as the
+ * kitchen's copy names the customer) whose subject matches, once the outbox
+ * worker has sent it. Read decoded: a quoted-printable body may break an
+ * address across its lines, so the raw file is never searched.
+ */
 export async function emailTo(to: string, subject: RegExp) {
   let found: string | undefined;
   await expect(async () => {
     for (const file of (await readdir(MAIL_DIRECTORY).catch(() => [])).filter((name) => name.endsWith(".eml"))) {
-      const raw = await readFile(path.join(MAIL_DIRECTORY, file));
-      if (!raw.includes(to)) continue;
-      const mail = await simpleParser(raw);
-      if (subject.test(mail.subject ?? "")) found = mail.text ?? "";
+      const mail = await mailIn(file);
+      if ((mail.to.includes(to) || mail.text.includes(to)) && subject.test(mail.subject)) found = mail.text;
     }
     expect(found, `an email to ${to} matching ${subject}`).toBeDefined();
   }).toPass({ timeout: 20_000 });
